@@ -1,0 +1,3 @@
+"""FinProbe: is an LLM reliable on financial documents?"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,521 @@
+"""``finprobe/faith-solver``: answer FAITH spans from the tables, without an LLM.
+
+It sees only what a model sees (tables with pre-texts, the masked sentence, its
+neighbours and the unit hint). It proposes candidates (every numeric cell, and
+simple derivations: change, percentage change, ratio, share of total, sum) and
+ranks them by how well they fit the sentence:
+
+- words near the mask against the candidate's row label, column label and table
+  pre-text (weighted by rarity across the document's labels);
+- periods named in the sentence against the column headers;
+- anchors: other numbers of the sentence found in the tables pull candidates from
+  the same row or column, and an anchor's own value is not the answer;
+- the hint's unit type (percent, money, plain number, physical unit);
+- a prior that favours direct lookups, as real MD&A text does.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from functools import cached_property
+from typing import Any
+
+from finprobe.document import Table
+from finprobe.numbers import find_numbers, parse_number
+
+_WORD = re.compile(r"[a-z][a-z&'-]*|\d{4}")
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_STOP = frozenset(
+    """a an the of and or in on for to from by with as at our we its their this that these those
+    was were is are be been has have had which who than compared versus vs respectively during
+    year years ended ending period periods total primarily due mainly million billion thousand
+    percent approximately about increase increased decrease decreased change changed""".split()
+)
+_INCREASE = re.compile(r"\b(increas|decreas|grew|growth|declin|rose|fell|higher|lower|up|down|chang|improv|drop|reduc)\w*", re.I)
+_SHARE = re.compile(r"\b(of (?:our |the )?total|percent of|% of|share of|represent|accounted for|portion)", re.I)
+_RATIO = re.compile(r"\b(margin|ratio|rate|as a percent|as a percentage|yield|per)\b", re.I)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "ing", "ed"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _tokens(text: str) -> list[str]:
+    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+@dataclass
+class Cell:
+    table: Table
+    table_index: str
+    row: int
+    col: int
+    value: Decimal  # magnitude, table scale applied (percent stays in points)
+    percent: bool
+    text: str
+    raw: Decimal = Decimal(0)  # magnitude as written in the cell, no table scale
+
+    @cached_property
+    def row_tokens(self) -> set[str]:
+        return set(_tokens(self.table.row_label(self.row)))
+
+    @cached_property
+    def col_text(self) -> str:
+        return self.table.column_label(self.col)
+
+    @cached_property
+    def years(self) -> set[str]:
+        return set(_YEAR.findall(self.col_text))
+
+    @cached_property
+    def change_column(self) -> bool:
+        """A column of changes between periods ("2023 vs. 2022 Change", "Increase (Decrease)")."""
+        text = self.col_text.lower()
+        return bool(re.search(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", text)) or len(self.years) >= 2
+
+    @cached_property
+    def physical_unit(self) -> bool:
+        """Row labels like "Oil (MMBbl)" or "(per BOE)" name a non-money unit."""
+        label = self.table.row_label(self.row)
+        return bool(re.search(r"\((?:mm|m|b)?(?:boe|bbl|bcf|mcf|btu|boe per day|mboe per day)[^)]*\)|per boe|per day", label, re.I))
+
+
+@dataclass
+class Candidate:
+    value: Decimal
+    percent: bool
+    kind: str  # lookup | change | pct_change | ratio | share | sum
+    scenario: str
+    cells: list[Cell]
+    formula: str
+    score: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SolverAnswer:
+    answer: str
+    scenario: str
+    metrics: list[str]
+    tables: list[str]
+    reasoning: str
+
+    def to_completion(self) -> str:
+        block = {
+            "results": {
+                "answer": self.answer,
+                "scenario": self.scenario,
+                "necessary_metrics": self.metrics,
+                "reference": self.tables,
+            }
+        }
+        return f"{self.reasoning}\n\n```json\n{json.dumps(block, indent=2)}\n```"
+
+
+KIND_SCENARIO = {"lookup": "A", "change": "B", "pct_change": "B", "ratio": "C", "share": "C", "sum": "C"}
+# Log-prior of each kind: most MD&A figures are read straight from a table.
+KIND_PRIOR = {"lookup": 0.0, "change": -1.6, "pct_change": -1.4, "share": -2.0, "ratio": -2.4, "sum": -2.6}
+
+
+@dataclass
+class Context:
+    """What the sentence says about the masked value."""
+
+    left: list[str]
+    right: list[str]
+    sentence: list[str]
+    neighbours: list[str]
+    years: list[str]
+    anchors: list[Decimal]
+    hint_units: frozenset[str]
+    wants_percent: bool
+    wants_money: bool
+    wants_plain: bool
+    direction: bool
+    share_words: bool
+    ratio_words: bool
+    role: str  # "change" | "older" | "newer" | "level"
+    physical_unit: bool  # the hint names a non-money unit (MMBOE, Bcf, ...)
+    year_slot: str | None  # the period a "respectively" list assigns to the mask
+
+
+def read_context(metadata: dict[str, Any]) -> Context:
+    masked = metadata["masked_sentence"]
+    before, _, after = masked.partition("[MASK]")
+    left = _tokens(before)[-8:]
+    right = _tokens(after)[:8]
+    hint = metadata.get("hint", "")
+    units: set[str] = set()
+    if "percent" in hint or "%" in hint:
+        units.add("percent")
+    if "$" in hint or "dollar" in hint:
+        units.add("usd")
+    if "per-share" in hint:
+        units.add("per_share")
+    match = re.search(r"expressed in ([A-Z0-9 ]+)", hint)
+    if match:
+        units.add(match.group(1).strip().lower())
+    anchors = []
+    for span in find_numbers(masked.replace("[MASK]", " ")):
+        if getattr(span, "kind", "") in ("year", "date", "ordinal"):
+            continue
+        anchors.append(span.number)
+    near = before[-60:] + " " + after[:60]
+    years = _YEAR.findall(masked)
+    return Context(
+        left=left,
+        right=right,
+        sentence=_tokens(masked),
+        neighbours=_tokens(metadata.get("pre_sentence", "") + " " + metadata.get("post_sentence", "")),
+        years=years,
+        anchors=anchors,
+        hint_units=frozenset(units),
+        wants_percent="percent" in units,
+        wants_money="usd" in units or "per_share" in units,
+        wants_plain="plain number" in hint,
+        direction=bool(_INCREASE.search(near)),
+        share_words=bool(_SHARE.search(after[:40])),
+        ratio_words=bool(_RATIO.search(near)),
+        role=mask_role(before, after),
+        physical_unit=bool(units - {"usd", "percent", "per_share"}),
+        year_slot=_respectively_slot(before, after, years),
+    )
+
+
+_CHANGE_BEFORE = re.compile(
+    r"(increas|decreas|grew|grow|declin|rose|fell|chang|improv|reduc|drop|offset|higher|lower)\w*"
+    r"(?:\s+(?:by|of|favorably|unfavorably|approximately|about|nearly|roughly|\$))*\s*$",
+    re.I,
+)
+_FROM_BEFORE = re.compile(r"\bfrom\s*$", re.I)
+_TO_BEFORE = re.compile(r"\b(?:to|reach\w*|totaled|totalled|was|were|of)\s*$", re.I)
+_COMPARED_BEFORE = re.compile(r"(compared (?:with|to)|versus|vs\.?|from|prior year(?:'s)?|as compared to)\s*$", re.I)
+
+
+def mask_role(before: str, after: str) -> str:
+    """What the blank is, from the words around it ("increased [MASK]" is a change)."""
+    before = before.rstrip()
+    if _FROM_BEFORE.search(before) and re.match(r"\s*to\b", after):
+        return "older"
+    if _CHANGE_BEFORE.search(before) and not re.match(r"\s*(?:to|from)\b", after):
+        return "change"
+    if re.match(r"\s*(?:increase|decrease|change|growth|decline|rise|reduction)\b", after, re.I):
+        return "change"
+    if _COMPARED_BEFORE.search(before):
+        return "older"
+    return "level"
+
+
+def _respectively_slot(before: str, after: str, years: list[str]) -> str | None:
+    """In "2023 and 2022 were $X and [MASK], respectively" the blank belongs to 2022."""
+    if "respectively" not in after or len(years) < 2:
+        return None
+    slots = len(re.findall(r"\d[\d,.]*|\[MASK\]", before + "[MASK]" + after.split("respectively")[0]))
+    position = len(find_numbers(before.split(years[-1])[-1])) if years[-1] in before else 0
+    ordered = [y for y in dict.fromkeys(years)]
+    if position < len(ordered) and slots >= 2:
+        return ordered[position]
+    return None
+
+
+def numeric_cells(table: Table, index: str) -> list[Cell]:
+    cells = []
+    for r in range(table.header_rows, table.n_rows):
+        for c in range(table.header_cols, table.n_cols):
+            raw = table.cells[r][c]
+            if not raw or not any(ch.isdigit() for ch in raw):
+                continue
+            number = table.number(r, c)
+            value = table.scaled_value(r, c)
+            if number is None or value is None:
+                continue
+            if _YEAR.fullmatch(raw.strip()):
+                continue
+            percent = "percent" in number.units or table.is_per_share_or_percent(r, c) and "%" in (raw + table.column_label(c))
+            cells.append(Cell(table, index, r, c, abs(value), bool(percent), raw, abs(number.value)))
+    return cells
+
+
+class Scorer:
+    """Lexical fit between the sentence and a table location, rarity-weighted."""
+
+    def __init__(self, tables: list[Table], context: Context) -> None:
+        self.context = context
+        counts: Counter[str] = Counter()
+        documents = 0
+        for table in tables:
+            for r in range(table.n_rows):
+                counts.update(set(_tokens(table.row_label(r))))
+                documents += 1
+        self.idf = {w: math.log((documents + 1) / (n + 0.5)) for w, n in counts.items()}
+        self.default_idf = math.log(documents + 1)
+
+    def weight(self, tokens: set[str] | list[str]) -> float:
+        return sum(self.idf.get(t, self.default_idf) for t in tokens)
+
+    def label_fit(self, row_tokens: set[str]) -> float:
+        if not row_tokens:
+            return 0.0
+        ctx = self.context
+        near = set(ctx.left) | set(ctx.right)
+        sentence = set(ctx.sentence)
+        hit_near = self.weight(row_tokens & near)
+        hit_sentence = self.weight(row_tokens & sentence)
+        hit_neighbours = self.weight(row_tokens & set(ctx.neighbours))
+        coverage = self.weight(row_tokens & (sentence | set(ctx.neighbours))) / self.weight(row_tokens)
+        return 0.6 * hit_near + 0.35 * hit_sentence + 0.1 * hit_neighbours + 2.0 * coverage
+
+    def table_fit(self, table: Table) -> float:
+        tokens = set(_tokens(table.pre_text[-300:]))
+        return 0.15 * self.weight(tokens & set(self.context.sentence))
+
+    def year_fit(self, years: set[str]) -> float:
+        if not self.context.years or not years:
+            return 0.0
+        first = self.context.years[0]
+        if first in years:
+            return 2.0
+        if years & set(self.context.years):
+            return 1.0
+        return -1.5
+
+
+def _near(value: Decimal, anchor: Any) -> bool:
+    """The table value rounds to the anchor as written ("$1.7 million" ~ 1,744,488)."""
+    target = abs(anchor.value)
+    tolerance = max(anchor.precision / 2, abs(target) * Decimal("0.0005"))
+    return abs(value - target) <= tolerance
+
+
+def _matches_anchor(cell_or_value: Cell | Decimal, anchors: list[Any], percent: bool) -> bool:
+    for anchor in anchors:
+        anchor_percent = "percent" in anchor.units
+        if anchor_percent != percent:
+            continue
+        if isinstance(cell_or_value, Cell):
+            if _near(cell_or_value.value, anchor) or _near(cell_or_value.raw, anchor):
+                return True
+        elif _near(cell_or_value, anchor):
+            return True
+    return False
+
+
+def _derived(cells_by_row: dict[tuple[str, int], list[Cell]], rows: list[tuple[str, int]]) -> list[Candidate]:
+    out: list[Candidate] = []
+    for key in rows:
+        row_cells = [c for c in cells_by_row.get(key, []) if not c.percent and c.years]
+        for i, a in enumerate(row_cells):
+            for b in row_cells[i + 1 :]:
+                if a.years == b.years:
+                    continue
+                newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
+                label = newer.table.row_label(newer.row)
+                out.append(
+                    Candidate(
+                        abs(newer.value - older.value), False, "change", "B", [newer, older],
+                        f"{label}: {newer.col_text} - {older.col_text}",
+                    )
+                )
+                if older.value:
+                    out.append(
+                        Candidate(
+                            abs(newer.value - older.value) / older.value * 100, True, "pct_change", "B",
+                            [newer, older], f"{label}: ({newer.col_text} - {older.col_text}) / {older.col_text}",
+                        )
+                    )
+    return out
+
+
+def _pairwise(top: list[Cell]) -> list[Candidate]:
+    """Ratios, shares and sums of the best-fitting cells of one column."""
+    out: list[Candidate] = []
+    for i, a in enumerate(top):
+        for b in top:
+            if a is b or a.table is not b.table or a.col != b.col or a.percent or b.percent:
+                continue
+            if b.value and a.value < b.value:
+                out.append(
+                    Candidate(a.value / b.value * 100, True, "share", "C", [a, b],
+                              f"{a.table.row_label(a.row)} / {b.table.row_label(b.row)}")
+                )
+            elif b.value:
+                out.append(
+                    Candidate(a.value / b.value * 100, True, "ratio", "C", [a, b],
+                              f"{a.table.row_label(a.row)} / {b.table.row_label(b.row)}")
+                )
+        for b in top[i + 1 :]:
+            if a.table is b.table and a.col == b.col and not a.percent and not b.percent:
+                out.append(
+                    Candidate(a.value + b.value, False, "sum", "C", [a, b],
+                              f"{a.table.row_label(a.row)} + {b.table.row_label(b.row)}")
+                )
+    return out
+
+
+def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
+    """Every candidate with its fit score, best first."""
+    tables = [
+        (str(t["index"]), Table(id=f"t{t['index']}", cells=t["cells"], pre_text=t.get("pre_text", "")))
+        for t in metadata.get("tables", [])
+    ]
+    context = read_context(metadata)
+    scorer = Scorer([t for _, t in tables], context)
+    cells: list[Cell] = []
+    for index, table in tables:
+        cells.extend(numeric_cells(table, index))
+    if not cells:
+        return []
+
+    by_row: dict[tuple[str, int], list[Cell]] = {}
+    for cell in cells:
+        by_row.setdefault((cell.table_index, cell.row), []).append(cell)
+    row_fit = {key: scorer.label_fit(group[0].row_tokens) + scorer.table_fit(group[0].table) for key, group in by_row.items()}
+    anchor_rows = {
+        key for key, group in by_row.items() if any(_matches_anchor(c, context.anchors, c.percent) for c in group)
+    }
+
+    candidates = [
+        Candidate(
+            c.raw if context.physical_unit and not context.wants_money else c.value,
+            c.percent, "lookup", "A", [c], f"{c.table.row_label(c.row)}, {c.col_text}",
+        )
+        for c in cells
+    ]
+    ranked_rows = sorted(row_fit, key=row_fit.get, reverse=True)[:12]
+    candidates += _derived(by_row, list(dict.fromkeys([*anchor_rows, *ranked_rows])))
+    best_cells = sorted(cells, key=lambda c: row_fit[(c.table_index, c.row)] + scorer.year_fit(c.years), reverse=True)[:10]
+    candidates += _pairwise(best_cells)
+
+    for cand in candidates:
+        cand.score = _score(cand, context, scorer, row_fit, anchor_rows)
+    candidates.sort(key=lambda c: c.score, reverse=True)
+    return candidates
+
+
+def _score(
+    cand: Candidate,
+    ctx: Context,
+    scorer: Scorer,
+    row_fit: dict[tuple[str, int], float],
+    anchor_rows: set[tuple[str, int]],
+) -> float:
+    first = cand.cells[0]
+    key = (first.table_index, first.row)
+    score = row_fit[key] + KIND_PRIOR[cand.kind]
+    if cand.kind in ("ratio", "share", "sum"):
+        other = cand.cells[1]
+        score = 0.5 * (score + row_fit[(other.table_index, other.row)]) + KIND_PRIOR[cand.kind]
+
+    # periods: the blank's period against the cell's column
+    if cand.kind == "lookup":
+        score += _period_fit(first, ctx, scorer)
+    elif cand.kind in ("change", "pct_change"):
+        years = set().union(*(c.years for c in cand.cells))
+        score += 1.5 if ctx.years and set(ctx.years[:2]) <= years else (-1.0 if ctx.years else 0.0)
+    else:
+        score += scorer.year_fit(first.years)
+
+    # what the blank is: a change, or a level of one period
+    is_change = cand.kind in ("change", "pct_change") or (cand.kind == "lookup" and first.change_column)
+    if ctx.role == "change":
+        score += 3.0 if is_change else -2.5
+    else:
+        score += -3.0 if is_change else 0.0
+
+    # unit type from the hint
+    if ctx.wants_percent != cand.percent:
+        score -= 4.0
+        if ctx.wants_plain and cand.kind in ("share", "ratio"):
+            score += 3.0  # a share written as a fraction ("0.62")
+    if ctx.wants_money and any(c.physical_unit for c in cand.cells):
+        score -= 2.0
+    if ctx.physical_unit and not ctx.wants_money:
+        score += 1.0 if first.physical_unit else 0.0
+
+    # anchors: the sentence's other numbers locate the row, but are not the answer
+    if key in anchor_rows:
+        score += 2.5
+    if cand.kind == "lookup" and _matches_anchor(first, ctx.anchors, cand.percent):
+        score -= 6.0
+    elif cand.kind != "lookup" and _matches_anchor(cand.value, ctx.anchors, cand.percent):
+        score -= 6.0
+    if cand.kind == "share" and ctx.share_words:
+        score += 2.5
+    if cand.kind == "ratio" and ctx.ratio_words:
+        score += 0.5
+    if cand.value == 0:
+        score -= 1.0
+    return score
+
+
+def _period_fit(cell: Cell, ctx: Context, scorer: Scorer) -> float:
+    """How well a level cell's period fits the blank's role in the sentence."""
+    if not ctx.years or not cell.years:
+        return 0.0
+    if ctx.year_slot:
+        return 2.5 if ctx.year_slot in cell.years else -1.5
+    newest = max(ctx.years)
+    older = sorted(set(ctx.years) - {newest})
+    if ctx.role == "older":
+        if older and older[-1] in cell.years:
+            return 2.5
+        return -0.5 if newest in cell.years else -1.5
+    return scorer.year_fit(cell.years) + (0.5 if newest in cell.years else 0.0)
+
+
+def _format_value(value: Decimal, percent: bool, ctx: Context, kind: str) -> str:
+    if percent and ctx.wants_plain:
+        value = value / 100
+        percent = False
+        return _plain(value, 8)
+    if percent:
+        return f"{_plain(value, 4)}%"
+    text = _plain(value, 2 if ctx.wants_money else 4)
+    if ctx.wants_money:
+        return f"${text}"
+    extra = sorted(u for u in ctx.hint_units if u not in ("usd", "percent", "per_share"))
+    return f"{text} {extra[0].upper()}" if extra else text
+
+
+def _plain(value: Decimal, places: int) -> str:
+    try:
+        quantized = value.quantize(Decimal(1).scaleb(-places))
+    except InvalidOperation:
+        return str(value)
+    if quantized == quantized.to_integral_value():
+        return f"{int(quantized):,}"
+    text = f"{quantized:,.{places}f}".rstrip("0").rstrip(".")
+    return text
+
+
+def solve_from_tables(metadata: dict[str, Any]) -> SolverAnswer:
+    """The best candidate as a FAITH answer, with a short account of how it was found."""
+    context = read_context(metadata)
+    candidates = rank_candidates(metadata)
+    if not candidates:
+        return SolverAnswer("0", "A", [], [], "No numeric table cell was found; no answer can be derived.")
+    best = candidates[0]
+    answer = _format_value(best.value, best.percent, context, best.kind)
+    used = [f"Table {c.table_index}, row '{c.table.row_label(c.row)}', column '{c.col_text}' = {c.text}" for c in best.cells]
+    runner_up = candidates[1] if len(candidates) > 1 else None
+    reasoning = (
+        f"Best fit ({best.kind}, score {best.score:.2f}): {best.formula}.\n"
+        + "\n".join(f"- {line}" for line in used)
+        + (f"\nRunner-up ({runner_up.kind}, score {runner_up.score:.2f}): {runner_up.formula}." if runner_up else "")
+    )
+    metrics = list(dict.fromkeys(c.table.row_label(c.row) for c in best.cells))
+    tables = list(dict.fromkeys(f"Table {c.table_index}" for c in best.cells))
+    return SolverAnswer(answer, best.scenario, metrics, tables, reasoning)
+
+
+def parse_hint_units(ground_truth: str) -> frozenset[str]:
+    parsed = parse_number(ground_truth)
+    return parsed.units if parsed else frozenset()

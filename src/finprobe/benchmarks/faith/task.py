@@ -1,0 +1,93 @@
+"""The FAITH inspect task: ``inspect eval finprobe/faith`` and ``finprobe eval faith``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import GenerateConfig
+
+from finprobe.benchmarks.faith.dataset import (
+    HIDDEN_FROM_BASELINES,
+    instance_metadata,
+    iter_instances,
+    load_faith_reports,
+)
+from finprobe.benchmarks.faith.prompts import prediction_prompt
+from finprobe.benchmarks.faith.scorer import (
+    SCORER_VERSION,
+    faith_scorer,
+    parse_answer,
+    rescore,
+    summarize,
+)
+from finprobe.benchmarks.faith.solver import solve_from_tables
+from finprobe.runner import BenchmarkInfo, answer_or_generate, json_generate
+
+
+def faith_samples(data: str | Path) -> list[Sample]:
+    reports = load_faith_reports(Path(data))
+    samples = []
+    for report, instance in iter_instances(reports):
+        metadata = instance_metadata(report, instance)
+        samples.append(
+            Sample(
+                id=instance.uid,
+                input=prediction_prompt(metadata),
+                target=instance.ground_truth,
+                metadata=metadata,
+            )
+        )
+    return samples
+
+
+def default_data() -> Path:
+    """The embedded default: FAITH instances built from synthetic reports."""
+    from finprobe.benchmarks.faith.build import synthetic_dataset
+
+    return synthetic_dataset()
+
+
+def faith_solver_baseline(metadata: dict) -> str:
+    visible = {k: v for k, v in metadata.items() if k not in HIDDEN_FROM_BASELINES}
+    return solve_from_tables(visible).to_completion()
+
+
+BASELINES = {"faith-solver": faith_solver_baseline}
+
+
+@task
+def faith(data: str | None = None, max_attempts: int = 3) -> Task:
+    """FAITH: recover a masked number in a 10-K MD&A sentence from the report's tables.
+
+    Args:
+        data: a FAITH dataset JSON (the released pilot/main format or one written by
+            ``finprobe build faith``). Default: instances built from synthetic reports.
+        max_attempts: generations per sample when the reply has no valid JSON.
+    """
+    path = Path(data) if data else default_data()
+    samples = faith_samples(path)
+    return Task(
+        dataset=MemoryDataset(samples, name=f"faith:{path.name}", location=str(path)),
+        solver=answer_or_generate(
+            BASELINES,
+            json_generate(parse_answer, max_attempts=max_attempts),
+            hidden=HIDDEN_FROM_BASELINES,
+        ),
+        scorer=faith_scorer(),
+        config=GenerateConfig(temperature=0.0),
+        version=SCORER_VERSION,
+        metadata={"benchmark": "faith", "scorer_version": SCORER_VERSION},
+    )
+
+
+BENCHMARK = BenchmarkInfo(
+    name="faith",
+    task=faith,
+    scorer_version=SCORER_VERSION,
+    summarize=summarize,
+    rescore=rescore,
+    baselines=BASELINES,
+    default_data=default_data,
+)

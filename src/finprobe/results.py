@@ -1,0 +1,213 @@
+"""Results JSON: one per run, read back from the inspect log, comparable with the papers.
+
+A results file holds the benchmark, model, settings, scorer version, dataset
+fingerprint, sample count and the benchmark's summary. The summary always has a
+``headline`` dict of percentages whose keys match the published tables in
+``data/published.json`` (so runs and papers line up), plus ``metrics`` and
+``breakdowns`` with everything else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections.abc import Iterable
+from datetime import UTC, datetime
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from finprobe.errors import InputError
+from finprobe.runner import BenchmarkInfo, SampleRecord, samples_fingerprint
+
+RESULTS_SUFFIX = ".results.json"
+
+
+def write_json_atomic(path: Path, data: Any) -> Path:
+    """Write JSON through a temporary file in the same folder, then rename."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            json.dump(data, handle, indent=1, ensure_ascii=False, default=str)
+            handle.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return path
+
+
+def records_from_log(log: Any) -> list[SampleRecord]:
+    """SampleRecords from an EvalLog with samples (first score of each sample)."""
+    records = []
+    for sample in log.samples or []:
+        score = next(iter((sample.scores or {}).values()), None)
+        value = score.value if score is not None else {}
+        if not isinstance(value, dict):
+            value = {"value": value}
+        records.append(
+            SampleRecord(
+                id=str(sample.id),
+                metadata=dict(sample.metadata or {}),
+                completion=sample.output.completion if sample.output else "",
+                score=dict(value),
+                score_metadata=dict((score.metadata or {}) if score is not None else {}),
+                error=str(sample.error.message) if sample.error else None,
+            )
+        )
+    return records
+
+
+def results_from_log(log_path: Path, info: BenchmarkInfo, rescore: bool = False) -> dict:
+    """Build the results dict for a finished (or partly finished) inspect log."""
+    from inspect_ai.log import read_eval_log
+
+    log = read_eval_log(str(log_path))
+    records = records_from_log(log)
+    if rescore and info.rescore is not None:
+        records = [
+            SampleRecord(
+                id=r.id,
+                metadata=r.metadata,
+                completion=r.completion,
+                score=info.rescore(r.completion, r.metadata),
+                score_metadata=r.score_metadata,
+                error=r.error,
+            )
+            for r in records
+        ]
+    summary = info.summarize(records)
+    spec = log.eval
+    return {
+        "benchmark": info.name,
+        "task": spec.task,
+        "model": spec.model,
+        "scorer_version": info.scorer_version,
+        "rescored": rescore,
+        "settings": {
+            "task_args": dict(spec.task_args or {}),
+            "limit": spec.config.limit,
+            "fail_on_error": spec.config.fail_on_error,
+        },
+        "dataset": {
+            "name": spec.dataset.name,
+            "location": spec.dataset.location,
+            "samples": spec.dataset.samples,
+            "fingerprint": samples_fingerprint([r.id for r in records]),
+        },
+        "status": log.status,
+        "samples": len(records),
+        "errors": sum(1 for r in records if r.error),
+        "log": str(log_path),
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        **summary,
+    }
+
+
+def results_path_for(log_path: Path) -> Path:
+    name = Path(log_path).name
+    stem = name.rsplit(".", 1)[0]
+    return Path(log_path).with_name(stem + RESULTS_SUFFIX)
+
+
+def write_results(results: dict, log_path: Path) -> Path:
+    return write_json_atomic(results_path_for(log_path), results)
+
+
+def load_results(path: str | Path) -> dict:
+    """Read a results JSON; also accepts an inspect log (its results file is used or built)."""
+    path = Path(path)
+    if not path.exists():
+        raise InputError(path, "no such file")
+    if path.is_dir():
+        raise InputError(path, "is a folder; give a .results.json or a .eval log")
+    if path.suffix in (".eval",) or (path.suffix == ".json" and not path.name.endswith(RESULTS_SUFFIX)):
+        sibling = results_path_for(path)
+        if sibling.exists():
+            path = sibling
+        else:
+            return _results_for_log(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(path, f"cannot read: {exc.strerror}") from exc
+    if not text.strip():
+        raise InputError(path, "file is empty")
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise InputError(path, f"not valid JSON (line {exc.lineno}: {exc.msg})") from exc
+    if not isinstance(data, dict) or "benchmark" not in data:
+        raise InputError(path, "not a FinProbe results file (no 'benchmark' field)")
+    return data
+
+
+def _results_for_log(path: Path) -> dict:
+    from inspect_ai.log import read_eval_log
+
+    from finprobe.runner import benchmark_info
+
+    try:
+        header = read_eval_log(str(path), header_only=True)
+    except Exception as exc:
+        raise InputError(path, f"not an inspect log: {exc}") from exc
+    name = header.eval.task.split("/")[-1]
+    bench = next((b for b in ("faith", "findver", "finauditing", "fined") if name.startswith(b) or name in ("finsm", "finre", "finmr")), None)
+    if name in ("finsm", "finre", "finmr"):
+        bench = "finauditing"
+    if bench is None:
+        raise InputError(path, f"log of task {header.eval.task!r} is not a FinProbe benchmark")
+    return results_from_log(path, benchmark_info(bench))
+
+
+@lru_cache(maxsize=1)
+def published() -> dict:
+    """The papers' published numbers (from shared/reference/paper-results.md)."""
+    text = resources.files("finprobe").joinpath("data/published.json").read_text(encoding="utf-8")
+    return json.loads(text)["benchmarks"]
+
+
+def published_split(benchmark: str, split: str | None = None) -> tuple[str, dict[str, dict]]:
+    """(split name, {model: {metric: value}}) of a benchmark's published table."""
+    splits = published().get(benchmark, {}).get("splits", {})
+    if not splits:
+        return "", {}
+    if split is None:
+        split = next(iter(splits))
+    if split not in splits:
+        raise InputError(None, f"{benchmark} has no published split {split!r}; choose one of {', '.join(splits)}")
+    table = {}
+    for model, values in splits[split].items():
+        table[model] = _flatten(values)
+    return split, table
+
+
+def _flatten(values: dict, prefix: str = "") -> dict[str, float]:
+    flat: dict[str, float] = {}
+    for key, value in values.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, dict):
+            flat.update(_flatten(value, f"{name}." if key != "overall" or prefix else "overall."))
+        else:
+            flat[name] = float(value)
+    return flat
+
+
+def headline_columns(runs: Iterable[dict], published_rows: dict[str, dict]) -> list[str]:
+    """Columns present in the runs' headlines, in the published table's order first."""
+    columns: list[str] = []
+    for row in published_rows.values():
+        for key in row:
+            if key not in columns:
+                columns.append(key)
+    run_keys: list[str] = []
+    for run in runs:
+        for key in run.get("headline", {}):
+            if key not in run_keys:
+                run_keys.append(key)
+    ordered = [c for c in columns if c in run_keys] or run_keys
+    return ordered + [k for k in run_keys if k not in ordered]

@@ -1,0 +1,165 @@
+"""Rule-based sentence splitting for financial prose, with exact offsets.
+
+``split_sentences(text)`` returns :class:`Sentence` spans whose ``text`` is
+always ``text[start:end]`` of the input, so callers can map sentences back to
+the document (FAITH spans, FinED error sentences).
+
+Rules, in order:
+
+1. Blank lines are hard breaks.
+2. A sentence ends after ".", "!" or "?" (plus closing quotes or brackets)
+   followed by whitespace and a capital letter, digit, opening quote/bracket,
+   "$" or a bullet. It does not end after an abbreviation ("Inc.", "U.S.",
+   "No.", "approx.", "e.g.", "Jan." ...), after a single initial ("J."), or
+   after "Item 7." / "Note 5." style numbering. Corporate suffixes and
+   dotted acronyms ("Inc.", "U.S.") do end a sentence when the next word is
+   a typical sentence opener ("The", "We", "In" ...).
+3. A bullet ("•", "●", "▪", "◦", "–"/"-" at line start) starts a new sentence.
+4. A single newline is only a line wrap: it never ends a sentence by itself.
+5. Fragments are merged: a piece with no letters (page numbers, a lone
+   bullet) joins its neighbour (a bullet the next sentence, anything else
+   the previous one); a heading-like piece - no end punctuation and at most
+   12 words, such as "Overview" or "Results of Operations" - joins the next
+   sentence; a piece of at most two words ending in "." ("Item 7.",
+   "Overview.") also joins the next sentence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Sentence", "split_sentences"]
+
+
+@dataclass(frozen=True)
+class Sentence:
+    start: int
+    end: int
+    text: str
+
+
+# lower-cased, without the final dot
+_ABBREVIATIONS = {
+    "inc", "corp", "co", "ltd", "llc", "plc", "lp", "llp", "bros", "cos", "no", "nos", "vs", "v",
+    "approx", "est", "etc", "e.g", "i.e", "cf", "al", "viz", "fig", "figs", "ref", "refs", "sec",
+    "art", "para", "pp", "p", "vol", "ch", "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt",
+    "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
+    "u.s", "u.k", "u.n", "e.u", "n.a", "s.a", "n.v", "a.g", "l.p", "l.l.c", "p.c", "d.c",
+    "dept", "div", "govt", "intl", "natl", "assn", "approx", "avg", "max", "min", "yr", "yrs",
+    "mo", "mos", "qtr", "q", "pt", "pts", "bbl", "mmbtu", "mcf", "ft", "sq", "oz", "lb", "lbs",
+}  # fmt: skip
+# abbreviations that also end sentences ("... sold by Acme Inc. The ...")
+_ENDING_ABBREVIATIONS = {"inc", "corp", "co", "ltd", "llc", "plc", "lp", "llp", "etc", "u.s", "u.k", "l.p", "l.l.c", "n.a"}
+_SENTENCE_OPENERS = {
+    "the", "we", "our", "in", "this", "these", "those", "as", "for", "on", "at", "during", "it",
+    "its", "there", "such", "a", "an", "if", "when", "while", "although", "however", "also",
+    "additionally", "further", "furthermore", "moreover", "total", "net", "revenue", "revenues",
+    "see", "refer", "each", "all", "no", "under", "following", "accordingly", "because", "since",
+    "item", "they", "he", "she", "management",
+}  # fmt: skip
+# "Item 7." / "Note 5." / "Section 2." : numbering, not a sentence end
+_NUMBERING = re.compile(r"(?i)\b(?:item|note|notes|part|section|article|schedule|exhibit|step|no|rule|chapter|level|tier)\s+\d+[a-z]?\.$")
+
+_BULLETS = "•●▪◦‣○■□◆►➢✓"
+_END = re.compile(r"[.!?…]+[\"”’')\]]*(?=\s|$)")
+_BULLET_START = re.compile(rf"(?m)(?:(?<=\s)|^)[{_BULLETS}](?=\s|$)|^[ \t]*[-–](?=[ \t])")
+_BLANK_LINE = re.compile(r"\n[ \t\u00a0\u200b]*\n")
+_WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.&'’]*)$")
+_LETTER = re.compile(r"[^\W\d_]")
+_TERMINAL = re.compile(r"[.!?:;…][\"”’')\]]*$")
+
+
+def _is_boundary(text: str, dot: int, end: int) -> bool:
+    """Does the punctuation run text[dot:end] end a sentence?"""
+    rest = text[end:].lstrip()
+    if not rest:
+        return True
+    nxt = rest[0]
+    if not (nxt.isupper() or nxt.isdigit() or nxt in "\"“‘'([$" or nxt in _BULLETS):
+        return False
+    if text[dot] != ".":
+        return True  # "!" and "?" have no abbreviation ambiguity
+    before = text[max(0, dot - 40) : dot + 1]
+    if _NUMBERING.search(before):
+        return False
+    m = _WORD_BEFORE.search(text[max(0, dot - 40) : dot])
+    if not m:
+        return True  # "... 12.5%." or a digit: a real end
+    word = m.group(1).lower().rstrip(".")
+    if len(word) == 1 and word.isalpha() and text[dot - 1].isupper() and nxt.isupper():
+        return False  # an initial: "J. Smith"
+    if word in _ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
+        if word in _ENDING_ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
+            opener = re.match(r"[A-Za-z]+", rest)
+            return bool(opener) and opener.group(0).lower() in _SENTENCE_OPENERS and opener.group(0)[0].isupper()
+        return False
+    return True
+
+
+def _raw_pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
+    """Split text[lo:hi] at sentence ends and bullets (no merging yet)."""
+    cuts = {lo, hi}
+    seg = text[lo:hi]
+    for m in _END.finditer(seg):
+        if _is_boundary(seg, m.start(), m.end()):
+            cuts.add(lo + m.end())
+    for m in _BULLET_START.finditer(seg):
+        cuts.add(lo + m.start() + (len(m.group(0)) - len(m.group(0).lstrip())))
+    bounds = sorted(cuts)
+    pieces = []
+    for a, b in zip(bounds, bounds[1:], strict=False):
+        s, e = a, b
+        while s < e and text[s].isspace():
+            s += 1
+        while e > s and text[e - 1].isspace():
+            e -= 1
+        if s < e:
+            pieces.append((s, e))
+    return pieces
+
+
+def _is_bullet_only(piece: str) -> bool:
+    return piece.strip() in set(_BULLETS) | {"-", "–"}
+
+
+def _merge(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[list[int]] = []
+    carry: int | None = None  # start of a piece waiting to join the next one
+    for s, e in pieces:
+        piece = text[s:e]
+        if carry is not None:
+            s, carry = carry, None
+        if not _LETTER.search(piece):
+            if _is_bullet_only(piece) or not out:
+                carry = s
+            else:
+                out[-1][1] = e
+            continue
+        words = piece.split()
+        heading = not _TERMINAL.search(piece) and len(words) <= 12
+        short = len(words) <= 2 and piece.endswith(".")
+        if heading or short:
+            carry = s
+            continue
+        out.append([s, e])
+    if carry is not None:  # trailing fragment: its own piece, or the tail of the last one
+        last_end = pieces[-1][1]
+        if out and not _LETTER.search(text[carry:last_end]):
+            out[-1][1] = last_end
+        else:
+            out.append([carry, last_end])
+    return [(s, e) for s, e in out]
+
+
+def split_sentences(text: str) -> list[Sentence]:
+    """Sentences of ``text`` with exact offsets (see the module doc for the rules)."""
+    if not text or not text.strip():
+        return []
+    pieces: list[tuple[int, int]] = []
+    pos = 0
+    for m in _BLANK_LINE.finditer(text):
+        pieces += _raw_pieces(text, pos, m.start())
+        pos = m.end()
+    pieces += _raw_pieces(text, pos, len(text))
+    return [Sentence(s, e, text[s:e]) for s, e in _merge(text, pieces)]
