@@ -69,7 +69,23 @@ def clean_text(text: str, keep_newlines: bool = False) -> str:
 # --------------------------------------------------------------------------
 # cell classification
 
-_DASHES = {"—", "–", "-", "−", "--", "---", "$—", "$–", "$-", "$ —", "$ -", "$ –", "nil", "n/a", "N/A"}
+_DASHES = {
+    "—",
+    "–",
+    "-",
+    "−",
+    "--",
+    "---",
+    "$—",
+    "$–",
+    "$-",
+    "$ —",
+    "$ -",
+    "$ –",
+    "nil",
+    "n/a",
+    "N/A",
+}
 _PREFIX_FRAGMENTS = {"$", "$(", "(", "€", "£", "¥", "US$", "C$", "A$", "Rs.", "₹"}
 _SUFFIX_FRAGMENTS = {")", "%", ")%", "%)", "pts", "bps", "x"}
 _FOOTNOTE = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-z]{1,2}|[ivx]{1,4})\s*\)|\*{1,3}|†|‡)$")
@@ -87,10 +103,6 @@ _PERIOD_WORDS = re.compile(
     r"december|jan|feb|mar|apr|jun|jul|aug|sep|sept|oct|nov|dec|q[1-4]|change|"
     r"variance|increase|decrease|total|amount|percent|%)\b"
 )
-
-
-def _is_blank(cell: str) -> bool:
-    return not cell.strip()
 
 
 def _is_dash(cell: str) -> bool:
@@ -161,9 +173,7 @@ def _merge_fragment_columns(
         return grid
     n_rows, n_cols = len(grid), len(grid[0])
     cols: list[list[str]] = [[grid[r][0] for r in range(n_rows)]]
-    col_origin: list[list[Any]] = [
-        [origins[r][0] if origins else None for r in range(n_rows)]
-    ]
+    col_origin: list[list[Any]] = [[origins[r][0] if origins else None for r in range(n_rows)]]
     for c in range(1, n_cols):
         right = [grid[r][c] for r in range(n_rows)]
         right_origin = [origins[r][c] if origins else None for r in range(n_rows)]
@@ -172,7 +182,9 @@ def _merge_fragment_columns(
             _compatible(
                 left[r],
                 right[r],
-                origins is not None and left_origin[r] is not None and left_origin[r] == right_origin[r],
+                origins is not None
+                and left_origin[r] is not None
+                and left_origin[r] == right_origin[r],
             )
             for r in range(n_rows)
         )
@@ -182,7 +194,11 @@ def _merge_fragment_columns(
             merged = []
             for r in range(n_rows):
                 a, b = left[r], right[r]
-                same = origins is not None and left_origin[r] is not None and left_origin[r] == right_origin[r]
+                same = (
+                    origins is not None
+                    and left_origin[r] is not None
+                    and left_origin[r] == right_origin[r]
+                )
                 if same or a == b:
                     merged.append(a or b)
                 elif _FOOTNOTE.match(b) and a:
@@ -190,7 +206,10 @@ def _merge_fragment_columns(
                 else:
                     merged.append(_join_cells(a, b))
             cols[-1] = merged
-            col_origin[-1] = [lo if lo is not None else ro for lo, ro in zip(left_origin, right_origin, strict=True)]
+            col_origin[-1] = [
+                lo if lo is not None else ro
+                for lo, ro in zip(left_origin, right_origin, strict=True)
+            ]
         else:
             cols.append(right)
             col_origin.append(right_origin)
@@ -218,7 +237,8 @@ def normalize_cells(
     """Clean text, pad rows, merge EDGAR fragment columns, drop spacers."""
     grid = _rectangular(cells)
     if origins is not None and (
-        len(origins) != len(grid) or any(len(o) != len(g) for o, g in zip(origins, grid, strict=True))
+        len(origins) != len(grid)
+        or any(len(o) != len(g) for o, g in zip(origins, grid, strict=True))
     ):
         origins = None
     # a footnote marker alone in a column is kept only if it is the whole row
@@ -234,7 +254,12 @@ _SCALE_HINT = re.compile(
     r"(?i)(?:\bin\s+|\(\s*\$?\s*|\$\s*|dollars\s+)(?:u\.?s\.?\s+)?(?:\$\s*)?"
     r"(thousands?|millions?|billions?|000['’]?s?)(?![\w,.]*\s+(?:of\s+)?(?:barrels|shares|units|tons|ounces|square))\b"
 )
-_SCALES = {"thousand": Decimal(10**3), "million": Decimal(10**6), "billion": Decimal(10**9), "000": Decimal(10**3)}
+_SCALES = {
+    "thousand": Decimal(10**3),
+    "million": Decimal(10**6),
+    "billion": Decimal(10**9),
+    "000": Decimal(10**3),
+}
 _PER_SHARE = re.compile(r"(?i)per\s+(?:common\s+|diluted\s+|basic\s+)?share|\bEPS\b|per\s+unit")
 _PERCENT_LABEL = re.compile(r"(?i)%|\bpercent(?:age)?\b|\bmargin\b|\brate\b|\bratio\b")
 
@@ -250,7 +275,9 @@ def _scale_from_text(text: str) -> tuple[Decimal, str] | None:
             # the surrounding parenthetical/phrase decides the unit hint
             lo = text.rfind("(", 0, m.start() + 1)
             hi = text.find(")", m.end())
-            ctx = text[lo if lo >= 0 else max(0, m.start() - 30) : hi + 1 if hi >= 0 else m.end() + 40]
+            ctx = text[
+                lo if lo >= 0 else max(0, m.start() - 30) : hi + 1 if hi >= 0 else m.end() + 40
+            ]
             return value, ctx
     return None
 
@@ -295,7 +322,9 @@ class Table:
     scale: Decimal = field(init=False, default=Decimal(1))
     unit_hint: str | None = field(init=False, default=None)
     scale_hint: str = field(init=False, default="")
-    _parsed: dict[tuple[int, int], Any] = field(init=False, default_factory=dict, repr=False, compare=False)
+    _parsed: dict[tuple[int, int], Any] = field(
+        init=False, default_factory=dict, repr=False, compare=False
+    )
 
     def __post_init__(self, normalize: bool) -> None:
         if self.raw_cells is None:
@@ -326,9 +355,12 @@ class Table:
         """Left columns whose body cells are mostly text are row labels."""
         if self.n_cols <= 1:
             return 0 if self.n_cols == 0 or any(_is_numeric(r[0]) for r in self.cells) else 1
+        # judge columns on body-like rows only (some value cell), so header text
+        # such as "(in millions)" above a value column does not make it a label
+        body = [row for row in self.cells if any(_is_numeric(x) for x in row)] or self.cells
         n = 0
         for c in range(self.n_cols - 1):  # at least one value column stays
-            col = [row[c] for row in self.cells if row[c]]
+            col = [row[c] for row in body if row[c]]
             if not col:
                 if c == 0:
                     n = 1  # an all-empty first column still holds the labels' place
@@ -457,7 +489,10 @@ class Table:
             return s.replace("|", "\\|")
 
         hr = max(self.header_rows, 1)
-        head = [esc(" ".join(dict.fromkeys(row[c] for row in self.cells[:hr] if row[c]))) for c in range(self.n_cols)]
+        head = [
+            esc(" ".join(dict.fromkeys(row[c] for row in self.cells[:hr] if row[c])))
+            for c in range(self.n_cols)
+        ]
         lines = ["| " + " | ".join(head) + " |", "|" + "---|" * self.n_cols]
         lines += ["| " + " | ".join(esc(x) for x in row) + " |" for row in self.cells[hr:]]
         return "\n".join(lines)
@@ -495,7 +530,9 @@ class FinancialDocument:
         return [b for b in self.blocks if b.source_id == sid]
 
     def text(self) -> str:
-        return "\n\n".join(b.text if isinstance(b, Paragraph) else b.to_pipe_text() for b in self.blocks)
+        return "\n\n".join(
+            b.text if isinstance(b, Paragraph) else b.to_pipe_text() for b in self.blocks
+        )
 
 
 # --------------------------------------------------------------------------
@@ -526,7 +563,10 @@ def _heading_view(text: str) -> str:
 
 def _item_headings(text: str) -> list[tuple[int, str, str]]:
     """(offset, item token, following text) for each line-start "Item N." heading."""
-    return [(m.start(), m.group(1).upper(), text[m.end() : m.end() + 120]) for m in _ITEM_HEADING.finditer(text)]
+    return [
+        (m.start(), m.group(1).upper(), text[m.end() : m.end() + 120])
+        for m in _ITEM_HEADING.finditer(text)
+    ]
 
 
 def _assign_sections(blocks: list[Block]) -> None:
@@ -569,7 +609,9 @@ def mdna_blocks(doc: FinancialDocument) -> list[Block]:
     for i, (b, t) in enumerate(zip(doc.blocks, texts, strict=True)):
         if isinstance(b, Paragraph):
             for off, item, rest in _item_headings(t):
-                if _MDNA_TITLE.match(" ".join(rest.split()) if not rest.startswith(("M", "m")) else rest):
+                if _MDNA_TITLE.match(
+                    " ".join(rest.split()) if not rest.startswith(("M", "m")) else rest
+                ):
                     starts.append((i, off, item))
     if not starts:
         for i, (b, t) in enumerate(zip(doc.blocks, texts, strict=True)):
@@ -727,7 +769,9 @@ def _table_rows(table_el) -> list:
     return rows
 
 
-def _grid_from_table_element(table_el) -> tuple[list[list[str]], list[list[Any]], list[tuple[int, int, int, int]]]:
+def _grid_from_table_element(
+    table_el,
+) -> tuple[list[list[str]], list[list[Any]], list[tuple[int, int, int, int]]]:
     """Resolve colspan/rowspan into a grid; each grid cell knows its source cell."""
     grid: list[list[str | None]] = []
     origin: list[list[Any]] = []
@@ -888,7 +932,9 @@ def load_html(path_or_text: str | Path) -> FinancialDocument:
 
     text, path = _read_source(path_or_text, (".htm", ".html", ".xhtml"))
     if text.lstrip().startswith("<?xml"):
-        text = re.sub(r"^\s*<\?xml[^>]*\?>", "", text)  # lxml refuses str with an encoding declaration
+        text = re.sub(
+            r"^\s*<\?xml[^>]*\?>", "", text
+        )  # lxml refuses str with an encoding declaration
     try:
         root = lhtml.document_fromstring(text, parser=_html_parser())
     except (etree.ParserError, ValueError) as exc:
@@ -929,7 +975,9 @@ def load_text(path_or_text: str | Path, markdown: bool = True) -> FinancialDocum
                     if rest:
                         for kind, payload in _split_mixed("\n".join(rest)):
                             if kind == "p":
-                                blocks.append(Paragraph(id=f"p{n_p}", text=payload, section=section))
+                                blocks.append(
+                                    Paragraph(id=f"p{n_p}", text=payload, section=section)
+                                )
                                 n_p += 1
                             else:
                                 blocks.append(_markdown_table(payload, f"t{n_t}", blocks, section))
@@ -953,11 +1001,15 @@ def load_text(path_or_text: str | Path, markdown: bool = True) -> FinancialDocum
         raise InputError(path or "<text>", "no text found")
     fmt = "markdown" if markdown else "text"
     return FinancialDocument(
-        id=path.stem if path else fmt, blocks=blocks, metadata={"source": str(path) if path else None, "format": fmt}
+        id=path.stem if path else fmt,
+        blocks=blocks,
+        metadata={"source": str(path) if path else None, "format": fmt},
     )
 
 
-def _markdown_table(rows: list[list[str]], table_id: str, blocks: list[Block], section: str | None) -> Table:
+def _markdown_table(
+    rows: list[list[str]], table_id: str, blocks: list[Block], section: str | None
+) -> Table:
     pre = next((b.text for b in reversed(blocks) if isinstance(b, Paragraph)), "")
     return Table(id=table_id, cells=rows, pre_text=pre, section=section)
 
@@ -965,7 +1017,9 @@ def _markdown_table(rows: list[list[str]], table_id: str, blocks: list[Block], s
 # --------------------------------------------------------------------------
 # FinDVer reports
 
-_FINDVER_NAME = re.compile(r"^(?P<ticker>[A-Za-z0-9.\-]+?)-(?P<date>\d{4}-\d{2}-\d{2})_(?P<form>[\w\-/]+?)$")
+_FINDVER_NAME = re.compile(
+    r"^(?P<ticker>[A-Za-z0-9.\-]+?)-(?P<date>\d{4}-\d{2}-\d{2})_(?P<form>[\w\-/]+?)$"
+)
 
 
 def _load_json(path: Path) -> Any:
@@ -1032,12 +1086,9 @@ def load_findver_report(path: str | Path) -> FinancialDocument:
     }
     if m := _FINDVER_NAME.match(stem):
         meta.update(company=m["ticker"], ticker=m["ticker"], filing_date=m["date"])
-        meta.setdefault("report_type", m["form"])
-        if not meta["report_type"]:
-            meta["report_type"] = m["form"]
-    if url := data.get("url"):
-        if cik := re.search(r"/edgar/data/(\d+)/", str(url)):
-            meta["cik"] = cik.group(1)
+        meta["report_type"] = meta["report_type"] or m["form"]
+    if (url := data.get("url")) and (cik := re.search(r"/edgar/data/(\d+)/", str(url))):
+        meta["cik"] = cik.group(1)
     return FinancialDocument(id=stem, blocks=blocks, metadata=meta)
 
 
@@ -1099,13 +1150,22 @@ def load_faith_report(record: dict, doc_id: str) -> FinancialDocument:
     document has one block per table, in the order given.
     """
     if not isinstance(record, dict) or not isinstance(record.get("tables"), list):
-        raise InputError(doc_id, "not a FAITH report record: expected an object with a 'tables' list")
+        raise InputError(
+            doc_id, "not a FAITH report record: expected an object with a 'tables' list"
+        )
     blocks: list[Block] = []
     for i, t in enumerate(record["tables"]):
         if not isinstance(t, dict) or not isinstance(t.get("cells"), list):
             raise InputError(doc_id, f"FAITH table {i} has no 'cells' grid")
         idx = t.get("table_index", i)
-        blocks.append(Table(id=f"t{idx}", cells=t["cells"], pre_text=str(t.get("pre_text") or ""), source_id=str(idx)))
+        blocks.append(
+            Table(
+                id=f"t{idx}",
+                cells=t["cells"],
+                pre_text=str(t.get("pre_text") or ""),
+                source_id=str(idx),
+            )
+        )
     meta = dict(record.get("metadata") or {})
     meta.update(format="faith", n_instances=len(record.get("instances") or []))
     return FinancialDocument(id=doc_id, blocks=blocks, metadata=meta)
@@ -1126,7 +1186,9 @@ def load_document(path: str | Path, format: str | None = None) -> FinancialDocum
     path = Path(path)
     fmt = format.lower() if format else None
     if fmt is not None and fmt not in _FORMATS:
-        raise InputError(path, f"unknown format {format!r} (expected one of {', '.join(sorted(_FORMATS))})")
+        raise InputError(
+            path, f"unknown format {format!r} (expected one of {', '.join(sorted(_FORMATS))})"
+        )
     if not path.exists():
         raise InputError(path, "file not found")
     if fmt is None:
@@ -1137,7 +1199,9 @@ def load_document(path: str | Path, format: str | None = None) -> FinancialDocum
         data = _load_json(path)
         records = data if isinstance(data, list) else [data]
         if len(records) != 1:
-            raise InputError(path, f"FAITH file holds {len(records)} reports: load one with load_faith_report")
+            raise InputError(
+                path, f"FAITH file holds {len(records)} reports: load one with load_faith_report"
+            )
         return load_faith_report(records[0], _doc_stem(path))
     if fmt in ("html", "htm"):
         return load_html(path)
@@ -1157,7 +1221,9 @@ def _sniff(path: Path) -> str:
     head = text.lstrip()[:2000].lower()
     if head.startswith(("{", "[")):
         return _sniff_json(path)
-    if head.startswith(("<!doctype html", "<html", "<?xml")) or re.search(r"<(?:table|p|div|body)\b", head):
+    if head.startswith(("<!doctype html", "<html", "<?xml")) or re.search(
+        r"<(?:table|p|div|body)\b", head
+    ):
         return "html"
     if inner.endswith((".txt", ".text")) or "\n" in text or len(text) < 100_000:
         return "md" if re.search(r"(?m)^\s*(?:#{1,6}\s|\|.*\|\s*$)", text) else "txt"

@@ -109,10 +109,9 @@ class UnitGroups:
             for a in (*g.aliases, *g.case_sensitive)
             if not a.replace(".", "").isalpha() or (a.isascii() and a.isupper() and len(a) <= 3)
         ]
-        self._scale_re = self._compile(scale_aliases, anchored=True)
-        self._unit_re = self._compile(unit_aliases, anchored=True)
-        self._unit_scan_re = self._compile(unit_aliases, anchored=False)
-        self._any_suffix_re = self._compile(scale_aliases + unit_aliases, anchored=True)
+        # Used with .match(text, pos) after a number, and with .finditer for ExtractUnits.
+        self._scale_re = self._compile(scale_aliases)
+        self._unit_re = self._compile(unit_aliases)
         alts = self._alternation(prefix)
         self._prefix_re = re.compile(
             r"(?P<open>\(\s?)?(?P<s1>[-−]\s?)?(?P<cur>"
@@ -132,11 +131,9 @@ class UnitGroups:
             parts.append(f"(?-i:{pat})" if exact else pat)
         return "|".join(parts)
 
-    def _compile(self, aliases: list[tuple[str, bool]], anchored: bool) -> re.Pattern[str]:
+    def _compile(self, aliases: list[tuple[str, bool]]) -> re.Pattern[str]:
         alts = self._alternation(aliases)
-        if not alts:
-            return re.compile(r"(?!)")
-        return re.compile(("" if not anchored else "") + "(?i:" + alts + ")")
+        return re.compile("(?i:" + alts + ")") if alts else re.compile(r"(?!)")
 
     def lookup(self, alias_text: str) -> UnitGroup | None:
         """The group an alias (as written) belongs to; exact-case aliases first."""
@@ -663,7 +660,7 @@ def extract_units(text: str, groups: UnitGroups | None = None) -> frozenset[str]
 @functools.lru_cache(maxsize=65536)
 def _extract_units_cached(text: str, groups: UnitGroups) -> frozenset[str]:
     found: set[str] = set()
-    for m in groups._unit_scan_re.finditer(text):
+    for m in groups._unit_re.finditer(text):
         g = groups.lookup(m.group(0))
         if g is not None and g.kind != "scale":
             found.add(g.name)

@@ -25,20 +25,31 @@ from finprobe.runner import BenchmarkInfo, SampleRecord, samples_fingerprint
 RESULTS_SUFFIX = ".results.json"
 
 
-def write_json_atomic(path: Path, data: Any) -> Path:
-    """Write JSON through a temporary file in the same folder, then rename."""
+def _umask() -> int:
+    current = os.umask(0)
+    os.umask(current)
+    return current
+
+
+def write_text_atomic(path: Path, text: str) -> Path:
+    """Write through a temporary file in the same folder, then rename: never a half file."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(data, handle, indent=1, ensure_ascii=False, default=str)
-            handle.write("\n")
+            handle.write(text)
+        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file normal permissions
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def write_json_atomic(path: Path, data: Any) -> Path:
+    """Write JSON atomically (see write_text_atomic)."""
+    return write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n")
 
 
 def records_from_log(log: Any) -> list[SampleRecord]:
@@ -146,22 +157,42 @@ def load_results(path: str | Path) -> dict:
     return data
 
 
-def _results_for_log(path: Path) -> dict:
+def benchmark_of_log(path: Path) -> str:
+    """The FinProbe benchmark an inspect log belongs to (from its task name)."""
     from inspect_ai.log import read_eval_log
 
-    from finprobe.runner import benchmark_info
+    from finprobe.runner import BENCHMARK_NAMES
 
     try:
         header = read_eval_log(str(path), header_only=True)
     except Exception as exc:
-        raise InputError(path, f"not an inspect log: {exc}") from exc
+        raise InputError(path, f"not a readable inspect log ({type(exc).__name__})") from exc
     name = header.eval.task.split("/")[-1]
-    bench = next((b for b in ("faith", "findver", "finauditing", "fined") if name.startswith(b) or name in ("finsm", "finre", "finmr")), None)
     if name in ("finsm", "finre", "finmr"):
-        bench = "finauditing"
-    if bench is None:
-        raise InputError(path, f"log of task {header.eval.task!r} is not a FinProbe benchmark")
-    return results_from_log(path, benchmark_info(bench))
+        return "finauditing"
+    if name in BENCHMARK_NAMES:
+        return name
+    raise InputError(path, f"log of task {header.eval.task!r} is not a FinProbe benchmark")
+
+
+def _results_for_log(path: Path) -> dict:
+    from finprobe.runner import benchmark_info
+
+    return results_from_log(path, benchmark_info(benchmark_of_log(path)))
+
+
+def rescore_run(path: str | Path) -> dict:
+    """Re-score a saved run's answers with the current scorer (no model calls)."""
+    from finprobe.runner import benchmark_info
+
+    path = Path(path)
+    log_path = path
+    if path.name.endswith(RESULTS_SUFFIX):
+        log_path = Path(load_results(path)["log"])
+    if not log_path.exists():
+        raise InputError(log_path, "the run's inspect log is missing: cannot re-score")
+    info = benchmark_info(benchmark_of_log(log_path))
+    return results_from_log(log_path, info, rescore=True)
 
 
 @lru_cache(maxsize=1)

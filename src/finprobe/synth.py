@@ -639,7 +639,7 @@ def _simulate(
         "ltd": _r(rev * rng.uniform(0.1, 0.5)) if rng.random() < 0.85 else 0,
         "other_liabilities": _r(rev * rng.uniform(0.01, 0.04)),
         "cash": _r(rev * rng.uniform(0.06, 0.25)),
-        "common_stock": _r(rev * rng.uniform(0.2, 0.6)),
+        "cogs": cogs,
         "shares_basic": max(1, _r(rev * rng.uniform(0.03, 0.15))),
     }
     _close_balance(y, plug_equity=True)
@@ -672,7 +672,7 @@ def _simulate(
         t["ar"] = _r(rev * (p["ar"] / p["revenue"]) * rng.uniform(0.92, 1.08))
         t["inventory"] = _r(cogs * ind.inventory * rng.uniform(0.8, 1.2))
         t["prepaid"] = _r(p["prepaid"] * (1 + growth) * rng.uniform(0.9, 1.1))
-        t["ap"] = _r(cogs * rng.uniform(0.07, 0.14))
+        t["ap"] = _r(cogs * (p["ap"] / max(1, p["cogs"])) * rng.uniform(0.92, 1.08))
         t["accrued"] = _r(p["accrued"] * (1 + growth) * rng.uniform(0.9, 1.1))
         t["other_assets"] = _r(p["other_assets"] * rng.uniform(0.95, 1.1))
         t["other_liabilities"] = _r(p["other_liabilities"] * rng.uniform(0.95, 1.1))
@@ -721,8 +721,16 @@ def _close_balance(y: dict[str, Any], plug_equity: bool) -> None:
     y["total_assets"] = y["current_assets"] + y["ppe"] + y["goodwill"] + y["other_assets"]
     y["current_liabilities"] = y["ap"] + y["accrued"]
     y["total_liabilities"] = y["current_liabilities"] + y["ltd"] + y["other_liabilities"]
-    if plug_equity:  # opening balance sheet: retained earnings absorb the difference
-        y["retained"] = y["total_assets"] - y["total_liabilities"] - y["common_stock"]
+    if plug_equity:  # opening balance sheet: equity is what assets leave after liabilities
+        floor = y["total_liabilities"] // 4
+        if y["total_assets"] - y["total_liabilities"] < floor:  # keep the opening equity positive
+            extra = floor - (y["total_assets"] - y["total_liabilities"])
+            y["cash"] += extra
+            y["current_assets"] += extra
+            y["total_assets"] += extra
+        equity = y["total_assets"] - y["total_liabilities"]
+        y["common_stock"] = equity * 55 // 100
+        y["retained"] = equity - y["common_stock"]
     y["total_equity"] = y["common_stock"] + y["retained"]
     y["total_le"] = y["total_liabilities"] + y["total_equity"]
 
@@ -822,10 +830,15 @@ class _Builder:
             return (
                 "Net income" if all(self.v[p]["net_income"] > 0 for p in self.periods) else ln.label
             )
+        profitable = all(
+            self.v[p]["net_income"] > 0 and self.v[p]["pretax"] > 0 for p in self.periods
+        )
         if ln.key == "operating_income":
             return (
                 "Operating income" if all(self.v[p][ln.key] > 0 for p in self.periods) else ln.label
             )
+        if ln.key in ("pretax", "eps_basic", "eps_diluted") and profitable:
+            return ln.label.replace(" (loss)", "")
         return ln.label
 
     def _segment_table(self, tid: str, pre_text: str) -> Table:
@@ -982,21 +995,22 @@ class _Writer:
 
     def change(self, key: str, cur: str, prev: str, pct: bool) -> tuple[_Val, bool] | None:
         a, b = self.b.ref(key, cur), self.b.ref(key, prev)
-        up = a.value > b.value
         if a.value == b.value:
             return None
-        if pct:
-            if a.value <= 0 or b.value <= 0:
-                return None
-            value = abs(a.value - b.value) * 100 / b.value
-            hi, lo = (a, b) if up else (b, a)
-            formula = f"({self.name(hi)} - {self.name(lo)}) / {self.name(b)} * 100"
-            d = Derivation("pct_change", "B", [a, b], formula, value, "percent")
+        if a.value <= 0 and b.value <= 0:  # an expense shown in parentheses: compare magnitudes
+            av, bv, bars = -a.value, -b.value, "|"
         else:
-            hi, lo = (a, b) if up else (b, a)
-            d = Derivation(
-                "change", "B", [a, b], f"{self.name(hi)} - {self.name(lo)}", abs(a.value - b.value)
-            )
+            av, bv, bars = a.value, b.value, ""
+        up = av > bv
+        hi, lo = (a, b) if up else (b, a)
+        hi_s, lo_s = f"{bars}{self.name(hi)}{bars}", f"{bars}{self.name(lo)}{bars}"
+        if pct:
+            if av <= 0 or bv <= 0:
+                return None
+            formula = f"({hi_s} - {lo_s}) / {bars}{self.name(b)}{bars} * 100"
+            d = Derivation("pct_change", "B", [a, b], formula, abs(av - bv) * 100 / bv, "percent")
+        else:
+            d = Derivation("change", "B", [a, b], f"{hi_s} - {lo_s}", abs(av - bv))
         return _Val(self.fmt(d), d), up
 
     def ratio(
@@ -1207,15 +1221,13 @@ class _Writer:
                 "We incurred a net loss of {nl} in {y0}, or {eps} per diluted share.", "nl", "earnings",
                 nl=self.lookup("net_income", c), eps=self.lookup("eps_diluted", c), y0=self.fy(c),
             ))  # fmt: skip
-        if self.b.v[c]["pretax"] > 0 and self.b.v[c]["income_tax"] > 0:
-            if etr := self.ratio("income_tax", "pretax", c):
-                out.append(_sentence(
-                    "Our effective tax rate was {etr} for {y0}.", "etr", "earnings", etr=etr, y0=self.fy(c),
-                ))  # fmt: skip
+        etr = self.ratio("income_tax", "pretax", c)
+        if etr and self.b.v[c]["pretax"] > 0 and self.b.v[c]["income_tax"] > 0:
+            out.append(_sentence(
+                "Our effective tax rate was {etr} for {y0}.", "etr", "earnings", etr=etr, y0=self.fy(c),
+            ))  # fmt: skip
         if ch := self.change("interest_expense", c, pv, pct=False):
             amt, up = ch
-            # displayed as (x): a smaller magnitude means lower expense
-            up = self.b.v[c]["interest_expense"] > self.b.v[pv]["interest_expense"]
             out.append(_sentence(
                 "Interest expense {word} {amt} in {y0}, reflecting {reason}.", "amt", "earnings",
                 word=self.updown(up, r), amt=amt, y0=c,
@@ -1272,12 +1284,12 @@ class _Writer:
                 "As of {fye}, {y0}, long-term debt was {ltd}.", "ltd", "liquidity",
                 fye=self.b.fye, y0=c, ltd=self.lookup("ltd", c),
             ))  # fmt: skip
-        if quick := self.combo([("cash", c, 1), ("ar", c, 1), ("inventory", c, 1)]):
-            if self.b.v[c]["inventory"] > 0:
-                out.append(_sentence(
-                    "Cash and cash equivalents, accounts receivable and inventories together totaled {q} at "
-                    "year-end {y0}.", "q", "liquidity", q=quick, y0=c,
-                ))  # fmt: skip
+        quick = self.combo([("cash", c, 1), ("ar", c, 1), ("inventory", c, 1)])
+        if quick and self.b.v[c]["inventory"] > 0:
+            out.append(_sentence(
+                "Cash and cash equivalents, accounts receivable and inventories together totaled {q} at "
+                "year-end {y0}.", "q", "liquidity", q=quick, y0=c,
+            ))  # fmt: skip
         if self.b.v[c]["dividends"] > 0:
             out.append(_sentence(
                 "We paid cash dividends of {div} in {y0}.", "div", "liquidity",
@@ -1313,11 +1325,19 @@ class _Writer:
                       "k", "liquidity", answerable=False, k=_Val(str(r.randint(5, 12)))),
             _sentence("In {month} {y}, our Board of Directors authorized a share repurchase program of up to "
                       "{amt}.", "amt", "liquidity", answerable=False, month=r.choice(_MONTHS[:3]), y=nxt,
-                      amt=_Val(f"${r.choice((25, 50, 75, 100, 150, 250, 500))}.0 million")),
+                      amt=_Val(_buyback(b.v[c]["revenue"] * b.scale, r))),
             _sentence("We were founded in {year} and are headquartered in {city}.", "year", "overview",
                       answerable=False, year=_Val(str(r.randint(1948, 2012))), city=r.choice(_CITIES)),
         ]  # fmt: skip
         return out
+
+
+def _buyback(revenue: Decimal, rng: random.Random) -> str:
+    """A round authorisation of about 2-8% of revenue: "$50.0 million", "$1.5 billion"."""
+    target = float(revenue) * rng.uniform(0.02, 0.08)
+    if target >= 1e9:
+        return f"${round(target / 1e9 * 2) / 2:.1f} billion"
+    return f"${max(5, round(target / 25e6) * 25 if target >= 25e6 else round(target / 5e6) * 5)}.0 million"
 
 
 def _pick(rng: random.Random, items: list[SynthSentence], lo: int, hi: int) -> list[SynthSentence]:
@@ -1331,7 +1351,6 @@ def make_report(seed: int = 0, periods: int = 3, company: str | None = None) -> 
     """A synthetic 10-K excerpt (MD&A + statements) for ``seed``; same seed, same report."""
     b = _Builder(seed, periods, company)
     rng = b.rng
-    c = b.periods[0]
     sc = b.scale_word
     # tables, in document order
     results_pre = (
@@ -1514,8 +1533,16 @@ def make_corpus(n: int, seed: int = 0) -> list[SynthReport]:
 # export to the public dataset formats
 
 
+_NEGATIVE_CELL = re.compile(r"^\(([\d,.]+%?)\)$")
+
+
 def _pipe(table: Table) -> str:
-    return "\n".join("| " + " | ".join(row) + " |" for row in table.cells)
+    """Pipe rows as FinDVer writes them: a negative "(1,234)" splits into "(1,234 | )"."""
+    rows = []
+    for row in table.cells:
+        cells = [_NEGATIVE_CELL.sub(r"(\1 | )", c) for c in row]
+        rows.append("| " + " | ".join(cells) + " |")
+    return "\n".join(rows)
 
 
 def to_findver_json(report: SynthReport) -> dict[str, Any]:

@@ -14,7 +14,9 @@ Rules, in order:
    after "Item 7." / "Note 5." style numbering. Corporate suffixes and
    dotted acronyms ("Inc.", "U.S.") do end a sentence when the next word is
    a typical sentence opener ("The", "We", "In" ...).
-3. A bullet ("•", "●", "▪", "◦", "–"/"-" at line start) starts a new sentence.
+3. A bullet ("•", "●", "▪", "◦", "–"/"-" at line start) starts a new sentence,
+   except right after a lead-in ending with ":", which keeps its first bullet
+   (FAITH's annotated sentences read that way).
 4. A single newline is only a line wrap: it never ends a sentence by itself.
 5. Fragments are merged: a piece with no letters (page numbers, a lone
    bullet) joins its neighbour (a bullet the next sentence, anything else
@@ -46,11 +48,26 @@ _ABBREVIATIONS = {
     "art", "para", "pp", "p", "vol", "ch", "mr", "mrs", "ms", "dr", "prof", "sr", "jr", "st", "mt",
     "jan", "feb", "mar", "apr", "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec",
     "u.s", "u.k", "u.n", "e.u", "n.a", "s.a", "n.v", "a.g", "l.p", "l.l.c", "p.c", "d.c",
-    "dept", "div", "govt", "intl", "natl", "assn", "approx", "avg", "max", "min", "yr", "yrs",
+    "dept", "div", "govt", "intl", "natl", "assn", "avg", "max", "min", "yr", "yrs",
     "mo", "mos", "qtr", "q", "pt", "pts", "bbl", "mmbtu", "mcf", "ft", "sq", "oz", "lb", "lbs",
 }  # fmt: skip
 # abbreviations that also end sentences ("... sold by Acme Inc. The ...")
-_ENDING_ABBREVIATIONS = {"inc", "corp", "co", "ltd", "llc", "plc", "lp", "llp", "etc", "u.s", "u.k", "l.p", "l.l.c", "n.a"}
+_ENDING_ABBREVIATIONS = {
+    "inc",
+    "corp",
+    "co",
+    "ltd",
+    "llc",
+    "plc",
+    "lp",
+    "llp",
+    "etc",
+    "u.s",
+    "u.k",
+    "l.p",
+    "l.l.c",
+    "n.a",
+}
 _SENTENCE_OPENERS = {
     "the", "we", "our", "in", "this", "these", "those", "as", "for", "on", "at", "during", "it",
     "its", "there", "such", "a", "an", "if", "when", "while", "although", "however", "also",
@@ -59,7 +76,9 @@ _SENTENCE_OPENERS = {
     "item", "they", "he", "she", "management",
 }  # fmt: skip
 # "Item 7." / "Note 5." / "Section 2." : numbering, not a sentence end
-_NUMBERING = re.compile(r"(?i)\b(?:item|note|notes|part|section|article|schedule|exhibit|step|no|rule|chapter|level|tier)\s+\d+[a-z]?\.$")
+_NUMBERING = re.compile(
+    r"(?i)\b(?:item|note|notes|part|section|article|schedule|exhibit|step|no|rule|chapter|level|tier)\s+\d+[a-z]?\.$"
+)
 
 _BULLETS = "•●▪◦‣○■□◆►➢✓"
 _END = re.compile(r"[.!?…]+[\"”’')\]]*(?=\s|$)")
@@ -92,7 +111,11 @@ def _is_boundary(text: str, dot: int, end: int) -> bool:
     if word in _ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
         if word in _ENDING_ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
             opener = re.match(r"[A-Za-z]+", rest)
-            return bool(opener) and opener.group(0).lower() in _SENTENCE_OPENERS and opener.group(0)[0].isupper()
+            return (
+                bool(opener)
+                and opener.group(0).lower() in _SENTENCE_OPENERS
+                and opener.group(0)[0].isupper()
+            )
         return False
     return True
 
@@ -105,6 +128,8 @@ def _raw_pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
         if _is_boundary(seg, m.start(), m.end()):
             cuts.add(lo + m.end())
     for m in _BULLET_START.finditer(seg):
+        if seg[: m.start()].rstrip().endswith(":"):
+            continue  # a lead-in "... the following:" keeps its first bullet (as FAITH does)
         cuts.add(lo + m.start() + (len(m.group(0)) - len(m.group(0).lstrip())))
     bounds = sorted(cuts)
     pieces = []
@@ -137,9 +162,7 @@ def _merge(text: str, pieces: list[tuple[int, int]]) -> list[tuple[int, int]]:
                 out[-1][1] = e
             continue
         words = piece.split()
-        heading = not _TERMINAL.search(piece) and len(words) <= 12
-        short = len(words) <= 2 and piece.endswith(".")
-        if heading or short:
+        if not _TERMINAL.search(piece) and len(words) <= 12:  # a heading
             carry = s
             continue
         out.append([s, e])

@@ -97,16 +97,14 @@ def check_summation(
     value, dec = total
     items = list(items)
     if mode == "xbrl21":
-        computed = sum((Decimal(str(w)) * v for v, _, w in items), Decimal(0))
-        rounded_sum = sum(
-            (Decimal(str(w)) * round_to_decimals(v, d) for v, d, w in items), Decimal(0)
-        )
+        computed = sum((_dw(w) * v for v, _, w in items), Decimal(0))
+        rounded_sum = sum((_dw(w) * round_to_decimals(v, d) for v, d, w in items), Decimal(0))
         a, b = round_to_decimals(value, dec), round_to_decimals(rounded_sum, dec)
         return SummationResult(a == b, value, computed, (a, b), dec, mode)
     if mode == "min":
         decs = [d for d in [dec] + [d for _, d, _ in items] if d is not None]
         use = min(decs) if decs else None
-        computed = sum((Decimal(str(w)) * v for v, _, w in items), Decimal(0))
+        computed = sum((_dw(w) * v for v, _, w in items), Decimal(0))
         a, b = round_to_decimals(value, use), round_to_decimals(computed, use)
         return SummationResult(a == b, value, computed, (a, b), use, mode)
     if mode == "calc11":
@@ -118,12 +116,12 @@ def check_summation(
 
         lo = hi = Decimal(0)
         for v, d, w in items:
-            wd = Decimal(str(w))
+            wd = _dw(w)
             ends = (wd * (v - half(d)), wd * (v + half(d)))
             lo += min(ends)
             hi += max(ends)
         t_lo, t_hi = value - half(dec), value + half(dec)
-        computed = sum((Decimal(str(w)) * v for v, _, w in items), Decimal(0))
+        computed = sum((_dw(w) * v for v, _, w in items), Decimal(0))
         ok = t_lo <= hi and lo <= t_hi
         return SummationResult(ok, value, computed, (value, computed), dec, mode)
     raise ValueError(f"unknown summation mode {mode!r}")
@@ -182,7 +180,14 @@ def pick_fact(facts: list[Fact]) -> tuple[Fact | None, bool]:
 
 
 def _fmt(value: Decimal) -> str:
-    return f"{value:,}" if value == value.to_integral_value() else str(value)
+    if value == value.to_integral_value():
+        return f"{value.quantize(Decimal(1)):,}"
+    return str(value)
+
+
+def _dw(weight: float) -> Decimal:
+    """A weight as Decimal, without a spurious '.0' that would leak into sums."""
+    return Decimal(int(weight)) if float(weight).is_integer() else Decimal(str(weight))
 
 
 def _is_current(ctx: Context, period_end: str | None) -> bool:
@@ -236,8 +241,10 @@ def _calc_findings(
                 mode = mode_for(arcs[0])
                 res = check_summation(
                     (total.number, total.decimals),
-                    [(it.number, it.decimals, arc.weight if arc.weight is not None else 1.0)
-                     for arc, it in items],  # fmt: skip
+                    [
+                        (it.number, it.decimals, arc.weight if arc.weight is not None else 1.0)
+                        for arc, it in items
+                    ],  # fmt: skip
                     mode,
                 )
                 if res.consistent:
@@ -306,11 +313,17 @@ def rule_duplicates(c: CheckContext) -> list[Finding]:
     for (concept, ctx_id, unit_id), facts in c.numeric().items():
         if len(facts) > 1 and not pick_fact(facts)[1]:
             out.append(
-                Finding("XBRL.duplicates", "error", (concept,), (ctx_id,),
-                        tuple(f.value for f in facts),
-                        f"{concept} is reported {len(facts)} times in context {ctx_id} "
-                        f"({unit_id}) with different values: "
-                        + ", ".join(f.value for f in facts) + ".")  # fmt: skip
+                Finding(
+                    "XBRL.duplicates",
+                    "error",
+                    (concept,),
+                    (ctx_id,),
+                    tuple(f.value for f in facts),
+                    f"{concept} is reported {len(facts)} times in context {ctx_id} "
+                    f"({unit_id}) with different values: "
+                    + ", ".join(f.value for f in facts)
+                    + ".",
+                )  # fmt: skip
             )
     return out
 
@@ -352,7 +365,10 @@ def rule_dqc_0015(c: CheckContext) -> list[Finding]:
         unit = f.units.get(fact.unit_id or "")
         out.append(
             Finding(
-                f"DQC_0015.{items[local]}", "error", (fact.concept,), (fact.context_id,),
+                f"DQC_0015.{items[local]}",
+                "error",
+                (fact.concept,),
+                (fact.context_id,),
                 (fact.value,),
                 f"{f.label(fact.concept)} ({fact.concept}) has the value {_fmt(value)}, below "
                 f"zero; this element should not be negative. Period {ctx.period_text()}, "
@@ -363,6 +379,17 @@ def rule_dqc_0015(c: CheckContext) -> list[Finding]:
 
 
 # --- DQC_0001 axis with inappropriate members ---------------------------------------------------
+
+
+def _taxonomy_axis_members(tax: TaxonomyIndex | None, axis_local: str) -> set[str] | None:
+    """Local names of members the taxonomy puts under the axis (None if it has none)."""
+    if tax is None:
+        return None
+    for concept in tax.core:
+        if concept.split(":")[-1] == axis_local:
+            members = {m.split(":")[-1] for m in tax.def_descendants(concept)}
+            return members or None
+    return None
 
 
 def rule_dqc_0001(c: CheckContext) -> list[Finding]:
@@ -382,7 +409,9 @@ def rule_dqc_0001(c: CheckContext) -> list[Finding]:
             domains[arc.source].add(arc.target)
     for arc in f.defn.arcs:
         if arc.arcrole == DIMENSION_DOMAIN:
-            for member in {arc.target} | f.defn.descendants(arc.target, arc.target_role or arc.role):
+            for member in {arc.target} | f.defn.descendants(
+                arc.target, arc.target_role or arc.role
+            ):
                 declared.setdefault((arc.source, member), arc.role)
     out = []
     for axis, member in sorted(set(used) | set(declared)):
@@ -404,6 +433,14 @@ def rule_dqc_0001(c: CheckContext) -> list[Finding]:
                 allowed |= set(members)
             if member_local in allowed:
                 continue
+            tax_members = _taxonomy_axis_members(c.taxonomy, axis_local)
+            if tax_members is not None:
+                if member_local in tax_members:
+                    continue
+            elif "*" in rule["extensions"]:
+                # the packaged list is a snapshot; without the filing's US-GAAP taxonomy a
+                # standard member on an open axis cannot be judged
+                continue
             why = "this member is not appropriate for this axis"
         facts = used.get((axis, member), [])
         if facts:
@@ -414,9 +451,14 @@ def rule_dqc_0001(c: CheckContext) -> list[Finding]:
             msg = (f"The member {member} is on {axis} in the definition linkbase "
                    f"({c.definition(declared[(axis, member)])}) with no facts; {why}.")  # fmt: skip
         out.append(
-            Finding("DQC_0001", "error", (axis, member) + tuple(dict.fromkeys(x.concept for x in facts[:5])),
-                    tuple(dict.fromkeys(x.context_id for x in facts[:5])),
-                    tuple(x.value for x in facts[:5]), msg)  # fmt: skip
+            Finding(
+                "DQC_0001",
+                "error",
+                (axis, member) + tuple(dict.fromkeys(x.concept for x in facts[:5])),
+                tuple(dict.fromkeys(x.context_id for x in facts[:5])),
+                tuple(x.value for x in facts[:5]),
+                msg,
+            )  # fmt: skip
         )
     return out
 
@@ -498,10 +540,17 @@ def rule_dqc_0099(c: CheckContext) -> list[Finding]:
             missing.append(concept)
         if missing:
             out.append(
-                Finding("DQC_0099", "error", tuple(missing), (), (),
-                        f"These monetary elements are in the presentation of "
-                        f"{c.definition(role)} but in no calculation relationship anywhere in "
-                        f"the filing: {', '.join(missing)}.", role)  # fmt: skip
+                Finding(
+                    "DQC_0099",
+                    "error",
+                    tuple(missing),
+                    (),
+                    (),
+                    f"These monetary elements are in the presentation of "
+                    f"{c.definition(role)} but in no calculation relationship anywhere in "
+                    f"the filing: {', '.join(missing)}.",
+                    role,
+                )  # fmt: skip
             )
     return out
 
@@ -536,9 +585,15 @@ def rule_dqc_0109(c: CheckContext) -> list[Finding]:
                             "what the risk is concentrated in")  # fmt: skip
         if part:
             out.append(
-                Finding(f"DQC_0109.{part[0]}", "error", (fact.concept,), (fact.context_id,),
-                        (fact.value,), f"ConcentrationRiskPercentage1 = {fact.value} "
-                        f"({ctx.period_text()}, {ctx.dims_text()}) {part[1]}.")  # fmt: skip
+                Finding(
+                    f"DQC_0109.{part[0]}",
+                    "error",
+                    (fact.concept,),
+                    (fact.context_id,),
+                    (fact.value,),
+                    f"ConcentrationRiskPercentage1 = {fact.value} "
+                    f"({ctx.period_text()}, {ctx.dims_text()}) {part[1]}.",
+                )  # fmt: skip
             )
     return out
 
@@ -587,7 +642,7 @@ def rule_dqc_0117(c: CheckContext) -> list[Finding]:
             for (concept, ctx_id, unit_id), facts in numeric.items():
                 if concept not in line_items:
                     continue
-                ctx = f.contexts[ctx_id] if ctx_id in f.contexts else None
+                ctx = f.contexts.get(ctx_id, None)
                 if ctx is None or len(ctx.explicit) != 1 or ctx.typed:
                     continue
                 dim, mem = ctx.explicit[0]
@@ -615,15 +670,23 @@ def rule_dqc_0117(c: CheckContext) -> list[Finding]:
                 if res.consistent:
                     continue
                 local = key[0].split(":")[-1]
-                if local.startswith("RevenueFromContractWithCustomer") and total.number > res.computed:
+                if (
+                    local.startswith("RevenueFromContractWithCustomer")
+                    and total.number > res.computed
+                ):
                     continue  # FASB revenue guidance exception
                 out.append(
-                    Finding("DQC_0117", "error", (key[0], axis), (ctx_id,) +
-                            tuple(m.context_id for m in members),
-                            (str(total.number), str(res.computed)),
-                            f"In {c.definition(role)}, {key[0]} is {_fmt(total.number)} "
-                            f"but its {len(members)} member value(s) on {axis} add to "
-                            f"{_fmt(res.computed)}.", role)  # fmt: skip
+                    Finding(
+                        "DQC_0117",
+                        "error",
+                        (key[0], axis),
+                        (ctx_id,) + tuple(m.context_id for m in members),
+                        (str(total.number), str(res.computed)),
+                        f"In {c.definition(role)}, {key[0]} is {_fmt(total.number)} "
+                        f"but its {len(members)} member value(s) on {axis} add to "
+                        f"{_fmt(res.computed)}.",
+                        role,
+                    )  # fmt: skip
                 )
     return out
 
@@ -650,11 +713,16 @@ def rule_dqc_0137(c: CheckContext) -> list[Finding]:
         fact = first[(concept, axis)]
         kind = "StatementOfFinancialPosition" if "BalanceSheet" in axis else "IncomeStatement"
         out.append(
-            Finding("DQC_0137", "error", (concept, axis, next(iter(mems))), (fact.context_id,),
-                    (fact.value,),
-                    f"{concept} is used with {axis} and a single member ({next(iter(mems))}); "
-                    f"use the extensible enumeration element {concept}{kind}ExtensibleList "
-                    f"to point at the line item instead.")  # fmt: skip
+            Finding(
+                "DQC_0137",
+                "error",
+                (concept, axis, next(iter(mems))),
+                (fact.context_id,),
+                (fact.value,),
+                f"{concept} is used with {axis} and a single member ({next(iter(mems))}); "
+                f"use the extensible enumeration element {concept}{kind}ExtensibleList "
+                f"to point at the line item instead.",
+            )  # fmt: skip
         )
     return out
 
@@ -732,11 +800,17 @@ def rule_dqc_0145(c: CheckContext) -> list[Finding]:
                     continue
                 seen.add((d, local))
                 out.append(
-                    Finding(rid, "error" if groups is not None else "warning", (d, concept), (), (),
-                            f"{d} is presented under {concept} in {c.definition(role)}; it does "
-                            f"not belong to that group"
-                            f"{'' if groups is not None else ' (name-pattern heuristic)'}.",
-                            role)  # fmt: skip
+                    Finding(
+                        rid,
+                        "error" if groups is not None else "warning",
+                        (d, concept),
+                        (),
+                        (),
+                        f"{d} is presented under {concept} in {c.definition(role)}; it does "
+                        f"not belong to that group"
+                        f"{'' if groups is not None else ' (name-pattern heuristic)'}.",
+                        role,
+                    )  # fmt: skip
                 )
     return out
 
@@ -787,11 +861,17 @@ def rule_dqc_0081(c: CheckContext) -> list[Finding]:
             if allowed:
                 continue
             out.append(
-                Finding("DQC_0081.9277", "error", (child, parent), (plain[child].context_id,),
-                        (plain[child].value, plain[parent].value),
-                        f"{child} ({plain[child].value}) is a calculation child of {parent} "
-                        f"({plain[parent].value}) in {c.definition(role)}, but the taxonomy has "
-                        f"it as a sibling (or a sibling's descendant) of {parent}.", role)  # fmt: skip
+                Finding(
+                    "DQC_0081.9277",
+                    "error",
+                    (child, parent),
+                    (plain[child].context_id,),
+                    (plain[child].value, plain[parent].value),
+                    f"{child} ({plain[child].value}) is a calculation child of {parent} "
+                    f"({plain[parent].value}) in {c.definition(role)}, but the taxonomy has "
+                    f"it as a sibling (or a sibling's descendant) of {parent}.",
+                    role,
+                )  # fmt: skip
             )
         # inappropriate siblings: a child of P in the filing that the taxonomy puts under a
         # sibling
@@ -813,11 +893,17 @@ def rule_dqc_0081(c: CheckContext) -> list[Finding]:
                            for p, s in promotable):  # fmt: skip
                         continue
                     out.append(
-                        Finding("DQC_0081.9278", "error", (sib, focus, parent),
-                                (plain[sib].context_id,), (plain[sib].value, plain[focus].value),
-                                f"{sib} ({plain[sib].value}) is a sibling of {focus} under "
-                                f"{parent} in {c.definition(role)}, but the taxonomy has it as "
-                                f"a descendant of {focus}.", role)  # fmt: skip
+                        Finding(
+                            "DQC_0081.9278",
+                            "error",
+                            (sib, focus, parent),
+                            (plain[sib].context_id,),
+                            (plain[sib].value, plain[focus].value),
+                            f"{sib} ({plain[sib].value}) is a sibling of {focus} under "
+                            f"{parent} in {c.definition(role)}, but the taxonomy has it as "
+                            f"a descendant of {focus}.",
+                            role,
+                        )  # fmt: skip
                     )
     return out
 

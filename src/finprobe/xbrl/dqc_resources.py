@@ -38,10 +38,12 @@ def derive_dqc_resources(resources_dir: str | Path, out: str | Path = PACKAGED) 
             axis: {
                 "defined_members": sorted(set(spec.get("defined_members", []))),
                 "additional_members": sorted(set(spec.get("additional_members", []))),
-                "additional_axes": {k: sorted(set(v)) for k, v in
-                                    spec.get("additional_axes", {}).items()},  # fmt: skip
-                "excluded_axes": {k: sorted(set(v)) for k, v in
-                                  spec.get("excluded_axes", {}).items()},  # fmt: skip
+                "additional_axes": {
+                    k: sorted(set(v)) for k, v in spec.get("additional_axes", {}).items()
+                },  # fmt: skip
+                "excluded_axes": {
+                    k: sorted(set(v)) for k, v in spec.get("excluded_axes", {}).items()
+                },  # fmt: skip
                 "extensions": sorted(set(spec.get("extensions", []))),
             }
             for axis, spec in raw.items()

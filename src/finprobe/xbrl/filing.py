@@ -313,11 +313,11 @@ def find_filing_files(path: str | Path) -> FilingFiles:
         if kind is None:
             if stem.endswith("_ref"):
                 continue  # reference linkbase: not used
-            kind = _sniff(p)
-        if kind is not None:
-            found[kind].append(p)
+            kind = _sniff(p) or "unknown"
+        found[kind].append(p)
     if instance is None:
-        candidates = found.get("instance", [])
+        # unrecognised .xml files stand in, so a corrupt instance is reported as such
+        candidates = found.get("instance", []) or found.get("unknown", [])
         if not candidates:
             htm = [p.name for p in folder.glob("*.htm*")]
             hint = " (inline XBRL .htm is not read: pass the extracted _htm.xml)" if htm else ""

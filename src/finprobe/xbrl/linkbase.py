@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Callable, Iterable
-from typing import NamedTuple
 from pathlib import Path
+from typing import NamedTuple
 
 from lxml import etree
 
@@ -231,8 +231,21 @@ def read_linkbase(
             for source in sources:
                 for target in targets:
                     arcs.append(
-                        Arc(kind, role, arcrole, source, target, order, w, priority,
-                            prohibited, preferred, extra, fname, line)  # fmt: skip
+                        Arc(
+                            kind,
+                            role,
+                            arcrole,
+                            source,
+                            target,
+                            order,
+                            w,
+                            priority,
+                            prohibited,
+                            preferred,
+                            extra,
+                            fname,
+                            line,
+                        )  # fmt: skip
                     )
     return arcs, labels, hrefs
 

@@ -119,10 +119,17 @@ class SubFiling:
             unit = f.units.get(fact.unit_id) if fact.unit_id else None
             value = "nil" if fact.is_nil else _clip(fact.value)
             lines.append(
-                " | ".join([fact.concept, f.label(fact.concept),
-                            ctx.period_text() if ctx else fact.context_id,
-                            ctx.dims_text() if ctx else "-", value,
-                            unit.text() if unit else "-", fact.decimals_text() or "-"])  # fmt: skip
+                " | ".join(
+                    [
+                        fact.concept,
+                        f.label(fact.concept),
+                        ctx.period_text() if ctx else fact.context_id,
+                        ctx.dims_text() if ctx else "-",
+                        value,
+                        unit.text() if unit else "-",
+                        fact.decimals_text() or "-",
+                    ]
+                )  # fmt: skip
             )
         if max_facts is not None and len(self.facts) > max_facts:
             lines.append(f"... {len(self.facts) - max_facts} more facts")
@@ -142,7 +149,7 @@ class SubFiling:
             pref = ""
             if arc is not None and arc.preferred_label:
                 pref = f"  (label role: {arc.preferred_label.rsplit('/', 1)[-1]})"
-            lines.append(f"{'  ' * depth}{concept}  \"{f.label(concept)}\"{pref}")
+            lines.append(f'{"  " * depth}{concept}  "{f.label(concept)}"{pref}')
         if self.def_arcs:
             lines += ["", "## Definition: arcrole source -> target"]
             for arc in self.def_arcs:
@@ -185,9 +192,9 @@ class SubFiling:
         nsmap = self._nsmap()
         X = "{" + XBRLI_NS + "}"
         root = etree.Element(X + "xbrl", nsmap=nsmap)
-        ref = etree.SubElement(root, "{%s}schemaRef" % LINK_NS)
-        ref.set("{%s}type" % XLINK_NS, "simple")
-        ref.set("{%s}href" % XLINK_NS, f.files.schema.name if f.files.schema else "")
+        ref = etree.SubElement(root, f"{{{LINK_NS}}}schemaRef")
+        ref.set(f"{{{XLINK_NS}}}type", "simple")
+        ref.set(f"{{{XLINK_NS}}}href", f.files.schema.name if f.files.schema else "")
         for ctx in self.contexts.values():
             c = etree.SubElement(root, X + "context", id=ctx.id)
             ent = etree.SubElement(c, X + "entity")
@@ -197,10 +204,10 @@ class SubFiling:
                 holder = etree.SubElement(c if ctx.in_scenario else ent,
                                           X + ("scenario" if ctx.in_scenario else "segment"))  # fmt: skip
                 for dim, mem in ctx.explicit:
-                    m = etree.SubElement(holder, "{%s}explicitMember" % XBRLDI_NS, dimension=dim)
+                    m = etree.SubElement(holder, f"{{{XBRLDI_NS}}}explicitMember", dimension=dim)
                     m.text = mem
                 for t in ctx.typed:
-                    m = etree.SubElement(holder, "{%s}typedMember" % XBRLDI_NS,
+                    m = etree.SubElement(holder, f"{{{XBRLDI_NS}}}typedMember",
                                          dimension=t.dimension)  # fmt: skip
                     if t.xml:
                         # serialised with its own namespace declarations
@@ -240,7 +247,7 @@ class SubFiling:
             ns = f.namespaces.get(prefix)
             if ns is None:
                 continue
-            el = etree.SubElement(root, "{%s}%s" % (ns, local), contextRef=fact.context_id)
+            el = etree.SubElement(root, f"{{{ns}}}{local}", contextRef=fact.context_id)
             if fact.unit_id:
                 el.set("unitRef", fact.unit_id)
                 if fact.decimals_text():
@@ -248,7 +255,7 @@ class SubFiling:
             if fact.id:
                 el.set("id", fact.id)
             if fact.is_nil:
-                el.set("{%s}nil" % XSI_NS, "true")
+                el.set(f"{{{XSI_NS}}}nil", "true")
             else:
                 el.text = fact.value
         return root
@@ -258,18 +265,18 @@ class SubFiling:
         nsmap = {"xs": XS_NS, "link": LINK_NS, "xlink": XLINK_NS, "xbrli": XBRLI_NS}
         if f.extension_prefix and f.target_namespace:
             nsmap[f.extension_prefix] = f.target_namespace
-        root = etree.Element("{%s}schema" % XS_NS, nsmap=nsmap,
+        root = etree.Element(f"{{{XS_NS}}}schema", nsmap=nsmap,
                              targetNamespace=f.target_namespace or "",
                              elementFormDefault="qualified")  # fmt: skip
-        app = etree.SubElement(etree.SubElement(root, "{%s}annotation" % XS_NS),
-                               "{%s}appinfo" % XS_NS)  # fmt: skip
+        app = etree.SubElement(etree.SubElement(root, f"{{{XS_NS}}}annotation"),
+                               f"{{{XS_NS}}}appinfo")  # fmt: skip
         rt = f.role_types.get(self.role)
-        role_el = etree.SubElement(app, "{%s}roleType" % LINK_NS, roleURI=self.role)
+        role_el = etree.SubElement(app, f"{{{LINK_NS}}}roleType", roleURI=self.role)
         if rt is not None and rt.id:
             role_el.set("id", rt.id)
-        etree.SubElement(role_el, "{%s}definition" % LINK_NS).text = self.definition
+        etree.SubElement(role_el, f"{{{LINK_NS}}}definition").text = self.definition
         for used in rt.used_on if rt else ("link:presentationLink",):
-            etree.SubElement(role_el, "{%s}usedOn" % LINK_NS).text = used
+            etree.SubElement(role_el, f"{{{LINK_NS}}}usedOn").text = used
         wanted = set(self.concepts) | {fact.concept for fact in self.facts}
         for arc in self.calc_arcs + self.def_arcs:
             wanted.update((arc.source, arc.target))
@@ -277,11 +284,11 @@ class SubFiling:
             concept = f.concepts.get(qname)
             if concept is None:
                 continue
-            el = etree.SubElement(root, "{%s}element" % XS_NS, name=qname.split(":", 1)[1])
+            el = etree.SubElement(root, f"{{{XS_NS}}}element", name=qname.split(":", 1)[1])
             for attr, value in (("id", concept.id), ("type", concept.type),
                                 ("substitutionGroup", concept.substitution_group),
-                                ("{%s}periodType" % XBRLI_NS, concept.period_type),
-                                ("{%s}balance" % XBRLI_NS, concept.balance)):  # fmt: skip
+                                (f"{{{XBRLI_NS}}}periodType", concept.period_type),
+                                (f"{{{XBRLI_NS}}}balance", concept.balance)):  # fmt: skip
                 if value:
                     el.set(attr, value)
             el.set("abstract", "true" if concept.abstract else "false")
@@ -296,8 +303,8 @@ class SubFiling:
         return f"{schema}#{concept.replace(':', '_', 1)}"
 
     def _linkbase(self, link_name: str, arc_name: str, arcs: list[Arc]) -> etree._Element:
-        L = "{%s}" % LINK_NS
-        XL = "{%s}" % XLINK_NS
+        L = f"{{{LINK_NS}}}"
+        XL = f"{{{XLINK_NS}}}"
         root = etree.Element(L + "linkbase", nsmap={"link": LINK_NS, "xlink": XLINK_NS,
                                                     "xbrldt": XBRLDT_NS})  # fmt: skip
         by_role: dict[str, list[Arc]] = {}
@@ -330,12 +337,12 @@ class SubFiling:
                 if arc.preferred_label:
                     a.set("preferredLabel", arc.preferred_label)
                 for key, value in arc.attrs:
-                    a.set("{%s}%s" % (XBRLDT_NS, key), value)
+                    a.set(f"{{{XBRLDT_NS}}}{key}", value)
         return root
 
     def _labels(self) -> etree._Element:
-        L = "{%s}" % LINK_NS
-        XL = "{%s}" % XLINK_NS
+        L = f"{{{LINK_NS}}}"
+        XL = f"{{{XLINK_NS}}}"
         root = etree.Element(L + "linkbase", nsmap={"link": LINK_NS, "xlink": XLINK_NS})
         link = etree.SubElement(root, L + "labelLink")
         link.set(XL + "type", "extended")

@@ -36,8 +36,13 @@ _STOP = frozenset(
     year years ended ending period periods total primarily due mainly million billion thousand
     percent approximately about increase increased decrease decreased change changed""".split()
 )
-_INCREASE = re.compile(r"\b(increas|decreas|grew|growth|declin|rose|fell|higher|lower|up|down|chang|improv|drop|reduc)\w*", re.I)
-_SHARE = re.compile(r"\b(of (?:our |the )?total|percent of|% of|share of|represent|accounted for|portion)", re.I)
+_INCREASE = re.compile(
+    r"\b(increas|decreas|grew|growth|declin|rose|fell|higher|lower|up|down|chang|improv|drop|reduc)\w*",
+    re.I,
+)
+_SHARE = re.compile(
+    r"\b(of (?:our |the )?total|percent of|% of|share of|represent|accounted for|portion)", re.I
+)
 _RATIO = re.compile(r"\b(margin|ratio|rate|as a percent|as a percentage|yield|per)\b", re.I)
 
 
@@ -50,6 +55,13 @@ def _stem(word: str) -> str:
 
 def _tokens(text: str) -> list[str]:
     return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+
+
+_COLUMN_NOISE = frozenset(
+    _tokens(
+        "months month quarter three six nine twelve fiscal december june september march ended as of amount change between dollar dollars percent in thousands millions"
+    )
+) | {"$", "%", "vs", "chang"}
 
 
 @dataclass
@@ -79,13 +91,22 @@ class Cell:
     def change_column(self) -> bool:
         """A column of changes between periods ("2023 vs. 2022 Change", "Increase (Decrease)")."""
         text = self.col_text.lower()
-        return bool(re.search(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", text)) or len(self.years) >= 2
+        return (
+            bool(re.search(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", text))
+            or len(self.years) >= 2
+        )
 
     @cached_property
     def physical_unit(self) -> bool:
         """Row labels like "Oil (MMBbl)" or "(per BOE)" name a non-money unit."""
         label = self.table.row_label(self.row)
-        return bool(re.search(r"\((?:mm|m|b)?(?:boe|bbl|bcf|mcf|btu|boe per day|mboe per day)[^)]*\)|per boe|per day", label, re.I))
+        return bool(
+            re.search(
+                r"\((?:mm|m|b)?(?:boe|bbl|bcf|mcf|btu|boe per day|mboe per day)[^)]*\)|per boe|per day",
+                label,
+                re.I,
+            )
+        )
 
 
 @dataclass
@@ -120,9 +141,23 @@ class SolverAnswer:
         return f"{self.reasoning}\n\n```json\n{json.dumps(block, indent=2)}\n```"
 
 
-KIND_SCENARIO = {"lookup": "A", "change": "B", "pct_change": "B", "ratio": "C", "share": "C", "sum": "C"}
+KIND_SCENARIO = {
+    "lookup": "A",
+    "change": "B",
+    "pct_change": "B",
+    "ratio": "C",
+    "share": "C",
+    "sum": "C",
+}
 # Log-prior of each kind: most MD&A figures are read straight from a table.
-KIND_PRIOR = {"lookup": 0.0, "change": -1.6, "pct_change": -1.4, "share": -2.0, "ratio": -2.4, "sum": -2.6}
+KIND_PRIOR = {
+    "lookup": 0.0,
+    "change": -1.6,
+    "pct_change": -1.4,
+    "share": -2.0,
+    "ratio": -2.4,
+    "sum": -2.6,
+}
 
 
 @dataclass
@@ -145,6 +180,7 @@ class Context:
     role: str  # "change" | "older" | "newer" | "level"
     physical_unit: bool  # the hint names a non-money unit (MMBOE, Bcf, ...)
     year_slot: str | None  # the period a "respectively" list assigns to the mask
+    target_year: str | None = None  # the period the blank belongs to, when it can be told
 
 
 def read_context(metadata: dict[str, Any]) -> Context:
@@ -174,7 +210,9 @@ def read_context(metadata: dict[str, Any]) -> Context:
         left=left,
         right=right,
         sentence=_tokens(masked),
-        neighbours=_tokens(metadata.get("pre_sentence", "") + " " + metadata.get("post_sentence", "")),
+        neighbours=_tokens(
+            metadata.get("pre_sentence", "") + " " + metadata.get("post_sentence", "")
+        ),
         years=years,
         anchors=anchors,
         hint_units=frozenset(units),
@@ -187,7 +225,26 @@ def read_context(metadata: dict[str, Any]) -> Context:
         role=mask_role(before, after),
         physical_unit=bool(units - {"usd", "percent", "per_share"}),
         year_slot=_respectively_slot(before, after, years),
+        target_year=_target_year(before, after, mask_role(before, after)),
     )
+
+
+_COMPARED = re.compile(r"compared (?:with|to)|as compared|versus|\bvs\.?|prior year|from", re.I)
+
+
+def _target_year(before: str, after: str, role: str) -> str | None:
+    """The year of the blank: named before any "compared with", else left to the tables."""
+    compare_after = _COMPARED.search(after)
+    own_after = _YEAR.findall(after[: compare_after.start()] if compare_after else after)
+    own_before = _YEAR.findall(before.split("compared")[0]) if role != "older" else []
+    if role == "older":
+        later = _YEAR.findall(after)
+        return later[-1] if later and "compared" in after[:80].lower() else None
+    if own_before:
+        return own_before[-1]
+    if own_after:
+        return own_after[0]
+    return None
 
 
 _CHANGE_BEFORE = re.compile(
@@ -197,7 +254,9 @@ _CHANGE_BEFORE = re.compile(
 )
 _FROM_BEFORE = re.compile(r"\bfrom\s*$", re.I)
 _TO_BEFORE = re.compile(r"\b(?:to|reach\w*|totaled|totalled|was|were|of)\s*$", re.I)
-_COMPARED_BEFORE = re.compile(r"(compared (?:with|to)|versus|vs\.?|from|prior year(?:'s)?|as compared to)\s*$", re.I)
+_COMPARED_BEFORE = re.compile(
+    r"(compared (?:with|to)|versus|vs\.?|from|prior year(?:'s)?|as compared to)\s*$", re.I
+)
 
 
 def mask_role(before: str, after: str) -> str:
@@ -207,7 +266,11 @@ def mask_role(before: str, after: str) -> str:
         return "older"
     if _CHANGE_BEFORE.search(before) and not re.match(r"\s*(?:to|from)\b", after):
         return "change"
-    if re.match(r"\s*(?:increase|decrease|change|growth|decline|rise|reduction)\b", after, re.I):
+    if re.match(
+        r"\s*(?:increase|decrease|change|growth|decline|rise|reduction|more|less|higher|lower)\b",
+        after,
+        re.I,
+    ):
         return "change"
     if _COMPARED_BEFORE.search(before):
         return "older"
@@ -218,7 +281,9 @@ def _respectively_slot(before: str, after: str, years: list[str]) -> str | None:
     """In "2023 and 2022 were $X and [MASK], respectively" the blank belongs to 2022."""
     if "respectively" not in after or len(years) < 2:
         return None
-    slots = len(re.findall(r"\d[\d,.]*|\[MASK\]", before + "[MASK]" + after.split("respectively")[0]))
+    slots = len(
+        re.findall(r"\d[\d,.]*|\[MASK\]", before + "[MASK]" + after.split("respectively")[0])
+    )
     position = len(find_numbers(before.split(years[-1])[-1])) if years[-1] in before else 0
     ordered = [y for y in dict.fromkeys(years)]
     if position < len(ordered) and slots >= 2:
@@ -226,8 +291,35 @@ def _respectively_slot(before: str, after: str, years: list[str]) -> str | None:
     return None
 
 
+_SCALE_WORDS = {"thousand": Decimal(1000), "million": Decimal(10) ** 6, "billion": Decimal(10) ** 9}
+_SECTION_SCALE = re.compile(r"\(\s*(?:\$|dollars)?\s*in (thousand|million|billion)s?", re.I)
+
+
+def section_scales(table: Table) -> dict[int, Decimal]:
+    """Rows under a body heading like "Revenue (in millions):" take that heading's scale."""
+    scales: dict[int, Decimal] = {}
+    current: Decimal | None = None
+    for r in range(table.header_rows, table.n_rows):
+        row = table.cells[r]
+        values = row[table.header_cols :]
+        label = table.row_label(r)
+        is_heading = not any(any(ch.isdigit() for ch in v) for v in values if v not in label)
+        if is_heading:
+            match = _SECTION_SCALE.search(label)
+            current = (
+                _SCALE_WORDS[match.group(1).lower()]
+                if match
+                else (None if label.endswith(":") else current)
+            )
+            continue
+        if current is not None:
+            scales[r] = current
+    return scales
+
+
 def numeric_cells(table: Table, index: str) -> list[Cell]:
     cells = []
+    local = section_scales(table) if table.scale == 1 else {}
     for r in range(table.header_rows, table.n_rows):
         for c in range(table.header_cols, table.n_cols):
             raw = table.cells[r][c]
@@ -239,8 +331,22 @@ def numeric_cells(table: Table, index: str) -> list[Cell]:
                 continue
             if _YEAR.fullmatch(raw.strip()):
                 continue
-            percent = "percent" in number.units or table.is_per_share_or_percent(r, c) and "%" in (raw + table.column_label(c))
-            cells.append(Cell(table, index, r, c, abs(value), bool(percent), raw, abs(number.value)))
+            percent = (
+                "percent" in number.units
+                or table.is_per_share_or_percent(r, c)
+                and "%" in (raw + table.column_label(c))
+            )
+            if value != number.value and re.search(
+                r"\bper\b.*\bshare|\bper (?:diluted |basic )?share|\bEPS\b",
+                table.row_label(r),
+                re.I,
+            ):
+                value = number.value
+            if r in local and value == number.value and not percent and number.scale == 1:
+                value = number.value * local[r]
+            cells.append(
+                Cell(table, index, r, c, abs(value), bool(percent), raw, abs(number.value))
+            )
     return cells
 
 
@@ -257,6 +363,21 @@ class Scorer:
                 documents += 1
         self.idf = {w: math.log((documents + 1) / (n + 0.5)) for w, n in counts.items()}
         self.default_idf = math.log(documents + 1)
+        # the report's own period: the latest year its tables show most often
+        latest: Counter[str] = Counter()
+        for table in tables:
+            years = _YEAR.findall(" ".join(table.column_label(c) for c in range(table.n_cols)))
+            if years:
+                latest[max(years)] += 1
+        self.current_year = latest.most_common(1)[0][0] if latest else None
+
+    def column_fit(self, cell: Cell) -> float:
+        """Column headers naming a segment or category the sentence names ("for the Funds")."""
+        tokens = set(_tokens(re.sub(_YEAR, " ", cell.col_text))) - _COLUMN_NOISE
+        if not tokens:
+            return 0.0
+        hits = tokens & set(self.context.sentence)
+        return 1.5 * len(hits) - 0.4 * len(tokens - hits)
 
     def weight(self, tokens: set[str] | list[str]) -> float:
         return sum(self.idf.get(t, self.default_idf) for t in tokens)
@@ -270,8 +391,16 @@ class Scorer:
         hit_near = self.weight(row_tokens & near)
         hit_sentence = self.weight(row_tokens & sentence)
         hit_neighbours = self.weight(row_tokens & set(ctx.neighbours))
-        coverage = self.weight(row_tokens & (sentence | set(ctx.neighbours))) / self.weight(row_tokens)
-        return 0.6 * hit_near + 0.35 * hit_sentence + 0.1 * hit_neighbours + 2.0 * coverage
+        total = self.weight(row_tokens)
+        coverage = self.weight(row_tokens & (sentence | set(ctx.neighbours))) / total
+        missing = self.weight(row_tokens - sentence - set(ctx.neighbours))
+        return (
+            0.6 * hit_near
+            + 0.35 * hit_sentence
+            + 0.1 * hit_neighbours
+            + 3.0 * coverage
+            - 0.15 * missing
+        )
 
     def table_fit(self, table: Table) -> float:
         tokens = set(_tokens(table.pre_text[-300:]))
@@ -308,7 +437,9 @@ def _matches_anchor(cell_or_value: Cell | Decimal, anchors: list[Any], percent: 
     return False
 
 
-def _derived(cells_by_row: dict[tuple[str, int], list[Cell]], rows: list[tuple[str, int]]) -> list[Candidate]:
+def _derived(
+    cells_by_row: dict[tuple[str, int], list[Cell]], rows: list[tuple[str, int]]
+) -> list[Candidate]:
     out: list[Candidate] = []
     for key in rows:
         row_cells = [c for c in cells_by_row.get(key, []) if not c.percent and c.years]
@@ -320,15 +451,23 @@ def _derived(cells_by_row: dict[tuple[str, int], list[Cell]], rows: list[tuple[s
                 label = newer.table.row_label(newer.row)
                 out.append(
                     Candidate(
-                        abs(newer.value - older.value), False, "change", "B", [newer, older],
+                        abs(newer.value - older.value),
+                        False,
+                        "change",
+                        "B",
+                        [newer, older],
                         f"{label}: {newer.col_text} - {older.col_text}",
                     )
                 )
                 if older.value:
                     out.append(
                         Candidate(
-                            abs(newer.value - older.value) / older.value * 100, True, "pct_change", "B",
-                            [newer, older], f"{label}: ({newer.col_text} - {older.col_text}) / {older.col_text}",
+                            abs(newer.value - older.value) / older.value * 100,
+                            True,
+                            "pct_change",
+                            "B",
+                            [newer, older],
+                            f"{label}: ({newer.col_text} - {older.col_text}) / {older.col_text}",
                         )
                     )
     return out
@@ -343,19 +482,37 @@ def _pairwise(top: list[Cell]) -> list[Candidate]:
                 continue
             if b.value and a.value < b.value:
                 out.append(
-                    Candidate(a.value / b.value * 100, True, "share", "C", [a, b],
-                              f"{a.table.row_label(a.row)} / {b.table.row_label(b.row)}")
+                    Candidate(
+                        a.value / b.value * 100,
+                        True,
+                        "share",
+                        "C",
+                        [a, b],
+                        f"{a.table.row_label(a.row)} / {b.table.row_label(b.row)}",
+                    )
                 )
             elif b.value:
                 out.append(
-                    Candidate(a.value / b.value * 100, True, "ratio", "C", [a, b],
-                              f"{a.table.row_label(a.row)} / {b.table.row_label(b.row)}")
+                    Candidate(
+                        a.value / b.value * 100,
+                        True,
+                        "ratio",
+                        "C",
+                        [a, b],
+                        f"{a.table.row_label(a.row)} / {b.table.row_label(b.row)}",
+                    )
                 )
         for b in top[i + 1 :]:
             if a.table is b.table and a.col == b.col and not a.percent and not b.percent:
                 out.append(
-                    Candidate(a.value + b.value, False, "sum", "C", [a, b],
-                              f"{a.table.row_label(a.row)} + {b.table.row_label(b.row)}")
+                    Candidate(
+                        a.value + b.value,
+                        False,
+                        "sum",
+                        "C",
+                        [a, b],
+                        f"{a.table.row_label(a.row)} + {b.table.row_label(b.row)}",
+                    )
                 )
     return out
 
@@ -363,7 +520,10 @@ def _pairwise(top: list[Cell]) -> list[Candidate]:
 def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
     """Every candidate with its fit score, best first."""
     tables = [
-        (str(t["index"]), Table(id=f"t{t['index']}", cells=t["cells"], pre_text=t.get("pre_text", "")))
+        (
+            str(t["index"]),
+            Table(id=f"t{t['index']}", cells=t["cells"], pre_text=t.get("pre_text", "")),
+        )
         for t in metadata.get("tables", [])
     ]
     context = read_context(metadata)
@@ -377,21 +537,35 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
     by_row: dict[tuple[str, int], list[Cell]] = {}
     for cell in cells:
         by_row.setdefault((cell.table_index, cell.row), []).append(cell)
-    row_fit = {key: scorer.label_fit(group[0].row_tokens) + scorer.table_fit(group[0].table) for key, group in by_row.items()}
-    anchor_rows = {
-        key for key, group in by_row.items() if any(_matches_anchor(c, context.anchors, c.percent) for c in group)
+    row_fit = {
+        key: scorer.label_fit(group[0].row_tokens) + scorer.table_fit(group[0].table)
+        for key, group in by_row.items()
     }
+    # an anchor that matches few cells is a precise pointer; "1%" matching dozens is noise
+    anchor_rows: dict[tuple[str, int], float] = {}
+    for anchor in context.anchors:
+        hits = {(c.table_index, c.row) for c in cells if _matches_anchor(c, [anchor], c.percent)}
+        for key in hits:
+            anchor_rows[key] = anchor_rows.get(key, 0.0) + 6.0 / (1 + len(hits))
 
     candidates = [
         Candidate(
             c.raw if context.physical_unit and not context.wants_money else c.value,
-            c.percent, "lookup", "A", [c], f"{c.table.row_label(c.row)}, {c.col_text}",
+            c.percent,
+            "lookup",
+            "A",
+            [c],
+            f"{c.table.row_label(c.row)}, {c.col_text}",
         )
         for c in cells
     ]
     ranked_rows = sorted(row_fit, key=row_fit.get, reverse=True)[:12]
     candidates += _derived(by_row, list(dict.fromkeys([*anchor_rows, *ranked_rows])))
-    best_cells = sorted(cells, key=lambda c: row_fit[(c.table_index, c.row)] + scorer.year_fit(c.years), reverse=True)[:10]
+    best_cells = sorted(
+        cells,
+        key=lambda c: row_fit[(c.table_index, c.row)] + scorer.year_fit(c.years),
+        reverse=True,
+    )[:10]
     candidates += _pairwise(best_cells)
 
     for cand in candidates:
@@ -405,7 +579,7 @@ def _score(
     ctx: Context,
     scorer: Scorer,
     row_fit: dict[tuple[str, int], float],
-    anchor_rows: set[tuple[str, int]],
+    anchor_rows: dict[tuple[str, int], float],
 ) -> float:
     first = cand.cells[0]
     key = (first.table_index, first.row)
@@ -416,7 +590,7 @@ def _score(
 
     # periods: the blank's period against the cell's column
     if cand.kind == "lookup":
-        score += _period_fit(first, ctx, scorer)
+        score += _period_fit(first, ctx, scorer) + scorer.column_fit(first)
     elif cand.kind in ("change", "pct_change"):
         years = set().union(*(c.years for c in cand.cells))
         score += 1.5 if ctx.years and set(ctx.years[:2]) <= years else (-1.0 if ctx.years else 0.0)
@@ -424,7 +598,9 @@ def _score(
         score += scorer.year_fit(first.years)
 
     # what the blank is: a change, or a level of one period
-    is_change = cand.kind in ("change", "pct_change") or (cand.kind == "lookup" and first.change_column)
+    is_change = cand.kind in ("change", "pct_change") or (
+        cand.kind == "lookup" and first.change_column
+    )
     if ctx.role == "change":
         score += 3.0 if is_change else -2.5
     else:
@@ -441,8 +617,7 @@ def _score(
         score += 1.0 if first.physical_unit else 0.0
 
     # anchors: the sentence's other numbers locate the row, but are not the answer
-    if key in anchor_rows:
-        score += 2.5
+    score += anchor_rows.get(key, 0.0)
     if cand.kind == "lookup" and _matches_anchor(first, ctx.anchors, cand.percent):
         score -= 6.0
     elif cand.kind != "lookup" and _matches_anchor(cand.value, ctx.anchors, cand.percent):
@@ -457,18 +632,17 @@ def _score(
 
 
 def _period_fit(cell: Cell, ctx: Context, scorer: Scorer) -> float:
-    """How well a level cell's period fits the blank's role in the sentence."""
-    if not ctx.years or not cell.years:
+    """How well a level cell's period fits the blank's period."""
+    if not cell.years:
         return 0.0
-    if ctx.year_slot:
-        return 2.5 if ctx.year_slot in cell.years else -1.5
-    newest = max(ctx.years)
-    older = sorted(set(ctx.years) - {newest})
-    if ctx.role == "older":
-        if older and older[-1] in cell.years:
-            return 2.5
-        return -0.5 if newest in cell.years else -1.5
-    return scorer.year_fit(cell.years) + (0.5 if newest in cell.years else 0.0)
+    target = ctx.year_slot or ctx.target_year
+    if target is None and ctx.role == "older" and scorer.current_year:
+        target = str(int(scorer.current_year) - 1)
+    if target is None and ctx.role == "level":
+        target = scorer.current_year
+    if target is None:
+        return scorer.year_fit(cell.years)
+    return 2.5 if target in cell.years else -1.5
 
 
 def _format_value(value: Decimal, percent: bool, ctx: Context, kind: str) -> str:
@@ -501,15 +675,24 @@ def solve_from_tables(metadata: dict[str, Any]) -> SolverAnswer:
     context = read_context(metadata)
     candidates = rank_candidates(metadata)
     if not candidates:
-        return SolverAnswer("0", "A", [], [], "No numeric table cell was found; no answer can be derived.")
+        return SolverAnswer(
+            "0", "A", [], [], "No numeric table cell was found; no answer can be derived."
+        )
     best = candidates[0]
     answer = _format_value(best.value, best.percent, context, best.kind)
-    used = [f"Table {c.table_index}, row '{c.table.row_label(c.row)}', column '{c.col_text}' = {c.text}" for c in best.cells]
+    used = [
+        f"Table {c.table_index}, row '{c.table.row_label(c.row)}', column '{c.col_text}' = {c.text}"
+        for c in best.cells
+    ]
     runner_up = candidates[1] if len(candidates) > 1 else None
     reasoning = (
         f"Best fit ({best.kind}, score {best.score:.2f}): {best.formula}.\n"
         + "\n".join(f"- {line}" for line in used)
-        + (f"\nRunner-up ({runner_up.kind}, score {runner_up.score:.2f}): {runner_up.formula}." if runner_up else "")
+        + (
+            f"\nRunner-up ({runner_up.kind}, score {runner_up.score:.2f}): {runner_up.formula}."
+            if runner_up
+            else ""
+        )
     )
     metrics = list(dict.fromkeys(c.table.row_label(c.row) for c in best.cells))
     tables = list(dict.fromkeys(f"Table {c.table_index}" for c in best.cells))

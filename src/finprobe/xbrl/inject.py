@@ -1,0 +1,218 @@
+"""Inject known errors into a loaded filing (a modified copy plus its ground truth).
+
+Each function leaves the original untouched and returns ``(modified, truth)``;
+``truth`` says what was changed so a benchmark instance can be scored against it.
+The error kinds follow FinAuditing: a calculation total that no longer adds up
+(FinMR), a reversed parent/child pair ("Reversal"), a child under an
+inappropriate parent ("Inappropriateness"), a member on the wrong axis
+("CombinationErr"), and a concept replaced by a near but wrong one (FinSM).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from finprobe.xbrl.checks import CheckContext, check_summation, pick_fact
+from finprobe.xbrl.filing import Context, Filing
+from finprobe.xbrl.linkbase import SUMMATION_ARCROLES, Arc, RelationshipSet
+
+
+@dataclass(frozen=True)
+class GroundTruth:
+    kind: str  # "calc_total" | "reversal" | "inappropriate_parent" | "wrong_axis" | "mistag"
+    concepts: tuple[str, ...]
+    role: str | None = None
+    contexts: tuple[str, ...] = ()
+    original: str | None = None  # value or relation before the change
+    injected: str | None = None  # after
+    expected: str | None = None  # the value a reviewer should compute
+    details: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        return {"kind": self.kind, "concepts": list(self.concepts), "role": self.role,
+                "contexts": list(self.contexts), "original": self.original,
+                "injected": self.injected, "expected": self.expected, "details": self.details}  # fmt: skip
+
+
+def _rebuild_calc(filing: Filing, arcs: list[Arc]) -> None:
+    filing.calc = RelationshipSet(arcs, filing.calc.removed)
+
+
+def consistent_totals(filing: Filing) -> list[tuple[str, str, str]]:
+    """(role, parent, context) of calculations that hold on non-dimensional facts."""
+    c = CheckContext(filing)
+    numeric = c.numeric()
+    out = []
+    for role in filing.calc.roles():
+        parents: dict[str, list[Arc]] = {}
+        for arc in filing.calc.arcs_in(role, SUMMATION_ARCROLES):
+            parents.setdefault(arc.source, []).append(arc)
+        for parent, arcs in parents.items():
+            for (concept, ctx_id, unit_id), facts in numeric.items():
+                if concept != parent or filing.contexts[ctx_id].has_dims:
+                    continue
+                total, ok = pick_fact(facts)
+                items = []
+                for arc in arcs:
+                    group = numeric.get((arc.target, ctx_id, unit_id))
+                    if group:
+                        item, ok2 = pick_fact(group)
+                        if not ok2:
+                            items = []
+                            break
+                        items.append((item.number, item.decimals, arc.weight or 1.0))
+                if not ok or total is None or len(items) < 2:
+                    continue
+                if check_summation((total.number, total.decimals), items, "min").consistent:
+                    out.append((role, parent, ctx_id))
+    return sorted(set(out))
+
+
+def change_total(
+    filing: Filing,
+    concept: str | None = None,
+    context_id: str | None = None,
+    delta: Decimal | None = None,
+    seed: int = 0,
+) -> tuple[Filing, GroundTruth]:
+    """Change a reported calculation total so it no longer equals its children."""
+    candidates = consistent_totals(filing)
+    if concept is not None:
+        candidates = [x for x in candidates if x[1] == concept]
+    if context_id is not None:
+        candidates = [x for x in candidates if x[2] == context_id]
+    if not candidates:
+        raise ValueError("no consistent calculation total to change")
+    role, parent, ctx_id = random.Random(seed).choice(candidates)
+    out = filing.copy()
+    facts = [f for f in out.facts if f.concept == parent and f.context_id == ctx_id
+             and f.number is not None]  # fmt: skip
+    original = facts[0].number
+    dec = facts[0].decimals
+    if delta is None:
+        step = Decimal(1).scaleb(-int(dec)) if dec is not None and not math.isinf(dec) else 1
+        # about 10% off, but a whole number of the fact's rounding steps
+        delta = max(step, (abs(original) / 10 // step) * step)
+    new = original + delta
+    for f in facts:  # duplicates change together, so they stay consistent
+        f.value = str(new)
+    out.invalidate()
+    return out, GroundTruth("calc_total", (parent,), role, (ctx_id,), str(original), str(new),
+                            str(original))  # fmt: skip
+
+
+def _pick_arc(filing: Filing, role: str | None, source: str | None, target: str | None,
+              seed: int) -> Arc:  # fmt: skip
+    arcs = [a for a in filing.calc.arcs if a.arcrole in SUMMATION_ARCROLES
+            and (role is None or a.role == role) and (source is None or a.source == source)
+            and (target is None or a.target == target)]  # fmt: skip
+    if not arcs:
+        raise ValueError("no matching calculation arc")
+    return random.Random(seed).choice(sorted(arcs))
+
+
+def swap_parent_child(filing: Filing, role: str | None = None, parent: str | None = None,
+                      child: str | None = None, seed: int = 0) -> tuple[Filing, GroundTruth]:  # fmt: skip
+    """Reverse one calculation arc: the child becomes the parent ("Reversal")."""
+    arc = _pick_arc(filing, role, parent, child, seed)
+    out = filing.copy()
+    arcs = [a._replace(source=a.target, target=a.source) if a == arc else a
+            for a in out.calc.arcs]  # fmt: skip
+    _rebuild_calc(out, arcs)
+    return out, GroundTruth("reversal", (arc.source, arc.target), arc.role,
+                            original=f"{arc.source} -> {arc.target}",
+                            injected=f"{arc.target} -> {arc.source}")  # fmt: skip
+
+
+def attach_to_wrong_parent(filing: Filing, child: str | None = None,
+                           new_parent: str | None = None, role: str | None = None,
+                           seed: int = 0) -> tuple[Filing, GroundTruth]:  # fmt: skip
+    """Move a calculation child under a parent it does not belong to: by default a
+    sibling of its real parent in the same role ("Inappropriateness")."""
+    rng = random.Random(seed)
+    arc = _pick_arc(filing, role, None, child, seed)
+    if new_parent is None:
+        options = sorted({a.source for a in filing.calc.arcs_in(arc.role, SUMMATION_ARCROLES)}
+                         - {arc.source, arc.target} - filing.calc.descendants(arc.target, arc.role))  # fmt: skip
+        if not options:
+            raise ValueError("no other parent in this role")
+        new_parent = rng.choice(options)
+    out = filing.copy()
+    arcs = [a._replace(source=new_parent) if a == arc else a for a in out.calc.arcs]
+    _rebuild_calc(out, arcs)
+    return out, GroundTruth("inappropriate_parent", (arc.target, new_parent), arc.role,
+                            original=f"{arc.source} -> {arc.target}",
+                            injected=f"{new_parent} -> {arc.target}",
+                            details={"true_parent": arc.source})  # fmt: skip
+
+
+def move_member_to_wrong_axis(filing: Filing, member: str | None = None,
+                              new_axis: str | None = None,
+                              seed: int = 0) -> tuple[Filing, GroundTruth]:  # fmt: skip
+    """Put a member under another axis in contexts and the definition linkbase
+    ("CombinationErr")."""
+    rng = random.Random(seed)
+    pairs = sorted({pair for ctx in filing.contexts.values() for pair in ctx.explicit})
+    if member is not None:
+        pairs = [p for p in pairs if p[1] == member]
+    if not pairs:
+        raise ValueError("no dimensional member to move")
+    axis, member = rng.choice(pairs)
+    if new_axis is None:
+        axes = sorted({d for d, _ in pairs if d != axis} |
+                      {d for ctx in filing.contexts.values() for d, _ in ctx.explicit} - {axis})  # fmt: skip
+        if not axes:
+            raise ValueError("the filing has only one axis")
+        new_axis = rng.choice(axes)
+    out = filing.copy()
+    changed = []
+    for cid, ctx in list(out.contexts.items()):
+        if (axis, member) in ctx.explicit:
+            dims = dict(ctx.explicit)
+            del dims[axis]
+            if new_axis in dims:
+                continue  # would clash with an existing member on the new axis
+            dims[new_axis] = member
+            out.contexts[cid] = Context(ctx.id, ctx.entity_scheme, ctx.entity_id, ctx.period_type,
+                                        ctx.start, ctx.end, tuple(sorted(dims.items())),
+                                        ctx.typed, ctx.in_scenario)  # fmt: skip
+            changed.append(cid)
+    if not changed:
+        raise ValueError("every context with the member already uses the new axis")
+    return out, GroundTruth("wrong_axis", (new_axis, member), None, tuple(changed),
+                            original=axis, injected=new_axis)  # fmt: skip
+
+
+def replace_concept(filing: Filing, concept: str, replacement: str) -> tuple[Filing, GroundTruth]:
+    """Re-tag every fact and relationship of ``concept`` with ``replacement`` (a near
+    but inappropriate concept, e.g. Cash for CashAndCashEquivalentsAtCarryingValue)."""
+    if concept not in filing.facts_by_concept():
+        raise ValueError(f"{concept} has no facts in this filing")
+    prefix = replacement.split(":", 1)[0]
+    if prefix not in filing.namespaces:
+        raise ValueError(f"unknown prefix in {replacement}")
+    out = filing.copy()
+    for f in out.facts:
+        if f.concept == concept:
+            f.concept = replacement
+    out.invalidate()
+
+    def swap(arcs: list[Arc]) -> list[Arc]:
+        return [a._replace(source=replacement if a.source == concept else a.source,
+                           target=replacement if a.target == concept else a.target)
+                for a in arcs]  # fmt: skip
+
+    out.calc = RelationshipSet(swap(out.calc.arcs), out.calc.removed)
+    out.pres = RelationshipSet(swap(out.pres.arcs), out.pres.removed)
+    out.defn = RelationshipSet(swap(out.defn.arcs), out.defn.removed)
+    if concept in out.labels:
+        out.labels[replacement] = out.labels.pop(concept)
+    if concept in out.hrefs:
+        out.hrefs[replacement] = (
+            out.hrefs[concept].rsplit("#", 1)[0] + "#" + replacement.replace(":", "_")
+        )
+    return out, GroundTruth("mistag", (replacement,), None, original=concept,
+                            injected=replacement, expected=concept)  # fmt: skip

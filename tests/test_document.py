@@ -1,0 +1,346 @@
+"""finprobe.document: tables, FinDVer/FAITH/HTML/text loaders, MD&A detection."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from finprobe.document import (
+    FinancialDocument,
+    Paragraph,
+    Table,
+    load_document,
+    load_faith_report,
+    load_findver_report,
+    load_html,
+    load_text,
+    mdna_blocks,
+    parse_html_table,
+)
+from finprobe.errors import InputError
+
+HERE = Path(__file__).resolve().parent
+SHARED = Path(__file__).resolve().parents[2] / "shared"
+REPORTS = SHARED / "data" / "findver" / "reports"
+FAITH = SHARED / "data" / "faith" / "pilot-dev.json"
+ACRS = REPORTS / "ACRS-2024-02-27_10-K.json.gz"
+
+
+def need(path: Path) -> Path:
+    if not path.exists():
+        pytest.skip(f"shared data absent: {path}")
+    return path
+
+
+@pytest.fixture(scope="module")
+def acrs() -> FinancialDocument:
+    return load_findver_report(need(ACRS))
+
+
+# ---------------------------------------------------------------- Table
+
+
+GOLDEN = json.loads((HERE / "golden" / "document_tables.json").read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("case", GOLDEN, ids=[c["name"][:40] for c in GOLDEN])
+def test_table_golden(case: dict) -> None:
+    t = Table(id="t0", cells=case["cells"], pre_text=case["pre_text"])
+    assert t.cells == case["expected_cells"]
+    assert t.raw_cells == case["cells"]
+    assert (t.header_rows, t.header_cols) == (case["header_rows"], case["header_cols"])
+    assert t.scale == Decimal(case["scale"])
+    assert t.unit_hint == case["unit_hint"]
+    for key, want in case["scaled"].items():
+        r, c = map(int, key.split(","))
+        got = t.scaled_value(r, c)
+        assert got == (None if want is None else Decimal(want)), key
+
+
+def test_table_labels_and_rendering() -> None:
+    t = Table(
+        id="t1",
+        cells=[
+            ["", "Three Months Ended", "Three Months Ended"],
+            ["", "March 31, 2024", "March 31, 2023"],
+            ["Net sales", "1,000", "900"],
+            ["Diluted earnings per share", "$1.25", "$1.10"],
+        ],
+        caption="(In millions, except per share data)",
+    )
+    assert t.header_rows == 2
+    assert t.column_label(1) == "Three Months Ended March 31, 2024"  # colspan value not repeated
+    assert t.row_label(3) == "Diluted earnings per share"
+    assert t.scaled_value(2, 1) == Decimal("1000000000")
+    assert t.scaled_value(3, 1) == Decimal("1.25")  # per-share rows are not scaled
+    assert t.number(2, 2).value == Decimal(900)  # number() never applies the table scale
+    assert t.to_pipe_text().splitlines()[2] == "Net sales | 1,000 | 900"
+    md = t.to_markdown().splitlines()
+    assert md[0] == "|  | Three Months Ended March 31, 2024 | Three Months Ended March 31, 2023 |"
+    assert md[1] == "|---|---|---|" and md[2] == "| Net sales | 1,000 | 900 |"
+
+
+def test_table_pads_short_rows_and_keeps_cells_without_normalize() -> None:
+    t = Table(id="t", cells=[["a", "b", "c"], ["x"]], normalize=False)
+    assert t.cells == [["a", "b", "c"], ["x", "", ""]]
+
+
+# ---------------------------------------------------------------- FinDVer
+
+
+def test_findver_metadata_and_ids(acrs: FinancialDocument) -> None:
+    m = acrs.metadata
+    assert (m["ticker"], m["filing_date"], m["report_type"], m["cik"]) == (
+        "ACRS",
+        "2024-02-27",
+        "10-K",
+        "1557746",
+    )
+    assert m["url"].endswith("acrs-20231231x10k.htm")
+    ids = [b.id for b in acrs.blocks]
+    assert len(ids) == len(set(ids))
+    assert len(acrs.tables) == 48  # one per html_tables entry
+    assert acrs.block("c0").source_id == "0"
+    # context 1 mixes prose and a pipe table: two parts, same source id
+    assert [b.id for b in acrs.blocks_from_source(1)] == ["c1.p0", "c1.t1"]
+    assert acrs.block("c0").text.startswith("Item 1. Business\nOverview\nWe are a clinical-stage")
+    assert acrs.block("c0").section == "Item 1"
+    text = acrs.text()
+    assert "\u200b" not in text and "\u00a0" not in text
+
+
+def test_findver_income_table(acrs: FinancialDocument) -> None:
+    t = acrs.block("c73.t0")
+    assert isinstance(t, Table)
+    assert t.cells == t.html_cells  # aligned with its html_tables twin
+    assert t.scale == Decimal(1000) and t.unit_hint == "usd"
+    assert t.header_cols == 1 and t.header_rows == 2
+    r = next(i for i in range(t.n_rows) if t.row_label(i) == "Contract research")
+    assert t.cells[r] == ["Contract research", "$3,035", "$4,395", "$(1,360)"]
+    assert t.column_label(1) == "Year Ended December 31, 2023"
+    assert t.scaled_value(r, 1) == Decimal(3_035_000)
+    assert t.scaled_value(r, 3) == Decimal(-1_360_000)
+    other = next(i for i in range(t.n_rows) if t.row_label(i) == "Other")
+    assert t.scaled_value(other, 1) == 0  # "—"
+
+
+def test_findver_html_tables_align_with_pipe_text() -> None:
+    doc = load_findver_report(need(REPORTS / "AFGC-2024-02-23_10-K.json.gz"))
+    aligned = sum(t.html_cells is not None and t.cells == t.html_cells for t in doc.tables)
+    assert aligned / len(doc.tables) > 0.8
+    for t in doc.tables:  # every grid is rectangular
+        assert len({len(r) for r in t.cells}) <= 1
+
+
+def test_parse_real_edgar_html_table() -> None:
+    data = json.loads(gzip.decompress(need(ACRS).read_bytes()))
+    html = data["html_tables"][0]  # the pipeline table: a colspan=5 group row
+    t = parse_html_table(html)
+    # the source's last row has 5 cells beside 4 rowspans: it overflows into a
+    # 6th column, as a browser lays it out
+    assert t.n_cols == 6
+    assert t.cells[0][:5] == [
+        "Drug Candidate / Program",
+        "Target",
+        "Route of Administration",
+        "Indication",
+        "Development Phase",
+    ]
+    assert t.cells[1][:5] == ["Immuno-Inflammatory"] * 5  # colspan repeated across the grid
+    assert t.cells[6] == [
+        "Zunsemetinib",
+        "MK2 inhibitor",
+        "Oral",
+        "",
+        "Phase 1*",
+        "Pancreatic cancer",
+    ]  # rowspans filled down
+    assert (1, 0, 1, 5) in t.spans and (5, 0, 2, 1) in t.spans
+
+
+def test_findver_claim_evidence_ids_resolve() -> None:
+    claims = json.loads(need(SHARED / "data" / "findver" / "testmini-dev.json").read_text())
+    claim = next(c for c in claims if c["report"] == "ACRS-2024-02-27_10-K.json")
+    doc = load_findver_report(ACRS)
+    for cid in claim["relevant_context"]:
+        assert doc.blocks_from_source(cid), cid
+
+
+def test_plain_json_findver(tmp_path: Path) -> None:
+    src = {
+        "url": "u",
+        "report_type": "10-Q",
+        "context": [
+            {"id": 0, "context": "Hello\u200b world.", "type": "paragraph"},
+            {
+                "id": 1,
+                "context": "Intro line\n| a | 2023 |\n| Revenue | 5 |\nAfter.",
+                "type": "table",
+            },
+        ],
+        "html_tables": ["<table><tr><td>x</td></tr></table>"],
+    }
+    p = tmp_path / "ABC-2024-01-02_10-Q.json"
+    p.write_text(json.dumps(src))
+    doc = load_document(p)
+    assert [b.id for b in doc.blocks] == ["c0", "c1.p0", "c1.t1", "c1.p2"]
+    assert doc.block("c0").text == "Hello world."
+    t = doc.block("c1.t1")
+    assert t.cells == [["a", "2023"], ["Revenue", "5"]] and t.html_cells == [
+        ["x"]
+    ]  # not aligned: pipe wins
+    assert t.pre_text == "Intro line"
+    assert doc.metadata["filing_date"] == "2024-01-02"
+
+
+# ---------------------------------------------------------------- FAITH
+
+
+def test_faith_report() -> None:
+    record = json.loads(need(FAITH).read_text())[0]
+    doc = load_faith_report(record, "sm-energy")
+    assert doc.metadata["cik"] == "893538"
+    assert len(doc.tables) == len(record["tables"])
+    t = doc.block("t11")
+    assert t.pre_text == "Exploration"
+    assert t.scale == Decimal(10**6) and t.unit_hint == "usd"
+    r = next(i for i in range(t.n_rows) if t.row_label(i).startswith("Geological"))
+    assert t.scaled_value(r, 1) == Decimal("26400000")
+    assert t.column_label(1).startswith("For the Years Ended December 31, 2023")
+    with pytest.raises(InputError):
+        load_faith_report({"metadata": {}}, "x")
+
+
+# ---------------------------------------------------------------- HTML
+
+EDGAR_HTML = (
+    """<html><head><title>ACME 10-K</title><script>var x = 1;</script></head><body>
+<div><span>ITEM 6. [RESERVED]</span></div>
+<p>Table of contents: Item 7. Management&#8217;s Discussion and Analysis 23</p>
+<div style="x">Item 7. Management&#8217;s Discussion and Analysis of Financial Condition</div>
+<p>Revenue increased to <b>$12.5 million</b> in 2023.<br>It grew 10%.</p>
+<div>The table below shows results (in thousands):</div>
+<table>
+ <tr><td></td><td></td><td colspan="3">Year Ended December 31,</td></tr>
+ <tr><td></td><td></td><td>2023</td><td></td><td>2022</td></tr>
+ <tr><td rowspan="2">Revenue</td><td>&#160;</td><td>$&#160;12,500</td><td></td><td>$ 11,364</td></tr>
+ <tr><td></td><td>(250</td><td>)</td><td>&#8212;</td></tr>
+</table>
+<div><div>Nested text block one with enough words to matter here in the discussion.</div></div>
+<p>"""
+    + ("Liquidity remained strong during the year. " * 12)
+    + """</p>
+<p>ITEM 7A. QUANTITATIVE AND QUALITATIVE DISCLOSURES ABOUT MARKET RISK</p>
+<p>Not applicable.</p>
+</body></html>"""
+)
+
+
+def test_load_html_blocks_tables_and_mdna(tmp_path: Path) -> None:
+    p = tmp_path / "acme.htm"
+    p.write_text(EDGAR_HTML, encoding="utf-8")
+    doc = load_document(p)
+    assert doc.metadata["title"] == "ACME 10-K"
+    texts = [b.text for b in doc.paragraphs]
+    assert "var x" not in doc.text()
+    assert "Revenue increased to $12.5 million in 2023.\nIt grew 10%." in texts
+    (t,) = doc.tables
+    assert t.pre_text == "The table below shows results (in thousands):"
+    assert t.raw_cells[3][0] == "Revenue"  # rowspan filled down in the raw grid
+    assert (2, 0, 2, 1) in t.spans and (0, 2, 1, 3) in t.spans
+    assert t.cells == [
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["", "2023", "2022"],
+        ["Revenue", "$ 12,500", "$ 11,364"],
+        ["Revenue", "(250)", "—"],
+    ]
+    assert t.scale == 1000 and t.unit_hint == "usd"
+    mdna = mdna_blocks(doc)
+    assert mdna[0].text.startswith("Item 7. Management’s Discussion")  # the TOC line is skipped
+    assert t in mdna
+    assert all("ITEM 7A" not in getattr(b, "text", "") for b in mdna if isinstance(b, Paragraph))
+    assert doc.paragraphs[-1].section == "Item 7A"
+
+
+def test_load_html_from_string_and_errors(tmp_path: Path) -> None:
+    doc = load_html("<p>One.</p><p>Two.</p>")
+    assert [b.id for b in doc.blocks] == ["p0", "p1"]
+    empty = tmp_path / "e.html"
+    empty.write_text("<html><body>  </body></html>")
+    with pytest.raises(InputError, match="no text"):
+        load_html(empty)
+
+
+# ---------------------------------------------------------------- text / markdown
+
+
+def test_load_markdown(tmp_path: Path) -> None:
+    p = tmp_path / "r.md"
+    p.write_text(
+        "# Results of Operations\n\nRevenue rose.\nIt rose a lot.\n\n"
+        "| Item | 2023 | 2022 |\n|---|---|---|\n| Revenue ($ in millions) | 5.0 | 4.0 |\n\n## Liquidity\n\nCash fell.\n"
+    )
+    doc = load_document(p)
+    assert [type(b).__name__ for b in doc.blocks] == ["Paragraph", "Table", "Paragraph"]
+    assert (
+        doc.blocks[0].text == "Revenue rose.\nIt rose a lot."
+        and doc.blocks[0].section == "Results of Operations"
+    )
+    t = doc.tables[0]
+    assert t.cells == [["Item", "2023", "2022"], ["Revenue ($ in millions)", "5.0", "4.0"]]
+    assert t.scale == Decimal(10**6) and t.pre_text == "Revenue rose.\nIt rose a lot."
+    assert doc.blocks[2].section == "Liquidity"
+
+
+def test_load_plain_text_keeps_pipes_as_text() -> None:
+    doc = load_text("a | b |\n\nSecond para.", markdown=False)
+    assert [b.text for b in doc.blocks] == ["a | b |", "Second para."]
+
+
+# ---------------------------------------------------------------- errors
+
+
+def test_bad_inputs(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="not found"):
+        load_document(tmp_path / "missing.json")
+    (tmp_path / "empty.json").write_text("")
+    with pytest.raises(InputError, match="empty"):
+        load_document(tmp_path / "empty.json")
+    (tmp_path / "bad.json").write_text("{not json")
+    with pytest.raises(InputError, match="invalid JSON"):
+        load_document(tmp_path / "bad.json")
+    (tmp_path / "other.json").write_text('{"a": 1}')
+    with pytest.raises(InputError, match="neither"):
+        load_document(tmp_path / "other.json")
+    (tmp_path / "bad.json.gz").write_bytes(b"not gzip at all")
+    with pytest.raises(InputError, match="gzip"):
+        load_document(tmp_path / "bad.json.gz")
+    (tmp_path / "blob.bin").write_bytes(b"\x00\x01\x02" * 10)
+    with pytest.raises(InputError, match="binary"):
+        load_document(tmp_path / "blob.bin")
+    (tmp_path / "x.txt").write_text("hi")
+    with pytest.raises(InputError, match="unknown format"):
+        load_document(tmp_path / "x.txt", format="pdf")
+
+
+# ---------------------------------------------------------------- MD&A
+
+
+def test_mdna_real_reports(acrs: FinancialDocument) -> None:
+    blocks = mdna_blocks(acrs)
+    assert blocks[0].id == "c61" and blocks[-1].id == "c80"  # c81 opens Item 7A
+    assert any(isinstance(b, Table) for b in blocks)
+    q = load_findver_report(need(REPORTS / "APOG-2024-01-03_10-Q.json.gz"))
+    qb = mdna_blocks(q)  # 10-Q: Part I, Item 2
+    assert qb and "Management’s Discussion" in qb[0].text
+
+
+def test_mdna_absent() -> None:
+    doc = load_text(
+        "Item 1. Business\n\nWe sell things.\n\nItem 7. Management's Discussion and Analysis\n\nItem 7A. Market risk"
+    )
+    assert mdna_blocks(doc) == []  # only a heading: too little content
