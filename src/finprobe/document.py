@@ -88,7 +88,13 @@ _DASHES = {
 }
 _PREFIX_FRAGMENTS = {"$", "$(", "(", "€", "£", "¥", "US$", "C$", "A$", "Rs.", "₹"}
 _SUFFIX_FRAGMENTS = {")", "%", ")%", "%)", "pts", "bps", "x"}
-_FOOTNOTE = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-z]{1,2}|[ivx]{1,4})\s*\)|\*{1,3}|†|‡)$")
+_FOOTNOTE = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-z]{1,2}|[ivx]{1,4}|\*{1,3})\s*\)|\*{1,3}|†|‡)$")
+# "(31)" alone in a cell: a footnote marker or a small negative number. Only
+# context decides (see _digit_markers_are_footnotes); other markers are never values.
+_DIGIT_MARKER = re.compile(r"^\(\s*(\d{1,2})\s*\)$")
+# a digit marker is a footnote only in a table whose values dwarf it
+_MARKER_MAX = 30
+_LARGE_VALUE = 1000
 _TRAILING_FOOTNOTE = re.compile(r"(?<=[\d%)\w])\s*(?:\(\s*(?:\d{1,2}|[a-z])\s*\)|\*{1,3}|†|‡)$")
 _NUMERIC = re.compile(
     r"""^[(\-–−]?\s*(?:US\$|C\$|A\$|[$€£¥₹])?\s*\(?\s*[-–−]?\s*
@@ -125,6 +131,37 @@ def _is_headerish(cell: str) -> bool:
     return bool(_YEAR.match(s)) or not _is_numeric(s)
 
 
+def _magnitude(cell: str) -> float | None:
+    """Rough absolute value of a numeric cell (no scale words), None for text/dashes."""
+    if not _is_numeric(cell) or _is_dash(cell):
+        return None
+    digits = re.sub(r"[^\d.]", "", _TRAILING_FOOTNOTE.sub("", cell))
+    try:
+        return float(digits)
+    except ValueError:
+        return None
+
+
+def _values_dwarf_markers(
+    cells: Iterable[str], markers: Iterable[str], attached: Iterable[str] = ()
+) -> bool:
+    """Are the table's numbers large next to these small "(n)" markers?
+
+    A column of "(1)", "(2)" beside values in the thousands reads as footnotes;
+    beside values like "(55)" or "744" the same cells are negative amounts.
+    Large: the values the markers follow (``attached``) have a median of
+    1,000 or more, or a quarter of the table's other numbers do.
+    """
+    marks = [int(m.group(1)) for x in markers if (m := _DIGIT_MARKER.match(x))]
+    if not marks or max(marks) > _MARKER_MAX:
+        return False
+    near = sorted(v for x in attached if (v := _magnitude(x)) is not None)
+    if near and near[len(near) // 2] >= _LARGE_VALUE:
+        return True
+    sizes = sorted(v for x in cells if not _DIGIT_MARKER.match(x) and (v := _magnitude(x)))
+    return bool(sizes) and sizes[(3 * len(sizes)) // 4] >= _LARGE_VALUE
+
+
 def _drop_footnote(cell: str) -> str:
     """'1,234 (1)' -> '1,234': a footnote marker after a value is not part of it."""
     return _TRAILING_FOOTNOTE.sub("", cell).strip() if _is_numeric(cell) else cell
@@ -145,8 +182,12 @@ def _join_cells(a: str, b: str) -> str:
     return a + b if b in _SUFFIX_FRAGMENTS else f"{a} {b}"
 
 
-def _compatible(a: str, b: str, same_origin: bool) -> bool:
-    """Can the cell pair (a left, b right) live in one merged column?"""
+def _compatible(a: str, b: str, same_origin: bool, digit_markers: bool = True) -> bool:
+    """Can the cell pair (a left, b right) live in one merged column?
+
+    ``digit_markers``: may a "(12)" cell be a footnote marker here (the table's
+    values dwarf it)? Without that it is a value and keeps its own column.
+    """
     if same_origin or not a or not b:
         return True
     if a == b and a not in _PREFIX_FRAGMENTS and a not in _SUFFIX_FRAGMENTS:
@@ -155,6 +196,8 @@ def _compatible(a: str, b: str, same_origin: bool) -> bool:
         return _is_numeric(b) or _is_dash(b)
     if b in _SUFFIX_FRAGMENTS and a not in _PREFIX_FRAGMENTS:
         return True
+    if _DIGIT_MARKER.match(b) and not digit_markers:
+        return False
     return bool(_FOOTNOTE.match(b)) and bool(a)
 
 
@@ -165,19 +208,28 @@ def _merge_fragment_columns(
 
     Two neighbouring columns merge when, in each row, one cell is empty, both
     come from the same spanned source cell, the left one is a "$"-like prefix
-    of a number, or the right one is a ")"/"%" suffix or a footnote marker.
+    of a number, or the right one is a ")"/"%" suffix or a footnote marker
+    ("(a)", "*"; a "(12)" only where the table's values dwarf it).
     A header row with two different labels ("2023", "2022") blocks a merge, so
     real value columns stay apart.
     """
     if not grid or not grid[0]:
         return grid
     n_rows, n_cols = len(grid), len(grid[0])
+    everything = [x for row in grid for x in row]
     cols: list[list[str]] = [[grid[r][0] for r in range(n_rows)]]
     col_origin: list[list[Any]] = [[origins[r][0] if origins else None for r in range(n_rows)]]
     for c in range(1, n_cols):
         right = [grid[r][c] for r in range(n_rows)]
         right_origin = [origins[r][c] if origins else None for r in range(n_rows)]
         left, left_origin = cols[-1], col_origin[-1]
+        # "(31)" cells: footnote markers only in a column of markers (every row
+        # must agree, below) of a table whose values dwarf them
+        markers_ok = any(_DIGIT_MARKER.match(x) for x in right) and _values_dwarf_markers(
+            everything,
+            right,
+            (a for a, b in zip(left, right, strict=True) if _DIGIT_MARKER.match(b)),
+        )
         ok = all(
             _compatible(
                 left[r],
@@ -185,6 +237,7 @@ def _merge_fragment_columns(
                 origins is not None
                 and left_origin[r] is not None
                 and left_origin[r] == right_origin[r],
+                markers_ok,
             )
             for r in range(n_rows)
         )
@@ -241,7 +294,6 @@ def normalize_cells(
         or any(len(o) != len(g) for o, g in zip(origins, grid, strict=True))
     ):
         origins = None
-    # a footnote marker alone in a column is kept only if it is the whole row
     grid = _merge_fragment_columns(grid, origins)
     grid = _drop_empty(grid)
     return [[_drop_footnote(c) for c in row] for row in grid]
@@ -655,27 +707,100 @@ def _pipe_row(line: str) -> list[str]:
     return [clean_text(c.replace("\\|", "|")) for c in re.split(r"(?<!\\)\|", s)]
 
 
+def _glue_pipe_row(cells: Sequence[str]) -> list[tuple[int, str]]:
+    """Non-empty cells after the label with "$"/")"/"%" fragments glued on.
+
+    Each value keeps the raw column index of its first fragment.
+    """
+    vals: list[tuple[int, str]] = []
+    for c, cell in enumerate(cells, start=1):
+        if not cell:
+            continue
+        if vals and (vals[-1][1] in _PREFIX_FRAGMENTS or cell in _SUFFIX_FRAGMENTS):
+            vals[-1] = (vals[-1][0], _join_cells(vals[-1][1], cell))
+        else:
+            vals.append((c, cell))
+    return vals
+
+
+def _digit_markers_are_footnotes(
+    glued: list[tuple[list[str], list[tuple[int, str]]]],
+) -> set[tuple[int, int]]:
+    """Which "(n)" cells of pipe rows are footnote markers, as (row, position) pairs.
+
+    ``glued`` holds each raw row with its values from _glue_pipe_row.
+
+    A lone "(31)" is a negative value unless the context says otherwise:
+    - the row: without its "(n)" cells it has the table's usual number of
+      values, with them more than any other row ("Assets | 8,650 | (3) | 14,908");
+    - the column: every cell in that raw pipe column is a marker and the
+      table's other numbers dwarf them (a footnote column beside thousands).
+    A row that already has the usual number of values keeps them all
+    ("Other, net | (55) | (31) | (30)").
+    """
+    cands = {  # only whole pipe cells: "( 23" + ")" glued is a value
+        r: [i for i, (c, v) in enumerate(vals) if _DIGIT_MARKER.match(v) and cells[c] == v]
+        for r, (cells, vals) in enumerate(glued)
+    }
+    counts = [len(vals) for r, (_, vals) in enumerate(glued) if vals and not cands[r]]
+    usual = max(set(counts), key=lambda n: (counts.count(n), n)) if counts else None
+    longest = max(counts, default=0)
+    by_col: dict[int, list[str]] = {}
+    before: dict[int, list[str]] = {}  # the values each column's markers follow
+    for _, vals in glued:
+        for i, (c, v) in enumerate(vals):
+            by_col.setdefault(c, []).append(v)
+            if i and _DIGIT_MARKER.match(v):
+                before.setdefault(c, []).append(vals[i - 1][1])
+    every = [v for _, vals in glued for _, v in vals]
+    marker_cols = {
+        c
+        for c, col in by_col.items()
+        if all(_FOOTNOTE.match(v) for v in col)
+        and _values_dwarf_markers(every, col, before.get(c, ()))
+    }
+    out: set[tuple[int, int]] = set()
+    for r, idx in cands.items():
+        if not idx:
+            continue
+        n_keep, n_drop = len(glued[r][1]), len(glued[r][1]) - len(idx)
+        if usual is not None and n_keep == usual:
+            continue
+        if usual is not None and n_drop == usual and n_keep > longest:
+            out.update((r, i) for i in idx)  # with its markers the row is too long
+        else:
+            out.update((r, i) for i in idx if glued[r][1][i][0] in marker_cols)
+    return out
+
+
 def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
     """Align ragged pipe rows (colspans were lost when the text was made).
 
     Within each row fragments are glued ("$" + "3,035", "(1,360" + ")") and
-    empty cells dropped, keeping the first cell as the row label. Rows with
+    empty cells dropped, keeping the first cell as the row label. Footnote
+    markers in cells of their own are dropped when they follow the label or a
+    value ("(a)", "*"); a "(12)" only when its context marks it as a footnote
+    (see _digit_markers_are_footnotes), else it is a negative value. Rows with
     fewer values are right-aligned (financial tables drop leading columns
     far more often than trailing ones); a single text value spans the row.
     """
+    glued = [(row, _glue_pipe_row(row[1:])) for row in rows]
+    footnotes = _digit_markers_are_footnotes(glued)
     compact: list[list[str]] = []
-    for row in rows:
-        label, rest = (row[0], row[1:]) if row else ("", [])
+    for r, (row, cells) in enumerate(glued):
+        label = row[0] if row else ""
         vals: list[str] = []
-        for cell in rest:
-            if not cell:
+        for i, (_, cell) in enumerate(cells):
+            if (r, i) in footnotes:
                 continue
-            if vals and (vals[-1] in _PREFIX_FRAGMENTS or cell in _SUFFIX_FRAGMENTS):
-                vals[-1] = _join_cells(vals[-1], cell)
-            elif vals and _FOOTNOTE.match(cell) and _is_numeric(vals[-1]):
-                continue
-            else:
-                vals.append(cell)
+            if (
+                _FOOTNOTE.match(cell)
+                and not _DIGIT_MARKER.match(cell)
+                and (not vals or _is_numeric(vals[-1]))
+                and (vals or any(_is_numeric(v) for _, v in cells))
+            ):
+                continue  # "(a)", "*": a footnote on the label or the value before it
+            vals.append(cell)
         compact.append([label, *vals])
     width = max((len(r) for r in compact), default=0)
     out = []

@@ -58,8 +58,8 @@ def _block_text(block: Block) -> str:
     from finprobe.document import Table
 
     if isinstance(block, Table):
-        lead = "\n".join(t for t in (block.caption, block.pre_text) if t)
-        return f"{lead}\n{block.to_pipe_text()}" if lead else block.to_pipe_text()
+        # pre_text is the preceding block's prose, already a passage of its own
+        return f"{block.caption}\n{block.to_pipe_text()}" if block.caption else block.to_pipe_text()
     return block.text
 
 

@@ -213,7 +213,12 @@ class RunOutcome:
 
 
 def find_resumable_log(
-    runs_dir: Path, task_name: str, model: str, task_args: dict, limit: int | None
+    runs_dir: Path,
+    task_name: str,
+    model: str,
+    task_args: dict,
+    limit: int | None,
+    task_fn: Callable[..., Task] | None = None,
 ) -> Path | None:
     """The newest unfinished log of the same task, model and arguments, if any."""
     from inspect_ai.log import list_eval_logs, read_eval_log
@@ -231,12 +236,25 @@ def find_resumable_log(
             continue
         if header.eval.model != model:
             continue
-        if _comparable_args(header.eval.task_args) != _comparable_args(task_args):
+        if _comparable_args(header.eval.task_args) != _comparable_args(_with_defaults(task_fn, task_args)):
             continue
         if header.eval.config.limit != limit:
             continue
         return Path(info.name.removeprefix("file://"))
     return None
+
+
+def _with_defaults(task_fn: Callable[..., Task] | None, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The arguments inspect records for a task: its defaults, overridden by ``args``."""
+    import inspect as pyinspect
+
+    full: dict[str, Any] = {}
+    if task_fn is not None:
+        for name, parameter in pyinspect.signature(task_fn).parameters.items():
+            if parameter.default is not pyinspect.Parameter.empty:
+                full[name] = parameter.default
+    full.update(args)
+    return full
 
 
 def _comparable_args(args: Mapping[str, Any]) -> str:
@@ -272,12 +290,12 @@ def run_benchmark(
     name = task_name or info.name
     args = {k: v for k, v in (task_args or {}).items() if v is not None}
     task_fn = info.task if task_name is None else _subtask(benchmark, task_name)
-    previous = find_resumable_log(runs_dir, name, model, args, limit) if resume else None
+    previous = find_resumable_log(runs_dir, name, model, args, limit, task_fn) if resume else None
     common: dict[str, Any] = dict(
         log_dir=str(runs_dir),
         fail_on_error=fail_on_error,
         display=display,
-        log_buffer=10,
+        log_buffer=1,  # flush every finished sample: a killed run loses none of them
     )
     if max_connections is not None:
         common["max_connections"] = max_connections

@@ -708,8 +708,8 @@ def rule_dqc_0137(c: CheckContext) -> list[Finding]:
                 first.setdefault((fact.concept, dim), fact)
     out = []
     for (concept, axis), mems in sorted(members.items()):
-        if len(mems) != 1:
-            continue
+        if len(mems) != 1 or f.is_extension(concept):
+            continue  # extension concepts have no US-GAAP extensible-list counterpart
         fact = first[(concept, axis)]
         kind = "StatementOfFinancialPosition" if "BalanceSheet" in axis else "IncomeStatement"
         out.append(

@@ -121,8 +121,14 @@ def parse_report(record: dict, n: int, path: Path | None = None) -> FaithReport:
                     ground_truth=str(inst["ground_truth"]),
                     mask_span=(int(span[0]), int(span[1])),
                     mask_type=inst.get("mask_type"),
-                    labels={k: v for k, v in inst.items() if k.endswith("label") and isinstance(v, str)},
-                    extra={k: v for k, v in inst.items() if k in ("derivation", "answerable_by", "scenario_source")},
+                    labels={
+                        k: v for k, v in inst.items() if k.endswith("label") and isinstance(v, str)
+                    },
+                    extra={
+                        k: v
+                        for k, v in inst.items()
+                        if k in ("derivation", "answerable_by", "scenario_source")
+                    },
                 )
             )
         except KeyError as exc:
@@ -162,7 +168,10 @@ def unit_hint(ground_truth: str) -> str:
     parsed = parse_number(ground_truth)
     if parsed is None:
         return "(the value's unit is not specified)"
-    phrases = [UNIT_PHRASES.get(u, f"expressed in {u.replace('_', ' ').upper()}") for u in sorted(parsed.units)]
+    phrases = [
+        UNIT_PHRASES.get(u, f"expressed in {u.replace('_', ' ').upper()}")
+        for u in sorted(parsed.units)
+    ]
     if not phrases:
         return "(a plain number with no unit or currency sign)"
     return "(" + "; ".join(phrases) + ")"
@@ -186,7 +195,9 @@ def instance_metadata(report: FaithReport, instance: FaithInstance) -> dict[str,
         "uid": instance.uid,
         "report_id": report.id,
         "filing_date": str(report.metadata.get("filing_date", "")),
-        "tables": [{"index": t.index, "pre_text": t.pre_text, "cells": t.cells} for t in report.tables],
+        "tables": [
+            {"index": t.index, "pre_text": t.pre_text, "cells": t.cells} for t in report.tables
+        ],
         "pre_sentence": instance.pre_sentence,
         "masked_sentence": instance.masked_sentence,
         "post_sentence": instance.post_sentence,
@@ -201,4 +212,7 @@ HIDDEN_FROM_BASELINES = ("ground_truth", "mask_type")
 
 
 def tables_from_metadata(metadata: dict[str, Any]) -> list[FaithTable]:
-    return [FaithTable(index=t["index"], pre_text=t["pre_text"], cells=t["cells"]) for t in metadata["tables"]]
+    return [
+        FaithTable(index=t["index"], pre_text=t["pre_text"], cells=t["cells"])
+        for t in metadata["tables"]
+    ]

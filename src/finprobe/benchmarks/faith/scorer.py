@@ -83,7 +83,9 @@ def rescore(completion: str, metadata: dict[str, Any]) -> dict[str, float]:
     return score_answer(metadata["ground_truth"], parsed["answer"] if parsed else None)
 
 
-@scorer(metrics={"correct": [mean()], "paper_correct": [mean()], "value": [mean()], "unit": [mean()]})
+@scorer(
+    metrics={"correct": [mean()], "paper_correct": [mean()], "value": [mean()], "unit": [mean()]}
+)
 def faith_scorer() -> Scorer:
     """Scores a FAITH reply in both modes; Score.metadata keeps the parsed answer."""
 
@@ -119,7 +121,9 @@ def sample_scenario(record: SampleRecord) -> str | None:
     return None
 
 
-def summarize(records: list[SampleRecord], scenarios: dict[str, str] | None = None) -> dict[str, Any]:
+def summarize(
+    records: list[SampleRecord], scenarios: dict[str, str] | None = None
+) -> dict[str, Any]:
     """Accuracy overall, value, unit and by scenario, in both modes.
 
     ``scenarios`` (uid -> scenario) overrides per-sample scenarios: ``compare`` passes

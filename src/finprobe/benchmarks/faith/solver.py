@@ -74,10 +74,16 @@ class Cell:
     percent: bool
     text: str
     raw: Decimal = Decimal(0)  # magnitude as written in the cell, no table scale
+    heading: str = ""  # the body heading row above ("Total International", "Nutritionals —")
+    table_years: frozenset[str] = frozenset()
 
     @cached_property
     def row_tokens(self) -> set[str]:
         return set(_tokens(self.table.row_label(self.row)))
+
+    @cached_property
+    def heading_tokens(self) -> set[str]:
+        return set(_tokens(self.heading)) - self.row_tokens
 
     @cached_property
     def col_text(self) -> str:
@@ -85,7 +91,14 @@ class Cell:
 
     @cached_property
     def years(self) -> set[str]:
-        return set(_YEAR.findall(self.col_text))
+        own = set(_YEAR.findall(self.col_text))
+        if own:
+            return own
+        # "2023 | 2022 | Total Change | Impact of Exchange": a value column without a
+        # year in a table of periods belongs to the table's latest period
+        if self.table_years:
+            return {max(self.table_years)}
+        return set()
 
     @cached_property
     def change_column(self) -> bool:
@@ -229,33 +242,69 @@ def read_context(metadata: dict[str, Any]) -> Context:
     )
 
 
-_COMPARED = re.compile(r"compared (?:with|to)|as compared|versus|\bvs\.?|prior year|from", re.I)
+_CLAUSE_BREAK = re.compile(
+    r"compared (?:with|to)|as compared|versus|\bvs\.?|\bfrom\b|\bwhile\b|;|, and\b|, or\b|\. ",
+    re.I,
+)
 
 
 def _target_year(before: str, after: str, role: str) -> str | None:
-    """The year of the blank: named before any "compared with", else left to the tables."""
-    compare_after = _COMPARED.search(after)
-    own_after = _YEAR.findall(after[: compare_after.start()] if compare_after else after)
-    own_before = _YEAR.findall(before.split("compared")[0]) if role != "older" else []
+    """The year of the blank's own clause: "[MASK] for 2022", "In 2022, sales fell [MASK]".
+
+    The clause runs from the last comparison word before the blank to the next one
+    after it, so "$68.2 million for 2023, compared to a loss of [MASK] for 2022"
+    gives 2022.
+    """
     if role == "older":
-        later = _YEAR.findall(after)
-        return later[-1] if later and "compared" in after[:80].lower() else None
-    if own_before:
-        return own_before[-1]
-    if own_after:
-        return own_after[0]
+        # "from [MASK] to $8.7 million for 2023 compared to 2022": the blank's year is
+        # the one named with the comparison, not the newer figure's
+        compared = re.search(r"(?:compared (?:with|to)|versus|\bvs\.?)(.*)", after, re.I)
+        years = _YEAR.findall(compared.group(1)) if compared else []
+        return years[0] if years else None
+    breaks = list(_CLAUSE_BREAK.finditer(before))
+    own_before = before[breaks[-1].end() :] if breaks else before
+    stop = _CLAUSE_BREAK.search(after)
+    own_after = after[: stop.start()] if stop else after
+    later = _YEAR.findall(own_after)
+    if later:
+        return later[0]
+    earlier = _YEAR.findall(own_before)
+    if earlier:
+        return earlier[-1]
+    if not breaks:
+        # the sentence's opening period ("For 2023, revenue was [MASK]")
+        years = _YEAR.findall(before)
+        if years:
+            return years[-1]
     return None
 
 
+_CHANGE_WORD = (
+    r"(?:increas|decreas|grew|grow|declin|rose|fell|chang|improv|reduc|drop|offset|higher|lower"
+    r"|rise)\w*"
+)
 _CHANGE_BEFORE = re.compile(
-    r"(increas|decreas|grew|grow|declin|rose|fell|chang|improv|reduc|drop|offset|higher|lower)\w*"
-    r"(?:\s+(?:by|of|favorably|unfavorably|approximately|about|nearly|roughly|\$))*\s*$",
+    _CHANGE_WORD + r"(?:\s+(?:by|of|favorably|unfavorably|approximately|about|nearly|roughly|"
+    r"more than|over|\$))*\s*$",
     re.I,
 )
-_FROM_BEFORE = re.compile(r"\bfrom\s*$", re.I)
-_TO_BEFORE = re.compile(r"\b(?:to|reach\w*|totaled|totalled|was|were|of)\s*$", re.I)
+# "increased $894 million, or [MASK]": the second figure of a change
+_CHANGE_PAIR_BEFORE = re.compile(
+    _CHANGE_WORD + r"\s+(?:by\s+)?(?:approximately\s+)?\$?\s?[\d.,]+\s*(?:%|percent|million|"
+    r"billion|thousand)?,?\s+or\s*$",
+    re.I,
+)
+_FROM_BEFORE = re.compile(r"\bfrom\s*(?:approximately\s+|about\s+)?$", re.I)
 _COMPARED_BEFORE = re.compile(
-    r"(compared (?:with|to)|versus|vs\.?|from|prior year(?:'s)?|as compared to)\s*$", re.I
+    r"(compared (?:with|to)|versus|vs\.?|from|prior year(?:'s)?|as compared to)"
+    r"(?:\s+(?:approximately|about|a|an|net|\w+\s+of))*\s*$",
+    re.I,
+)
+_CHANGE_AFTER = re.compile(
+    r"\s*(?:,?\s*(?:and|or)\s+[\d.,]+\s*(?:%|percent)?\s*)?(?:\w+\s+)?"
+    r"(?:increase|decrease|change|growth|decline|rise|reduction|more|less|higher|lower|"
+    r"improvement|drop)s?\b",
+    re.I,
 )
 
 
@@ -264,13 +313,15 @@ def mask_role(before: str, after: str) -> str:
     before = before.rstrip()
     if _FROM_BEFORE.search(before) and re.match(r"\s*to\b", after):
         return "older"
-    if _CHANGE_BEFORE.search(before) and not re.match(r"\s*(?:to|from)\b", after):
-        return "change"
-    if re.match(
-        r"\s*(?:increase|decrease|change|growth|decline|rise|reduction|more|less|higher|lower)\b",
-        after,
-        re.I,
+    if re.search(r"\b(?:by|of)\s*(?:approximately\s+|about\s+)?$", before) and re.search(
+        _CHANGE_WORD + r"\s+(?:by|of)\s*(?:approximately\s+|about\s+)?$", before, re.I
     ):
+        return "change"  # "decreased by [MASK] to $13.26 billion"
+    if _CHANGE_BEFORE.search(before) and not re.match(r"\s*from\b", after):
+        return "change"  # "increased [MASK] to 152.0" is the change, too
+    if _CHANGE_PAIR_BEFORE.search(before):
+        return "change"
+    if _CHANGE_AFTER.match(after):
         return "change"
     if _COMPARED_BEFORE.search(before):
         return "older"
@@ -317,10 +368,54 @@ def section_scales(table: Table) -> dict[int, Decimal]:
     return scales
 
 
-def numeric_cells(table: Table, index: str) -> list[Cell]:
+_PER_SHARE_ROW = re.compile(
+    r"\bper\b.*\bshare|\bper (?:diluted |basic )?share|\bEPS\b|\bper (?:boe|bbl|mcf|unit)\b", re.I
+)
+
+
+def _is_heading_row(table: Table, r: int) -> bool:
+    label = table.row_label(r)
+    values = table.cells[r][table.header_cols :]
+    return bool(label) and not any(any(ch.isdigit() for ch in v) for v in values if v not in label)
+
+
+def _headings(table: Table) -> dict[int, str]:
+    """The body heading ("Total International", "Oil (per Bbl):") that each row sits under."""
+    out: dict[int, str] = {}
+    current = ""
+    for r in range(table.header_rows, table.n_rows):
+        if _is_heading_row(table, r):
+            current = table.row_label(r).rstrip(":—- ")
+            continue
+        if not any(table.cells[r]):
+            continue
+        out[r] = current
+    return out
+
+
+def _percent_columns(table: Table) -> set[int]:
+    """Columns whose first value carries "%" and the rest are bare ("1.1%" then "9.8")."""
+    cols = set()
+    for c in range(table.header_cols, table.n_cols):
+        values = [
+            table.cells[r][c]
+            for r in range(table.header_rows, table.n_rows)
+            if any(ch.isdigit() for ch in table.cells[r][c])
+        ]
+        if values and "%" in values[0] and not any("$" in v for v in values):
+            cols.add(c)
+    return cols
+
+
+def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1)) -> list[Cell]:
     cells = []
     local = section_scales(table) if table.scale == 1 else {}
+    headings = _headings(table)
+    percent_cols = _percent_columns(table)
+    years = frozenset(y for c in range(table.n_cols) for y in _YEAR.findall(table.column_label(c)))
     for r in range(table.header_rows, table.n_rows):
+        label = table.row_label(r)
+        per_unit = bool(_PER_SHARE_ROW.search(label))
         for c in range(table.header_cols, table.n_cols):
             raw = table.cells[r][c]
             if not raw or not any(ch.isdigit() for ch in raw):
@@ -333,21 +428,105 @@ def numeric_cells(table: Table, index: str) -> list[Cell]:
                 continue
             percent = (
                 "percent" in number.units
+                or c in percent_cols
                 or table.is_per_share_or_percent(r, c)
                 and "%" in (raw + table.column_label(c))
             )
-            if value != number.value and re.search(
-                r"\bper\b.*\bshare|\bper (?:diluted |basic )?share|\bEPS\b",
-                table.row_label(r),
-                re.I,
-            ):
-                value = number.value
-            if r in local and value == number.value and not percent and number.scale == 1:
+            if per_unit or percent:
+                value = number.value  # per-share and per-unit amounts are never scaled
+            elif r in local and number.scale == 1:
                 value = number.value * local[r]
+            elif table.scale == 1 and number.scale == 1 and not local:
+                value = number.value * implied_scale
             cells.append(
-                Cell(table, index, r, c, abs(value), bool(percent), raw, abs(number.value))
+                Cell(
+                    table,
+                    index,
+                    r,
+                    c,
+                    abs(value),
+                    bool(percent),
+                    raw,
+                    abs(number.value),
+                    headings.get(r, ""),
+                    years,
+                )
             )
     return cells
+
+
+def implied_scale(table: Table, anchors: list[Any]) -> Decimal:
+    """A table with no stated scale whose cells match the sentence's money figures only
+    when read in thousands (or millions) is in thousands: "$426.4 million" ~ 426,380."""
+    if table.scale != 1:
+        return Decimal(1)
+    money = [
+        a for a in anchors if "usd" in a.units and a.scale >= 1000 and "percent" not in a.units
+    ]
+    if not money:
+        return Decimal(1)
+    for factor in (Decimal(1000), Decimal(10) ** 6):
+        for r in range(table.header_rows, table.n_rows):
+            for c in range(table.header_cols, table.n_cols):
+                number = table.number(r, c)
+                if number is None or number.scale != 1 or "percent" in number.units:
+                    continue
+                value = abs(number.value)
+                if any(_near(value, a) for a in money):
+                    return Decimal(1)  # already matches as written
+                if any(
+                    _near(value * factor, a) and a.precision <= value * factor / 100 for a in money
+                ):
+                    return factor
+    return Decimal(1)
+
+
+_ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,6}\b")
+_MINOR = frozenset("and of the for in on to &".split())
+
+
+def _initials(label: str) -> str:
+    words = re.findall(r"[A-Za-z]+", label)
+    return "".join(w[0].upper() for w in words if w.lower() not in _MINOR)
+
+
+def expand_context(context: Context, tables: list[Table], masked: str) -> None:
+    """Let the sentence's words reach the tables' spelling: "R&D" names a row
+    "Research and development", "excluding" a column "Excl. Exchange"."""
+    labels: set[str] = set()
+    vocabulary: set[str] = set()
+    for table in tables:
+        for r in range(table.n_rows):
+            label = table.row_label(r)
+            labels.add(label)
+            vocabulary.update(_tokens(label))
+        for c in range(table.header_cols, table.n_cols):
+            vocabulary.update(_tokens(table.column_label(c)))
+    before, _, after = masked.partition("[MASK]")
+    near_text = before[-80:] + " " + after[:80]
+    for acronym in set(_ACRONYM.findall(masked)):
+        letters = acronym.replace("&", "")
+        if len(letters) < 2:
+            continue
+        for label in labels:
+            words = re.findall(r"[A-Za-z]+", label)
+            if _initials(label) == letters and len(words) <= 2 * len(letters) + 2:
+                expansion = _tokens(label)
+                context.sentence.extend(expansion)
+                if acronym in near_text:
+                    context.left.extend(expansion)
+    own = set(context.sentence)
+    for token in list(own - vocabulary):
+        if len(token) < 4:
+            continue
+        for word in vocabulary:
+            if len(word) >= 4 and (word.startswith(token) or token.startswith(word)):
+                context.sentence.append(word)
+                if token in context.left or token in context.right:
+                    context.left.append(word)
+
+
+_EXCLUDING = frozenset({"excl", "exclud", "excluding", "ex", "adjusted", "adjust"})
 
 
 class Scorer:
@@ -377,12 +556,17 @@ class Scorer:
         if not tokens:
             return 0.0
         hits = tokens & set(self.context.sentence)
-        return 1.5 * len(hits) - 0.4 * len(tokens - hits)
+        score = 1.5 * len(hits) - 0.4 * len(tokens - hits)
+        # constant-currency / adjusted figures: "excluding" names the "Excl." column
+        sentence_excludes = bool(set(self.context.sentence) & _EXCLUDING)
+        if tokens & _EXCLUDING:
+            score += 1.5 if sentence_excludes else -1.0
+        return score
 
     def weight(self, tokens: set[str] | list[str]) -> float:
         return sum(self.idf.get(t, self.default_idf) for t in tokens)
 
-    def label_fit(self, row_tokens: set[str]) -> float:
+    def label_fit(self, row_tokens: set[str], heading_tokens: set[str] = frozenset()) -> float:
         if not row_tokens:
             return 0.0
         ctx = self.context
@@ -394,12 +578,15 @@ class Scorer:
         total = self.weight(row_tokens)
         coverage = self.weight(row_tokens & (sentence | set(ctx.neighbours))) / total
         missing = self.weight(row_tokens - sentence - set(ctx.neighbours))
+        # a heading above the row ("Structural Heart", "Total International") counts half
+        heading = 0.5 * self.weight(heading_tokens & sentence)
         return (
             0.6 * hit_near
             + 0.35 * hit_sentence
             + 0.1 * hit_neighbours
             + 3.0 * coverage
             - 0.15 * missing
+            + heading
         )
 
     def table_fit(self, table: Table) -> float:
@@ -527,10 +714,11 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         for t in metadata.get("tables", [])
     ]
     context = read_context(metadata)
+    expand_context(context, [t for _, t in tables], metadata["masked_sentence"])
     scorer = Scorer([t for _, t in tables], context)
     cells: list[Cell] = []
     for index, table in tables:
-        cells.extend(numeric_cells(table, index))
+        cells.extend(numeric_cells(table, index, implied_scale(table, context.anchors)))
     if not cells:
         return []
 
@@ -538,15 +726,23 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
     for cell in cells:
         by_row.setdefault((cell.table_index, cell.row), []).append(cell)
     row_fit = {
-        key: scorer.label_fit(group[0].row_tokens) + scorer.table_fit(group[0].table)
+        key: scorer.label_fit(group[0].row_tokens, group[0].heading_tokens)
+        + scorer.table_fit(group[0].table)
         for key, group in by_row.items()
     }
     # an anchor that matches few cells is a precise pointer; "1%" matching dozens is noise
     anchor_rows: dict[tuple[str, int], float] = {}
+    anchor_cols: dict[tuple[str, str], float] = {}
     for anchor in context.anchors:
         hits = {(c.table_index, c.row) for c in cells if _matches_anchor(c, [anchor], c.percent)}
         for key in hits:
             anchor_rows[key] = anchor_rows.get(key, 0.0) + 6.0 / (1 + len(hits))
+        # "31.8%, [MASK] and 26.0%": listed figures sit in one column of one table
+        if 0 < len(hits) <= 3:
+            for c in cells:
+                if (c.table_index, c.row) in hits and _matches_anchor(c, [anchor], c.percent):
+                    key = (c.table_index, _column_key(c))
+                    anchor_cols[key] = anchor_cols.get(key, 0.0) + 1.5 / len(hits)
 
     candidates = [
         Candidate(
@@ -570,8 +766,16 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
 
     for cand in candidates:
         cand.score = _score(cand, context, scorer, row_fit, anchor_rows)
+        if cand.kind == "lookup":
+            first = cand.cells[0]
+            cand.score += anchor_cols.get((first.table_index, _column_key(first)), 0.0)
     candidates.sort(key=lambda c: c.score, reverse=True)
     return candidates
+
+
+def _column_key(cell: Cell) -> str:
+    """A column's label without its periods: the same measure across years."""
+    return _YEAR.sub("", cell.col_text).strip() or str(cell.col)
 
 
 def _score(
@@ -633,9 +837,9 @@ def _score(
 
 def _period_fit(cell: Cell, ctx: Context, scorer: Scorer) -> float:
     """How well a level cell's period fits the blank's period."""
-    if not cell.years:
-        return 0.0
     target = ctx.year_slot or ctx.target_year
+    if not cell.years:
+        return -0.5 if target or ctx.years else 0.0
     if target is None and ctx.role == "older" and scorer.current_year:
         target = str(int(scorer.current_year) - 1)
     if target is None and ctx.role == "level":

@@ -114,8 +114,12 @@ def summarize_finsm(records: list[SampleRecord]) -> dict[str, Any]:
     unparsed = sum(1 for r in records if not r.score.get("parsed"))
     return {
         "headline": headline,
-        "metrics": {"n": n, "n_with_gold": len(with_gold),
-                    "unparseable_rate": _pct(unparsed, n), **_errors(records)},  # fmt: skip
+        "metrics": {
+            "n": n,
+            "n_with_gold": len(with_gold),
+            "unparseable_rate": _pct(unparsed, n),
+            **_errors(records),
+        },  # fmt: skip
         "breakdowns": {"source": _by_source(records, "hr@20")},
     }
 
@@ -206,10 +210,16 @@ def summarize_finre(records: list[SampleRecord]) -> dict[str, Any]:
     confusion = Counter(f"{g}->{p}" for g, p in zip(gold, predicted, strict=True))
     return {
         "headline": headline,
-        "metrics": {"n": len(records), "invalid_rate": m["invalid_rate"],
-                    "per_class": m["per_class"], **_errors(records)},  # fmt: skip
-        "breakdowns": {"confusion": dict(sorted(confusion.items())),
-                       "source": _by_source(records, "correct")},  # fmt: skip
+        "metrics": {
+            "n": len(records),
+            "invalid_rate": m["invalid_rate"],
+            "per_class": m["per_class"],
+            **_errors(records),
+        },  # fmt: skip
+        "breakdowns": {
+            "confusion": dict(sorted(confusion.items())),
+            "source": _by_source(records, "correct"),
+        },  # fmt: skip
     }
 
 
@@ -381,8 +391,10 @@ def summarize(records: list[SampleRecord]) -> dict[str, Any]:
     if len(subtasks) > 1:
         return {
             "headline": {},
-            "metrics": {s: summarize([r for r in records if r.metadata.get("subtask") == s])
-                        for s in sorted(str(s) for s in subtasks)},  # fmt: skip
+            "metrics": {
+                s: summarize([r for r in records if r.metadata.get("subtask") == s])
+                for s in sorted(str(s) for s in subtasks)
+            },  # fmt: skip
             "breakdowns": {},
         }
     subtask = next(iter(subtasks), None)

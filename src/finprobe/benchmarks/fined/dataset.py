@@ -311,3 +311,40 @@ def load_finetuning_records(records: list[Any], path: str | Path = "<data>") -> 
             )
         )
     return docs
+
+
+def dataset_summary(
+    docs: list[FinEDDocument], sample_errors: int = 20, seed: int = 0
+) -> dict[str, Any]:
+    """Document count, errors per category and subtype, average length, and a sample of errors."""
+    import random
+    from collections import Counter
+
+    from finprobe.benchmarks.fined.taxonomy import SUBTYPE_IDS
+
+    per_sub = Counter(e.subtype for d in docs for e in d.errors)
+    per_cat = Counter(e.category for d in docs for e in d.errors)
+    lengths = [word_count(d.text) for d in docs]
+    all_errors = [(d.id, e) for d in docs for e in d.errors]
+    rng = random.Random(seed)
+    # one error per subtype first, so the sample shows the variety
+    picked: list[tuple[str, AnnotatedError]] = []
+    for sub in SUBTYPE_IDS:
+        of_sub = [x for x in all_errors if x[1].subtype == sub]
+        if of_sub and len(picked) < sample_errors:
+            picked.append(rng.choice(of_sub))
+    rest = [x for x in all_errors if x not in picked]
+    picked += rng.sample(rest, min(len(rest), sample_errors - len(picked)))
+    return {
+        "documents": len(docs),
+        "errors": sum(per_sub.values()),
+        "errors_per_document": sum(per_sub.values()) / len(docs) if docs else 0.0,
+        "average_words": sum(lengths) / len(lengths) if lengths else 0.0,
+        "per_category": dict(per_cat),
+        "per_subtype": {s: per_sub.get(s, 0) for s in SUBTYPE_IDS},
+        "subtypes_covered": sum(1 for s in SUBTYPE_IDS if per_sub.get(s)),
+        "sample": [
+            {"doc_id": doc_id, "subtype": e.subtype, "original": e.original, "modified": e.sentence}
+            for doc_id, e in picked
+        ],
+    }

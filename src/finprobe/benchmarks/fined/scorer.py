@@ -78,31 +78,34 @@ _FENCE_RE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
 
 
 def _json_candidates(text: str) -> list[str]:
-    """JSON-looking substrings, best first: fenced blocks, then balanced [...] / {...} spans, last first."""
+    """JSON-looking substrings, best first: fenced blocks, then outermost [...] / {...} spans, last first."""
     out = [m.group(1).strip() for m in _FENCE_RE.finditer(text)][::-1]
     spans: list[str] = []
-    for opener, closer in (("[", "]"), ("{", "}")):
-        depth, start, in_str, esc = 0, -1, False, False
-        for i, ch in enumerate(text):
-            if in_str:
-                if esc:
-                    esc = False
-                elif ch == "\\":
-                    esc = True
-                elif ch == '"':
-                    in_str = False
-                continue
-            if ch == '"' and depth > 0:
-                in_str = True
-            elif ch == opener:
-                if depth == 0:
-                    start = i
-                depth += 1
-            elif ch == closer and depth > 0:
-                depth -= 1
-                if depth == 0:
-                    spans.append(text[start : i + 1])
-    out.extend(sorted(spans, key=lambda s: text.rfind(s), reverse=True))
+    stack: list[str] = []
+    start, in_str, esc = -1, False, False
+    pairs = {"[": "]", "{": "}"}
+    for i, ch in enumerate(text):
+        if in_str:
+            if esc:
+                esc = False
+            elif ch == "\\":
+                esc = True
+            elif ch == '"':
+                in_str = False
+            continue
+        if ch == '"' and stack:
+            in_str = True
+        elif ch in pairs:
+            if not stack:
+                start = i
+            stack.append(pairs[ch])
+        elif stack and ch == stack[-1]:
+            stack.pop()
+            if not stack:
+                spans.append(text[start : i + 1])
+        elif ch in "]}" and stack:  # mismatched bracket: restart the scan here
+            stack.clear()
+    out.extend(reversed(spans))
     return out
 
 

@@ -1,0 +1,145 @@
+"""FAITH CLI commands: `finprobe build faith` and `finprobe faith agreement`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from finprobe.errors import InputError
+
+faith_app = typer.Typer(help="FAITH utilities: check the dataset builder.", no_args_is_help=True)
+
+
+def _fail(exc: InputError) -> typer.Exit:
+    # one line on stderr, exit 2 (bad input), as the CLI contract says
+    print(f"error: {exc}", file=sys.stderr)
+    return typer.Exit(2)
+
+
+def build_faith(
+    inputs: list[Path] = typer.Argument(
+        ..., help="FinDVer report .json/.json.gz, HTML or text files, or folders of them."
+    ),
+    out: Path = typer.Option(..., "--out", help="FAITH dataset JSON to write."),
+    answerability: str = typer.Option(
+        "derivation", "--answerability", help="derivation | panel | none"
+    ),
+    panel_model: list[str] | None = typer.Option(
+        None, "--panel-model", help="inspect model for the answerability panel (repeat)."
+    ),
+    spans: str = typer.Option("rules", "--spans", help="rules | spacy (needs a spaCy model)"),
+    only_answerable: bool = typer.Option(
+        False, "--only-answerable", help="Keep only spans judged answerable."
+    ),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Process at most N input files."),
+    max_sentences: int | None = typer.Option(
+        None, "--max-sentences", min=1, help="Sample N sentences with spans per report (seeded)."
+    ),
+    include_10q: bool = typer.Option(False, "--include-10q", help="Also build from 10-Q reports."),
+    seed: int = typer.Option(0, "--seed", help="Seed for --max-sentences sampling."),
+) -> None:
+    """Build FAITH masked-span instances from the MD&A of 10-K reports."""
+    from finprobe.benchmarks.faith.build import build_from_paths
+
+    try:
+        if answerability not in ("derivation", "panel", "none"):
+            raise InputError(
+                None, f"--answerability {answerability!r}: use derivation, panel or none"
+            )
+        if spans not in ("rules", "spacy"):
+            raise InputError(None, f"--spans {spans!r}: use rules or spacy")
+        if answerability == "panel" and not panel_model:
+            raise InputError(None, "--answerability panel needs at least one --panel-model")
+        summary = build_from_paths(
+            inputs,
+            out,
+            spans=spans,
+            answerability=answerability,
+            panel_models=panel_model or [],
+            only_answerable=only_answerable,
+            limit=limit,
+            max_sentences=max_sentences,
+            include_10q=include_10q,
+            seed=seed,
+        )
+    except InputError as exc:
+        raise _fail(exc) from None
+    console = Console()
+    for name in summary["skipped_10q"]:
+        console.print(f"note: skipped 10-Q report {name} (use --include-10q)")
+    table = Table(title=f"FAITH build -> {summary['out']}")
+    table.add_column("measure")
+    table.add_column("value", justify="right")
+    rows = [
+        ("reports built", summary["reports"]),
+        ("reports without MD&A", len(summary["reports_without_mdna"])),
+        ("10-Q skipped", len(summary["skipped_10q"])),
+        ("MD&A tables", summary["tables"]),
+        ("sentences", summary["sentences"]),
+        ("instances", summary["instances"]),
+        *((f"scenario {k}", v) for k, v in summary["scenario_mix"].items()),
+        ("answerable (derivation)", summary["answerable"]["derivation"]),
+        ("answerable (panel, unanimous)", summary["answerable"]["panel_unanimous"]),
+        ("seconds", summary["seconds"]),
+    ]
+    for name, value in rows:
+        table.add_row(name, str(value))
+    console.print(table)
+
+
+def agreement(
+    pilot: Path = typer.Argument(..., help="FAITH pilot JSON with the three LLM label fields."),
+    json_out: bool = typer.Option(False, "--json", help="Print the figures as JSON."),
+) -> None:
+    """Agreement of the derivation finder with the pilot's unanimous LLM answerability labels."""
+    from finprobe.benchmarks.faith.build import agreement_with_pilot
+
+    try:
+        result = agreement_with_pilot(pilot)
+    except InputError as exc:
+        raise _fail(exc) from None
+    if json_out:
+        print(json.dumps(result, indent=2))
+        return
+    console = Console()
+    head = Table(title=f"Derivation finder vs unanimous LLM labels: {pilot.name}")
+    head.add_column("measure")
+    head.add_column("value", justify="right")
+    for key in (
+        "instances", "unanimous", "agreement", "agreement_rate", "finder_found",
+        "value_match_rate", "scenario_agreement_rate", "chance_found_rate",
+    ):  # fmt: skip
+        head.add_row(key.replace("_", " "), str(result[key]))
+    console.print(head)
+    confusion = Table(title="LLM label (rows) x finder (columns)")
+    confusion.add_column("LLM")
+    for finder in ("answerable", "unanswerable"):
+        confusion.add_column(finder, justify="right")
+    for llm in ("answerable", "unanswerable", "split"):
+        confusion.add_row(
+            llm,
+            *(
+                str(result["confusion"].get(f"{llm}|{f}", 0))
+                for f in ("answerable", "unanswerable")
+            ),
+        )
+    console.print(confusion)
+    found = ("A", "B", "C", "D", "none")
+    scen = Table(title="Annotated mask_type (rows) x finder scenario (columns)")
+    scen.add_column("annotated")
+    for f in found:
+        scen.add_column(f, justify="right")
+    for t in ("A", "B", "C", "D"):
+        scen.add_row(t, *(str(result["scenario_confusion"].get(f"{t}|{f}", 0)) for f in found))
+    console.print(scen)
+
+
+def register(build_app: typer.Typer, app: typer.Typer) -> None:
+    build_app.command("faith")(build_faith)
+    faith_app.command("agreement")(agreement)
+    app.add_typer(faith_app, name="faith")

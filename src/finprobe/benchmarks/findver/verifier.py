@@ -1,0 +1,336 @@
+"""``finprobe/findver-verifier``: a rule-based claim verifier (no LLM).
+
+It ranks the evidence passages for the claim, then checks what can be checked:
+
+- numbers: each amount, percentage or ratio in the claim must equal a figure in the
+  evidence (at the claim's written precision, any table scale), or a simple derived
+  figure: a difference, sum, percentage change, share or ratio of two figures from
+  the same table row, the same table column, or the same paragraph;
+- periods: a table figure must sit in a column whose year the claim names, when it
+  names years and the column has one;
+- dates: a full date in the claim ("April 17, 2024") must appear in the evidence;
+- entities: a name in capitals in the claim must appear in the evidence.
+
+The claim is entailed only when every check holds; the explanation lists the
+evidence used and each check, in the paper's template (extracted information as a
+numbered list, then reasoning steps, then the label).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from finprobe.numbers import NumberSpan, find_numbers
+from finprobe.retrieval import BM25Retriever, Passage
+
+# kinds of claim number we check; years, ordinals and bare small counts are context
+_CHECKED_KINDS = ("money", "percent", "quantity", "other", "count")
+_APPROX = re.compile(r"\b(?:approximately|about|around|roughly|nearly|almost|some|over|more than|less than|under|at least|up to|exceed\w*)\s*$", re.I)
+_YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
+_DATE = re.compile(
+    r"\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),?\s+(\d{4})\b"
+)
+_NAME = re.compile(r"\b(?:[A-Z][a-z]+(?:\s+[A-Z]\.)?\s+[A-Z][a-z]+|[A-Z]{3,}[A-Z0-9]*)\b")
+_COMMON_CAPS = {
+    "GAAP", "SEC", "USD", "CEO", "CFO", "COO", "EPS", "EBITDA", "LLC", "INC", "NYSE", "NASDAQ",
+    "FDIC", "IPO", "REIT", "MBS", "ASC", "ASU", "IRS", "FASB", "ESG", "LIBOR", "SOFR", "ROI",
+    "ROE", "ROA", "COVID", "USA", "U.S", "ETF", "LTV", "CAGR", "EBIT", "FY", "Q1", "Q2", "Q3", "Q4",
+}  # fmt: skip
+
+
+@dataclass
+class Check:
+    kind: str  # "number" | "date" | "entity"
+    claim_text: str
+    passed: bool
+    evidence_id: str | None = None
+    detail: str = ""
+
+
+@dataclass
+class Verdict:
+    label: str  # "entailed" | "refuted"
+    checks: list[Check]
+    evidence: list[Passage] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[Check]:
+        return [c for c in self.checks if not c.passed]
+
+    def explanation(self) -> str:
+        """Extracted information (numbered), reasoning steps, then the label."""
+        lines = ["Extracted information:"]
+        info = [c for c in self.checks if c.passed and c.evidence_id is not None]
+        if not info and self.evidence:
+            info_lines = [f"{_label(p)} {p.id} is the passage closest to the claim." for p in self.evidence[:3]]
+        else:
+            info_lines = [f"{c.detail} ({_where(c.evidence_id, self.evidence)})." for c in info]
+        if not info_lines:
+            info_lines = ["No evidence passage was available."]
+        lines += [f"{i}. {text}" for i, text in enumerate(info_lines, 1)]
+        lines.append("Reasoning:")
+        steps = []
+        for check in self.checks:
+            verdict = "holds" if check.passed else "fails"
+            steps.append(f"The {check.kind} check on '{check.claim_text}' {verdict}: {check.detail}.")
+        if not self.checks:
+            steps.append("The claim states no figure, date or name that can be checked, so nothing contradicts it.")
+        elif self.failed:
+            steps.append(f"{len(self.failed)} of {len(self.checks)} checks fail, so the claim is contradicted.")
+        else:
+            steps.append(f"All {len(self.checks)} checks hold, so the claim is supported.")
+        lines += [f"Step {i}: {text}" for i, text in enumerate(steps, 1)]
+        lines.append(f"Answer: {self.label}")
+        return "\n".join(lines)
+
+
+def _label(passage: Passage) -> str:
+    return "Table" if passage.kind == "table" else "Paragraph"
+
+
+def _where(evidence_id: str | None, evidence: Sequence[Passage]) -> str:
+    for passage in evidence:
+        if passage.id == evidence_id:
+            return f"{_label(passage)} {passage.id}"
+    return f"passage {evidence_id}"
+
+
+# ----------------------------------------------------------------------------- evidence figures
+
+
+@dataclass(frozen=True)
+class Figure:
+    value: Decimal
+    percent: bool
+    passage_id: str
+    group: str  # figures in one group may be combined: "row:<pid>:<r>", "col:<pid>:<c>", "text:<pid>"
+    years: frozenset[str]  # years of the figure's column (tables) or sentence (text)
+    text: str
+
+
+def _pipe_rows(text: str) -> list[list[str]]:
+    rows = []
+    for line in text.splitlines():
+        if "|" in line:
+            rows.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return rows
+
+
+def _cell_number(cell: str) -> NumberSpan | None:
+    spans = [s for s in find_numbers(cell) if s.kind not in ("year", "date", "ordinal")]
+    return spans[0] if len(spans) == 1 else None
+
+
+def passage_figures(passage: Passage) -> list[Figure]:
+    """Every figure of a passage with the groups it may combine in and its years."""
+    figures: list[Figure] = []
+    prose_lines = [line for line in passage.text.splitlines() if "|" not in line]
+    prose = "\n".join(prose_lines)
+    for span in find_numbers(prose):
+        if span.kind in ("year", "date", "ordinal"):
+            continue
+        sentence_start = max(prose.rfind(".", 0, span.start), prose.rfind("\n", 0, span.start)) + 1
+        sentence_end = prose.find(". ", span.end)
+        sentence = prose[sentence_start : sentence_end if sentence_end > 0 else len(prose)]
+        figures.append(
+            Figure(
+                span.number.value,
+                "percent" in span.number.units,
+                passage.id,
+                f"text:{passage.id}",
+                frozenset(_YEAR.findall(sentence)),
+                span.text,
+            )
+        )
+    rows = _pipe_rows(passage.text)
+    column_years: dict[int, set[str]] = {}
+    for r, row in enumerate(rows):
+        numeric = [(c, _cell_number(cell)) for c, cell in enumerate(row)]
+        numbers = [(c, s) for c, s in numeric if s is not None]
+        if not numbers:
+            # a header row: remember the years over each column position
+            for c, cell in enumerate(row):
+                years = _YEAR.findall(cell)
+                if years:
+                    column_years.setdefault(c, set()).update(years)
+            continue
+        if all(_YEAR.fullmatch(row[c].strip()) for c, _ in numbers):
+            for c, _ in numbers:
+                column_years.setdefault(c, set()).add(row[c].strip())
+            continue
+        # numbers align with the year columns counted from the right
+        year_cols = sorted(column_years)
+        for rank, (c, span) in enumerate(numbers):
+            years: set[str] = set()
+            if year_cols and len(numbers) <= len(year_cols):
+                years = column_years[year_cols[len(year_cols) - len(numbers) + rank]]
+            figures.append(
+                Figure(
+                    span.number.value,
+                    "percent" in span.number.units or "%" in "".join(row[c : c + 2]),
+                    passage.id,
+                    f"row:{passage.id}:{r}",
+                    frozenset(years),
+                    f"{row[0]} = {span.text}" if c > 0 else span.text,
+                )
+            )
+            figures.append(
+                Figure(span.number.value, False, passage.id, f"col:{passage.id}:{rank - len(numbers)}", frozenset(years), f"{row[0]} = {span.text}")
+            )
+    return figures
+
+
+# ----------------------------------------------------------------------------- matching
+
+_SCALES = (Decimal(1), Decimal(1000), Decimal(1_000_000), Decimal(1_000_000_000))
+
+
+@dataclass(frozen=True)
+class ClaimNumber:
+    span: NumberSpan
+    tolerance: Decimal  # absolute, on the claim's value
+    years: frozenset[str]
+    percent: bool
+
+
+def claim_numbers(statement: str) -> list[ClaimNumber]:
+    out = []
+    years = frozenset(_YEAR.findall(statement))
+    for span in find_numbers(statement):
+        if span.kind not in _CHECKED_KINDS:
+            continue
+        value = span.number.value
+        if span.kind == "count" and abs(value) < 10 and not span.number.units:
+            continue  # "three segments", "2 plans": counts of things, rarely the point
+        half = span.number.precision / 2
+        approx = bool(_APPROX.search(statement[: span.start]))
+        relative = abs(value) * Decimal("0.02" if approx else "0.0005")
+        out.append(ClaimNumber(span, max(half, relative), years, "percent" in span.number.units))
+    return out
+
+
+def _close(target: Decimal, value: Decimal, tolerance: Decimal) -> bool:
+    return abs(abs(target) - abs(value)) <= tolerance
+
+
+def _years_ok(claim: ClaimNumber, figure_years: frozenset[str]) -> bool:
+    return not claim.years or not figure_years or bool(claim.years & figure_years)
+
+
+def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure | None, str]:
+    """The evidence figure (or derivation) that gives the claim number, with a note."""
+    target = claim.span.number.value
+    tol = claim.tolerance
+    for figure in figures:
+        if figure.percent != claim.percent and claim.percent:
+            continue
+        if not _years_ok(claim, figure.years):
+            continue
+        for scale in _SCALES if not claim.percent else (Decimal(1),):
+            if _close(target, figure.value * scale, tol):
+                note = f"{figure.text} gives {claim.span.text}" if scale == 1 else f"{figure.text} (x{scale:,}) gives {claim.span.text}"
+                return figure, note
+    groups: dict[str, list[Figure]] = {}
+    for figure in figures:
+        groups.setdefault(figure.group, []).append(figure)
+    hundred = Decimal(100)
+    for members in groups.values():
+        if len(members) < 2 or len(members) > 40:
+            continue
+        for a, b in itertools.permutations(members, 2):
+            if claim.percent:
+                if b.value != 0:
+                    change = (a.value - b.value) / abs(b.value) * hundred
+                    if _close(target, change, tol):
+                        return a, f"the change from {b.text} to {a.text} is {change:.2f}%"
+                    share = a.value / b.value * hundred
+                    if _close(target, share, tol):
+                        return a, f"{a.text} is {share:.2f}% of {b.text}"
+                continue
+            for scale in _SCALES:
+                diff = (a.value - b.value) * scale
+                if _close(target, diff, tol):
+                    return a, f"{a.text} minus {b.text} is {diff:,}"
+                total = (a.value + b.value) * scale
+                if a.passage_id == b.passage_id and _close(target, total, tol):
+                    return a, f"{a.text} plus {b.text} is {total:,}"
+            if b.value != 0 and not claim.span.number.units - {"multiple"}:
+                ratio = a.value / b.value
+                if _close(target, ratio, tol):
+                    return a, f"{a.text} divided by {b.text} is {ratio:.2f}"
+        # sums of a whole column or row segment
+        if not claim.percent and 3 <= len(members) <= 12:
+            values = [m.value for m in members]
+            for start in range(len(values)):
+                running = Decimal(0)
+                for end in range(start, len(values)):
+                    running += values[end]
+                    if end - start >= 2:
+                        for scale in _SCALES:
+                            if _close(target, running * scale, tol):
+                                return members[start], f"the sum of {end - start + 1} figures from {members[start].text} is {running * scale:,}"
+    return None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
+
+
+# ----------------------------------------------------------------------------- verifier
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace("\u2019", "'")).lower()
+
+
+def verify_claim(
+    statement: str,
+    passages: Sequence[Passage],
+    top: int = 6,
+    kinds: Sequence[str] = ("number", "date", "entity"),
+) -> Verdict:
+    """Check the claim against the ``top`` passages that BM25 ranks highest for it."""
+    if passages:
+        retriever = BM25Retriever()
+        retriever.index(passages)
+        evidence = [h.passage for h in retriever.retrieve(statement, top)]
+    else:
+        evidence = []
+    checks: list[Check] = []
+    figures = [f for p in evidence for f in passage_figures(p)]
+    for claim in claim_numbers(statement):
+        figure, note = match_number(claim, figures)
+        checks.append(Check("number", claim.span.text, figure is not None, figure.passage_id if figure else None, note))
+    evidence_text = _norm("\n".join(p.text for p in evidence))
+    for match in _DATE.finditer(statement):
+        month, day, year = match.groups()
+        pattern = re.compile(rf"{month.lower()}\s+{int(day)}\s*,?\s*{year}")
+        found = next((p.id for p in evidence if pattern.search(_norm(p.text))), None)
+        checks.append(
+            Check(
+                "date",
+                match.group(),
+                found is not None,
+                found,
+                f"{match.group()} appears in the evidence" if found else f"{match.group()} does not appear in the evidence",
+            )
+        )
+    for name in sorted(set(_NAME.findall(statement))):
+        if name.upper() in _COMMON_CAPS or name.split()[0] in ("The", "In", "As", "By", "For", "Despite", "While", "With"):
+            continue
+        present = _norm(name) in evidence_text
+        where = next((p.id for p in evidence if _norm(name) in _norm(p.text)), None)
+        checks.append(
+            Check("entity", name, present, where, f"'{name}' is named in the evidence" if present else f"'{name}' is not named in the evidence")
+        )
+    checks = [c for c in checks if c.kind in kinds]
+    label = "refuted" if any(not c.passed for c in checks) else "entailed"
+    return Verdict(label, checks, evidence)
+
+
+def verifier_baseline(metadata: dict) -> str:
+    """Baseline entry point: sample metadata (no labels) -> explanation + label."""
+    from finprobe.benchmarks.findver.dataset import passages_from_metadata
+
+    verdict = verify_claim(metadata["statement"], passages_from_metadata(metadata))
+    return verdict.explanation()

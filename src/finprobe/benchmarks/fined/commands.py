@@ -1,0 +1,298 @@
+"""FinED CLI: `finprobe build fined`, `finprobe fined review-import`, `finprobe fined export-sft`."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from finprobe.errors import InputError
+
+fined_app = typer.Typer(
+    help="FinED-Bench utilities: review sheets, fine-tuning export.", no_args_is_help=True
+)
+
+_REPORT_SUFFIXES = (".json.gz", ".json", ".txt", ".md")
+
+
+def _fail(exc: InputError) -> typer.Exit:
+    print(f"error: {exc}", file=sys.stderr)
+    return typer.Exit(2)
+
+
+def collect_inputs(paths: list[Path]) -> list[Path]:
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(f for f in p.iterdir() if f.name.endswith(_REPORT_SUFFIXES))
+        elif p.is_file():
+            files.append(p)
+        else:
+            raise InputError(p, "no such file or folder")
+    if not files:
+        raise InputError(paths[0] if paths else None, "no .json/.json.gz/.txt/.md documents found")
+    return files
+
+
+def load_source(path: Path, max_words: int) -> Any:
+    """A FinDVer report (.json/.json.gz) or a plain-text document (.txt/.md, any language)."""
+    from finprobe.benchmarks.fined.inject import source_from_document, source_from_text
+
+    if path.name.endswith((".json", ".json.gz")):
+        from finprobe.document import load_findver_report
+
+        return source_from_document(load_findver_report(path), max_words=max_words)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(path, f"cannot read text ({type(exc).__name__})") from exc
+    if not text.strip():
+        raise InputError(path, "file is empty")
+    return source_from_text(text, path.stem, title=path.stem)
+
+
+def build_dataset(
+    inputs: list[Path],
+    out: Path,
+    *,
+    limit: int | None = None,
+    seed: int = 0,
+    max_errors: int = 4,
+    max_words: int = 4500,
+    review_csv: Path | None = None,
+    llm_model: str | None = None,
+    verify_model: str | None = None,
+    progress: bool = True,
+) -> dict[str, Any]:
+    """The construction pipeline: segment, inject (rules, then the LLM for what rules missed),
+    filter, cap errors per document, write the dataset atomically and the review sheet."""
+    from finprobe.benchmarks.fined.dataset import dataset_summary, save_dataset
+    from finprobe.benchmarks.fined.filter import export_review_csv
+    from finprobe.benchmarks.fined.inject import inject_rules
+
+    if not 1 <= max_errors <= 4:
+        raise InputError(None, "--max-errors must be between 1 and 4 (the paper's cap is four)")
+    files = collect_inputs(inputs)[:limit] if limit else collect_inputs(inputs)
+    t0 = time.perf_counter()
+    counts: Counter = Counter()
+    docs = []
+    skipped = 0
+    with Progress(disable=not progress, transient=True) as bar:
+        job = bar.add_task("injecting errors", total=len(files))
+        for f in files:
+            src = load_source(f, max_words)
+            doc = inject_rules(src, seed=seed, max_errors=max_errors, global_counts=counts)
+            if llm_model and len(doc.errors) < max_errors:
+                doc = asyncio.run(_llm_fill(src, doc, llm_model, seed, max_errors, counts))
+            if verify_model:
+                doc = asyncio.run(_model_filter(doc, verify_model))
+            if doc.errors:
+                docs.append(doc)
+            else:
+                skipped += 1
+            bar.advance(job)
+    meta = {"seed": seed, "max_errors": max_errors, "max_words": max_words, "sources": len(files)}
+    save_dataset(out, docs, meta)
+    if review_csv:
+        export_review_csv(docs, review_csv)
+    summary = dataset_summary(docs, seed=seed)
+    summary.update(
+        out=str(out), skipped_without_errors=skipped, seconds=round(time.perf_counter() - t0, 1)
+    )
+    return summary
+
+
+async def _llm_fill(
+    src: Any, doc: Any, model: str, seed: int, max_errors: int, counts: Counter
+) -> Any:
+    """Add LLM-injected errors for subtypes the rules did not place, up to the cap."""
+    import random
+
+    from finprobe.benchmarks.fined.inject import (
+        SEGMENT_KIND,
+        apply_injections,
+        choose_injections,
+        llm_inject,
+        rule_candidates,
+    )
+    from finprobe.benchmarks.fined.segment import (
+        calculation_segments,
+        knowledge_segments,
+        reasoning_segments,
+    )
+    from finprobe.benchmarks.fined.taxonomy import SUBTYPE_IDS
+
+    rng = random.Random(f"{seed}:{src.id}:llm")
+    frags = {
+        "knowledge": [s.blocks for s in knowledge_segments(src.blocks)],
+        "calculation": [s.blocks for s in calculation_segments(src.text, src.blocks)],
+        "reasoning": [s.blocks for s in reasoning_segments(src.text, src.blocks)],
+    }
+    have = {e.subtype for e in doc.errors}
+    cands = rule_candidates(src, random.Random(f"{seed}:{src.id}"))
+    chosen = choose_injections(cands, random.Random(f"{seed}:{src.id}"), max_errors, Counter())
+    chosen = [c for c in chosen if c.subtype in have]
+    for subtype in sorted(SUBTYPE_IDS, key=lambda s: (counts[s], rng.random())):
+        if len(chosen) >= max_errors or subtype in have:
+            continue
+        options = frags[SEGMENT_KIND[subtype]] or frags["knowledge"]
+        if not options:
+            continue
+        inj = await llm_inject(model, src, subtype, rng.choice(options))
+        if inj and not any(inj.start < o.end + 1 and o.start < inj.end + 1 for o in chosen):
+            chosen.append(inj)
+            counts[subtype] += 1
+    return apply_injections(src, chosen, doc.id)
+
+
+async def _model_filter(doc: Any, model: str) -> Any:
+    from finprobe.benchmarks.fined.filter import model_verify, revert_error
+
+    for e in list(doc.errors):
+        start = e.start or 0
+        context = doc.text[max(0, start - 1500) : start + len(e.sentence) + 1500]
+        verdict = await model_verify(model, context, e.sentence, e.subtype)
+        e.detail["verifier"] = verdict
+        if verdict is False:
+            revert_error(doc, e)
+            doc.errors.remove(e)
+    return doc
+
+
+def build_fined(
+    reports: list[Path] = typer.Option(
+        ...,
+        "--reports",
+        help="FinDVer report .json/.json.gz or .txt/.md documents, or folders of them (repeat).",
+    ),
+    out: Path = typer.Option(..., "--out", help="FinED dataset JSON to write."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="Use at most N documents."),
+    seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
+    max_errors: int = typer.Option(4, "--max-errors", help="Errors per document (1-4)."),
+    max_words: int = typer.Option(4500, "--max-words", min=200, help="Words per document window."),
+    review_csv: Path | None = typer.Option(
+        None, "--review-csv", help="Also write a review sheet (CSV)."
+    ),
+    llm_model: str | None = typer.Option(
+        None,
+        "--llm-model",
+        help="inspect model that injects errors for subtypes the rules did not place.",
+    ),
+    verify_model: str | None = typer.Option(
+        None, "--verify-model", help="inspect model that verifies each error."
+    ),
+    sample: int = typer.Option(20, "--sample", help="Injected errors to print."),
+) -> None:
+    """Build a FinED-style benchmark: inject errors into documents (rules; optionally an LLM)."""
+    try:
+        summary = build_dataset(
+            reports,
+            out,
+            limit=limit,
+            seed=seed,
+            max_errors=max_errors,
+            max_words=max_words,
+            review_csv=review_csv,
+            llm_model=llm_model,
+            verify_model=verify_model,
+        )
+    except InputError as exc:
+        raise _fail(exc) from None
+    print_summary(summary, sample)
+
+
+def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
+    console = Console()
+    head = Table(title=f"FinED build -> {summary['out']}")
+    head.add_column("measure")
+    head.add_column("value", justify="right")
+    for key in (
+        "documents",
+        "errors",
+        "errors_per_document",
+        "average_words",
+        "subtypes_covered",
+        "seconds",
+    ):
+        v = summary[key]
+        head.add_row(key.replace("_", " "), f"{v:.1f}" if isinstance(v, float) else str(v))
+    head.add_row("documents without any error (dropped)", str(summary["skipped_without_errors"]))
+    console.print(head)
+    per = Table(title="Errors per subtype")
+    per.add_column("subtype")
+    per.add_column("count", justify="right")
+    for k, v in summary["per_subtype"].items():
+        per.add_row(k, str(v))
+    for k, v in summary["per_category"].items():
+        per.add_row(f"[bold]{k}[/bold]", str(v))
+    console.print(per)
+    ex = Table(
+        title=f"Sample of {min(sample, len(summary['sample']))} injected errors", show_lines=True
+    )
+    ex.add_column("subtype")
+    ex.add_column("original")
+    ex.add_column("changed")
+    for row in summary["sample"][:sample]:
+        ex.add_row(row["subtype"], row["original"] or "(inserted)", row["modified"])
+    console.print(ex)
+
+
+def review_import(
+    data: Path = typer.Option(
+        ..., "--data", help="FinED dataset JSON the sheet was exported from."
+    ),
+    review_csv: Path = typer.Option(..., "--review-csv", help="The review sheet with decisions."),
+    out: Path = typer.Option(..., "--out", help="Reviewed dataset JSON to write."),
+    drop_undecided: bool = typer.Option(
+        False, "--drop-undecided", help="Treat rows without a decision as rejected."
+    ),
+) -> None:
+    """Apply reviewers' accept/reject decisions: rejected errors are reverted in the text."""
+    from finprobe.benchmarks.fined.dataset import load_dataset, save_dataset
+    from finprobe.benchmarks.fined.filter import apply_review, read_review_csv
+
+    try:
+        docs = load_dataset(data)
+        decisions = read_review_csv(review_csv)
+        docs, stats = apply_review(docs, decisions, drop_undecided=drop_undecided)
+        save_dataset(out, docs, {"reviewed_from": str(data)})
+    except InputError as exc:
+        raise _fail(exc) from None
+    Console().print(
+        "reviewed: " + ", ".join(f"{k} {v}" for k, v in sorted(stats.items())) + f" -> {out}"
+    )
+
+
+def export_sft(
+    data: Path = typer.Option(..., "--data", help="FinED dataset JSON (ours or released)."),
+    out: Path = typer.Option(..., "--out", help="JSONL file to write (chat 'messages' format)."),
+    clean_per_document: int = typer.Option(
+        1, "--clean-per-document", help="Error-free fragments per document."
+    ),
+) -> None:
+    """Export error-containing and error-free fragments for supervised fine-tuning."""
+    from finprobe.benchmarks.fined.dataset import load_dataset
+    from finprobe.benchmarks.fined.export import finetuning_records, write_jsonl
+
+    try:
+        records = finetuning_records(load_dataset(data), clean_per_document)
+        write_jsonl(records, out)
+    except InputError as exc:
+        raise _fail(exc) from None
+    with_err = sum(r["error_type"] is not None for r in records)
+    Console().print(f"wrote {len(records)} records ({with_err} with an error) -> {out}")
+
+
+def register(build_app: typer.Typer, app: typer.Typer) -> None:
+    build_app.command("fined")(build_fined)
+    fined_app.command("review-import")(review_import)
+    fined_app.command("export-sft")(export_sft)
+    app.add_typer(fined_app, name="fined")

@@ -1,0 +1,167 @@
+"""End-to-end runs on inspect_ai: baseline model, mockllm, a local OpenAI-compatible server, resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from inspect_ai.model import ModelOutput, ModelUsage
+
+from finprobe.results import load_results
+from finprobe.runner import find_resumable_log, run_benchmark
+
+TINY = Path(__file__).parent / "data" / "faith_tiny.json"
+GOOD_ANSWER = '```json\n{"results": {"answer": "$1,250.4 million", "scenario": "A", "necessary_metrics": ["Revenue"], "reference": ["Table 0"]}}\n```'
+
+
+def _output(text: str) -> ModelOutput:
+    # mockllm counts tokens with tiktoken (a download) unless usage is set
+    output = ModelOutput.from_content(model="mockllm/model", content=text)
+    output.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
+    return output
+
+
+def test_baseline_model_runs_and_writes_results(tmp_path: Path) -> None:
+    outcome = run_benchmark(
+        "faith", "finprobe/faith-solver", task_args={"data": str(TINY)}, runs_dir=tmp_path, display="none"
+    )
+    results = outcome.results
+    assert results["samples"] == 6
+    assert results["headline"]["overall"] == 100.0  # the tiny set is all direct lookups and one change
+    assert results["scorer_version"].startswith("faith-")
+    assert results["dataset"]["fingerprint"]
+    assert outcome.results_path.exists()
+    assert load_results(outcome.results_path)["model"] == "finprobe/faith-solver"
+
+
+def test_mockllm_retries_invalid_json_and_counts_unparseable(tmp_path: Path) -> None:
+    # sample 1: garbage, garbage, valid (third attempt); samples 2..6: garbage x3 (unparseable)
+    outputs = [_output("no json here"), _output("still none"), _output(GOOD_ANSWER)]
+    outputs += [_output("I cannot answer.") for _ in range(15)]
+    outcome = run_benchmark(
+        "faith",
+        "mockllm/model",
+        task_args={"data": str(TINY)},
+        runs_dir=tmp_path,
+        display="none",
+        cache=False,
+        model_args={"custom_outputs": outputs},
+    )
+    results = outcome.results
+    assert results["samples"] == 6
+    assert results["metrics"]["unparseable_rate"] == pytest.approx(100 * 5 / 6, abs=0.01)
+    # samples run concurrently: whichever got the valid reply is scored on it
+    from inspect_ai.log import read_eval_log
+
+    samples = read_eval_log(str(outcome.log_path)).samples
+    answered = [s for s in samples if s.scores["faith_scorer"].answer]
+    assert len(answered) == 1
+    assert answered[0].scores["faith_scorer"].answer == "$1,250.4 million"
+    expected = 100.0 / 6 if answered[0].id == "tiny-1" else 0.0
+    assert results["headline"]["overall"] == pytest.approx(expected, abs=0.01)
+
+
+class _FakeOpenAI(BaseHTTPRequestHandler):
+    """A minimal OpenAI-compatible chat server: the first reply has no JSON, re-asks get one."""
+
+    calls: list[int] = []
+
+    def log_message(self, *args: object) -> None:  # keep test output quiet
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 - http.server API
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        messages = body["messages"]
+        type(self).calls.append(len(messages))
+        content = "Let me think about the tables." if len(messages) == 1 else GOOD_ANSWER
+        reply = {
+            "id": "chatcmpl-1",
+            "object": "chat.completion",
+            "created": 0,
+            "model": body.get("model", "tiny"),
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
+        }
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def fake_server(monkeypatch: pytest.MonkeyPatch):
+    pytest.importorskip("openai")
+    _FakeOpenAI.calls = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeOpenAI)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setenv("LOCAL_API_KEY", "not-a-secret")
+    monkeypatch.setenv("LOCAL_BASE_URL", f"http://127.0.0.1:{server.server_port}/v1")
+    yield server
+    server.shutdown()
+
+
+def test_local_openai_compatible_server(tmp_path: Path, fake_server: ThreadingHTTPServer) -> None:
+    outcome = run_benchmark(
+        "faith",
+        "openai-api/local/tiny-model",
+        task_args={"data": str(TINY)},
+        runs_dir=tmp_path,
+        display="none",
+        cache=False,
+    )
+    results = outcome.results
+    assert results["samples"] == 6
+    assert results["metrics"]["unparseable_rate"] == 0.0
+    # every sample needed exactly one re-ask: 6 first calls (1 message) + 6 re-asks (3 messages)
+    assert sorted(_FakeOpenAI.calls) == [1] * 6 + [3] * 6
+    # "$1,250.4 million" is right for tiny-1 only
+    assert results["headline"]["overall"] == pytest.approx(100 / 6, abs=0.01)
+
+
+def test_killed_run_resumes_without_repeating_samples(tmp_path: Path, fake_server: ThreadingHTTPServer) -> None:
+    env = dict(os.environ, FINPROBE_TEST="1")
+    command = [
+        sys.executable, "-m", "finprobe.cli", "eval", "faith",
+        "--model", "openai-api/local/tiny-model",
+        "--data", str(TINY), "--runs-dir", str(tmp_path), "--display", "none",
+        "--max-connections", "1", "--no-cache",
+    ]  # fmt: skip
+    child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+
+    # kill the run once four samples (eight calls) are done
+    def kill_when_ready() -> None:
+        while len(_FakeOpenAI.calls) < 8 and child.poll() is None:
+            threading.Event().wait(0.02)
+        if child.poll() is None:
+            child.send_signal(signal.SIGKILL)
+
+    killer = threading.Thread(target=kill_when_ready)
+    killer.start()
+    child.wait(timeout=120)
+    killer.join()
+    assert child.returncode != 0, "the run should have been killed midway"
+    calls_before = len(_FakeOpenAI.calls)
+    from finprobe.benchmarks.faith.task import faith
+
+    args = {"data": str(TINY.resolve())}
+    assert find_resumable_log(tmp_path, "faith", "openai-api/local/tiny-model", args, None, faith)
+
+    done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=180)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "resumed" in done.stdout
+    calls_after = len(_FakeOpenAI.calls) - calls_before
+    print(f"calls before kill {calls_before}, after resume {calls_after}")
+    # 6 samples x 2 calls in all; the resumed run makes at most the unfinished ones' calls
+    assert calls_after <= 2 * 6 - 2 * 3, f"resume repeated finished samples ({calls_after} calls)"
+    results = [load_results(p) for p in tmp_path.glob("*.results.json")]
+    assert any(r["samples"] == 6 and r["status"] == "success" for r in results)
