@@ -316,6 +316,22 @@ _PER_SHARE = re.compile(r"(?i)per\s+(?:common\s+|diluted\s+|basic\s+)?share|\bEP
 _PERCENT_LABEL = re.compile(r"(?i)%|\bpercent(?:age)?\b|\bmargin\b|\brate\b|\bratio\b")
 
 
+# unit kinds (finprobe/data/units.json) that a money scale never multiplies
+_NON_MONEY_KINDS = frozenset({"energy", "volume", "mass", "area", "rate"})
+
+
+def _names_non_money_unit(text: str) -> bool:
+    """Does the text name a volume/energy/mass/area/rate unit ("MMBbl", "per BOE")?"""
+    from finprobe.numbers import extract_units, load_unit_groups  # lazy, as in Table.number
+
+    groups = load_unit_groups()
+    return any(
+        groups.by_name[u].kind in _NON_MONEY_KINDS
+        for u in extract_units(text, groups)
+        if u in groups.by_name
+    )
+
+
 def _scale_from_text(text: str) -> tuple[Decimal, str] | None:
     """First scale hint in text: (multiplier, the matched hint text)."""
     m = _SCALE_HINT.search(text)
@@ -377,6 +393,7 @@ class Table:
     _parsed: dict[tuple[int, int], Any] = field(
         init=False, default_factory=dict, repr=False, compare=False
     )
+    _row_scales: list[Decimal] | None = field(init=False, default=None, repr=False, compare=False)
 
     def __post_init__(self, normalize: bool) -> None:
         if self.raw_cells is None:
@@ -399,6 +416,7 @@ class Table:
     def refresh(self) -> None:
         """Recompute header rows/cols, scale and unit (after editing cells)."""
         self._parsed.clear()
+        self._row_scales = None
         self.header_cols = self._detect_header_cols()
         self.header_rows = self._detect_header_rows()
         self.scale, self.unit_hint, self.scale_hint = self._detect_scale_unit()
@@ -492,9 +510,68 @@ class Table:
         col = self.column_label(c)
         return bool(_PER_SHARE.search(col) or re.search(r"%|\bpercent", col, re.I))
 
-    def scaled_value(self, r: int, c: int) -> Decimal | None:
-        """Cell value times the table scale; percent/per-share cells are not scaled.
+    def is_body_heading(self, r: int) -> bool:
+        """A body row that only names what follows ("Revenues (in millions):").
 
+        It has text but no value: its value cells are empty or repeat text.
+        """
+        if r < self.header_rows or r >= self.n_rows:
+            return False
+        row = self.cells[r]
+        return any(row) and not any(_is_numeric(x) for x in row[self.header_cols :])
+
+    def _heading_above(self, r: int) -> int | None:
+        """The nearest body heading row above row r (None when there is none)."""
+        for h in range(min(r, self.n_rows) - 1, self.header_rows - 1, -1):
+            if self.is_body_heading(h):
+                return h
+        return None
+
+    def _heading_text(self, r: int) -> str:
+        return " ".join(dict.fromkeys(x for x in self.cells[r] if x))
+
+    def row_scale(self, r: int) -> Decimal:
+        """The scale for row r's values: the table scale unless a body heading says otherwise.
+
+        A body heading with a scale phrase ("Oil, gas, and NGL production
+        revenue (in millions):") sets the scale of the rows beneath it until
+        the next heading; a heading without one returns to the table scale. A
+        row whose own label carries a scale phrase uses that.
+        """
+        if self._row_scales is None:
+            scales: list[Decimal] = []
+            current = self.scale
+            for i in range(self.n_rows):
+                if i < self.header_rows:
+                    scales.append(self.scale)
+                    continue
+                if self.is_body_heading(i):
+                    found = _scale_from_text(self._heading_text(i))
+                    current = found[0] if found else self.scale
+                    scales.append(current)
+                    continue
+                own = _scale_from_text(self.row_label(i))
+                scales.append(own[0] if own else current)
+            self._row_scales = scales
+        return self._row_scales[r]
+
+    def names_non_money_unit(self, r: int, c: int) -> bool:
+        """Does the row label, its body heading or the column label name a non-money unit?
+
+        Volumes, energy, mass, area and rates ("Oil (MMBbl)", "Gas (Bcf)",
+        "(MBOE per day)", "(per BOE)", "per Bbl"): a money scale such as
+        "in millions" must not multiply these values.
+        """
+        texts = [self.row_label(r), self.column_label(c)]
+        if (h := self._heading_above(r)) is not None:
+            texts.append(self._heading_text(h))
+        return any(_names_non_money_unit(t) for t in texts if t)
+
+    def scaled_value(self, r: int, c: int) -> Decimal | None:
+        """Cell value times its row's scale (``row_scale``).
+
+        Not scaled: percent and per-share cells, and cells whose row, heading
+        or column names a non-money unit (barrels, Bcf, BOE per day, ...).
         A dash ("—") in the body reads as zero; header and label cells give None.
         A cell that carries its own scale word ("$1.2 million") keeps it.
         """
@@ -509,9 +586,9 @@ class Table:
         units = getattr(n, "units", frozenset())
         if "percent" in units or "per_share" in units or n.scale != 1:
             return n.value
-        if self.is_per_share_or_percent(r, c):
+        if self.is_per_share_or_percent(r, c) or self.names_non_money_unit(r, c):
             return n.value
-        return n.value * self.scale
+        return n.value * self.row_scale(r)
 
     # -- labels and rendering ---------------------------------------------
 

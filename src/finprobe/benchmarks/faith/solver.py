@@ -741,7 +741,7 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         if 0 < len(hits) <= 3:
             for c in cells:
                 if (c.table_index, c.row) in hits and _matches_anchor(c, [anchor], c.percent):
-                    key = (c.table_index, _column_key(c))
+                    key = ("", _column_key(c))
                     anchor_cols[key] = anchor_cols.get(key, 0.0) + 1.5 / len(hits)
 
     candidates = [
@@ -762,13 +762,21 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         key=lambda c: row_fit[(c.table_index, c.row)] + scorer.year_fit(c.years),
         reverse=True,
     )[:10]
-    candidates += _pairwise(best_cells)
+    # a share's part is often the sentence's own figure ("$768.1 million, or [MASK] of total")
+    anchored = [
+        c
+        for c in cells
+        if (c.table_index, c.row) in anchor_rows
+        and c not in best_cells
+        and _matches_anchor(c, context.anchors, c.percent)
+    ]
+    candidates += _pairwise(best_cells + anchored[:6])
 
     for cand in candidates:
         cand.score = _score(cand, context, scorer, row_fit, anchor_rows)
         if cand.kind == "lookup":
             first = cand.cells[0]
-            cand.score += anchor_cols.get((first.table_index, _column_key(first)), 0.0)
+            cand.score += anchor_cols.get(("", _column_key(first)), 0.0)
     candidates.sort(key=lambda c: c.score, reverse=True)
     return candidates
 

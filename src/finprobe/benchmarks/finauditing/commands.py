@@ -128,6 +128,9 @@ def taxonomy_search(
 
 
 def register(build_app: typer.Typer, app: typer.Typer) -> None:
-    """Add `check` and `taxonomy` to the top-level app (build_app is unused here)."""
+    """Add `build finauditing`, and `check` and `taxonomy` to the top-level app."""
+    from finprobe.benchmarks.finauditing.build import register_build
+
+    register_build(build_app)
     app.command("check")(check)
     app.add_typer(taxonomy_app, name="taxonomy")

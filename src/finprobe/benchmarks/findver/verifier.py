@@ -186,6 +186,10 @@ def passage_figures(passage: Passage) -> list[Figure]:
 
 # ----------------------------------------------------------------------------- matching
 
+# entity and negation checks are off by default: on the dev claims they flag
+# entailed claims about as often as refuted ones (paraphrased names, hedged wording)
+DEFAULT_CHECKS = ("number", "date", "wording")
+ALL_CHECKS = ("number", "date", "wording", "entity", "negation")
 _SCALES = (Decimal(1), Decimal(1000), Decimal(1_000_000), Decimal(1_000_000_000))
 
 
@@ -276,6 +280,58 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
     return None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
 
 
+# ----------------------------------------------------------------------------- wording
+
+_OPPOSITES = [
+    ({"increase", "increased", "increases", "increasing", "rose", "grew", "growth", "higher", "up", "gain", "gains"},
+     {"decrease", "decreased", "decreases", "decreasing", "declined", "decline", "fell", "lower", "down", "loss", "losses", "reduction", "reduced"}),
+    ({"profit", "income", "profitable"}, {"loss", "losses"}),
+    ({"above", "exceeded", "more"}, {"below", "less", "fewer"}),
+    ({"before"}, {"after"}),
+    ({"positive", "favorable"}, {"negative", "unfavorable", "adverse"}),
+]
+_NEGATIONS = {"no", "not", "without", "never", "neither", "nor", "none", "cannot", "n't"}
+_WORD = re.compile(r"[a-z][a-z'\-]*")
+_SENTENCE = re.compile(r"(?<=[.;:!?])\s+|\n+")
+_STOP_SMALL = {"the", "a", "an", "of", "and", "to", "in", "for", "on", "by", "with", "its", "their", "as", "at", "from", "that", "this", "is", "was", "were", "be", "has", "have", "had", "which", "while", "company", "company's"}
+
+
+def _words(text: str) -> list[str]:
+    return _WORD.findall(text.lower().replace("\u2019", "'"))
+
+
+def wording_checks(statement: str, evidence: Sequence[Passage]) -> list[Check]:
+    """Direction and negation of each claim clause against its closest evidence sentence."""
+    from finprobe.retrieval import sub_queries
+
+    sentences = [(p.id, s) for p in evidence for s in _SENTENCE.split(p.text) if len(s.split()) >= 4]
+    if not sentences:
+        return []
+    sentence_words = [set(_words(s)) for _, s in sentences]
+    checks = []
+    for clause in sub_queries(statement) or [statement]:
+        words = set(_words(clause))
+        content = words - _STOP_SMALL - _NEGATIONS
+        if len(content) < 3:
+            continue
+        overlaps = [len(content & sw) for sw in sentence_words]
+        best = max(range(len(sentences)), key=lambda i: overlaps[i])
+        if overlaps[best] < 3:
+            continue
+        pid, sentence = sentences[best]
+        near = sentence_words[best]
+        for side_a, side_b in _OPPOSITES:
+            for mine, theirs in ((side_a, side_b), (side_b, side_a)):
+                if words & mine and not words & theirs and near & theirs and not near & mine:
+                    word = sorted(words & mine)[0]
+                    checks.append(Check("wording", word, False, pid, f"the claim says '{word}' where the closest evidence sentence says '{sorted(near & theirs)[0]}'"))
+        claim_neg = bool(words & _NEGATIONS) or "n't" in clause
+        evidence_neg = bool(near & _NEGATIONS) or "n't" in sentence
+        if claim_neg != evidence_neg:
+            checks.append(Check("negation", clause[:60], False, pid, "the claim and its closest evidence sentence differ in negation"))
+    return checks
+
+
 # ----------------------------------------------------------------------------- verifier
 
 
@@ -287,7 +343,7 @@ def verify_claim(
     statement: str,
     passages: Sequence[Passage],
     top: int = 6,
-    kinds: Sequence[str] = ("number", "date", "entity"),
+    kinds: Sequence[str] = DEFAULT_CHECKS,
 ) -> Verdict:
     """Check the claim against the ``top`` passages that BM25 ranks highest for it."""
     if passages:
@@ -323,6 +379,7 @@ def verify_claim(
         checks.append(
             Check("entity", name, present, where, f"'{name}' is named in the evidence" if present else f"'{name}' is not named in the evidence")
         )
+    checks += wording_checks(statement, evidence)
     checks = [c for c in checks if c.kind in kinds]
     label = "refuted" if any(not c.passed for c in checks) else "entailed"
     return Verdict(label, checks, evidence)

@@ -22,7 +22,6 @@ _TOKEN_RE = re.compile(r"\d[\d,]*(?:\.\d+)?")
 SAME_NUMBERS = frozenset(
     {
         "terminology_misuse",
-        "incorrect_legal_reference",
         "ambiguous_expression",
         "conflicting_expression",
         "clause_conflict",
@@ -52,8 +51,11 @@ def numbers_rule_ok(subtype: str, original: str, modified: str) -> tuple[bool, s
     before, after = numeric_tokens(original), numeric_tokens(modified)
     if subtype in SAME_NUMBERS:
         return (Counter(before) == Counter(after), "numbers changed")
-    if subtype in ONE_NUMBER_CHANGED:
-        if subtype == "value_format_error" and Counter(before) == Counter(after):
+    if subtype in ONE_NUMBER_CHANGED or subtype == "incorrect_legal_reference":
+        # a swapped citation may or may not carry a different number ("ASC 842" -> "ASC 606")
+        if subtype in ("value_format_error", "incorrect_legal_reference") and Counter(
+            before
+        ) == Counter(after):
             return True, ""  # a removed '@' or dropped domain changes no number
         diff = sum((Counter(before) - Counter(after)).values())
         return (len(before) == len(after) and diff == 1, "not exactly one number changed")

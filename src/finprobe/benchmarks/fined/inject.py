@@ -404,9 +404,11 @@ def inject_ambiguous_expression(s: str, lang: str, rng: random.Random) -> Change
     return Change(body[:end] + hedge + body[end:] + s[len(body) :], {"hedge": hedge})
 
 
+# clause text that may hold decimals and digit groups ("4.1%", "1,234") but stops at a clause break
+_CLAUSE = r"(?:[^,;.]|(?<=\d)[.,](?=\d))*?"
 _COMPARISON_EN = re.compile(
     r",? (?:an? (?:increase|decrease|decline|improvement|reduction) of|representing an? (?:increase|decrease) of"
-    r"|compared (?:to|with)|as compared (?:to|with)|up|down)\b[^,;.]*?\d[^,;.]*?(?=[,;.]|$)"
+    rf"|compared (?:to|with)|as compared (?:to|with)|up|down)\b{_CLAUSE}\d{_CLAUSE}(?=[,;]|\.(?!\d)|$)"
 )
 _FROM_BASE_EN = re.compile(
     r"(?<=\d)( million| billion| thousand|%)?( from \$?\d[\d,.]*(?: million| billion| thousand|%)?(?: (?:in|for|during) (?:fiscal )?\d{4})?)"
@@ -547,8 +549,15 @@ def find_calculation(s: str) -> dict[str, Any] | None:
     return None
 
 
+# A relation among figures is only a formula when the sentence says so (a total, a change).
+CALC_CUE = re.compile(
+    r"total|sum|combined|aggregate|increase|decrease|change|compared|representing|growth|合计|共计|总|增长|减少|增加|下降",
+    re.I,
+)
+
+
 def inject_calculation_error(s: str, lang: str, rng: random.Random) -> Change | None:
-    calc = find_calculation(s)
+    calc = find_calculation(s) if CALC_CUE.search(s) else None
     if calc is None:
         return None
     nums = _calc_numbers(s)[:8]
