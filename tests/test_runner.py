@@ -30,11 +30,17 @@ def _output(text: str) -> ModelOutput:
 
 def test_baseline_model_runs_and_writes_results(tmp_path: Path) -> None:
     outcome = run_benchmark(
-        "faith", "finprobe/faith-solver", task_args={"data": str(TINY)}, runs_dir=tmp_path, display="none"
+        "faith",
+        "finprobe/faith-solver",
+        task_args={"data": str(TINY)},
+        runs_dir=tmp_path,
+        display="none",
     )
     results = outcome.results
     assert results["samples"] == 6
-    assert results["headline"]["overall"] == 100.0  # the tiny set is all direct lookups and one change
+    assert (
+        results["headline"]["overall"] == 100.0
+    )  # the tiny set is all direct lookups and one change
     assert results["scorer_version"].startswith("faith-")
     assert results["dataset"]["fingerprint"]
     assert outcome.results_path.exists()
@@ -86,7 +92,13 @@ class _FakeOpenAI(BaseHTTPRequestHandler):
             "object": "chat.completion",
             "created": 0,
             "model": body.get("model", "tiny"),
-            "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+            "choices": [
+                {
+                    "index": 0,
+                    "message": {"role": "assistant", "content": content},
+                    "finish_reason": "stop",
+                }
+            ],
             "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
         }
         data = json.dumps(reply).encode()
@@ -128,7 +140,9 @@ def test_local_openai_compatible_server(tmp_path: Path, fake_server: ThreadingHT
     assert results["headline"]["overall"] == pytest.approx(100 / 6, abs=0.01)
 
 
-def test_killed_run_resumes_without_repeating_samples(tmp_path: Path, fake_server: ThreadingHTTPServer) -> None:
+def test_killed_run_resumes_without_repeating_samples(
+    tmp_path: Path, fake_server: ThreadingHTTPServer
+) -> None:
     env = dict(os.environ, FINPROBE_TEST="1")
     command = [
         sys.executable, "-m", "finprobe.cli", "eval", "faith",

@@ -69,16 +69,34 @@ def eval_command(
             "or finprobe/<baseline>.",
         ),
     ],
-    data: Annotated[Path | None, typer.Option("--data", "-d", help="Dataset file; default: the embedded sample.")] = None,
-    limit: Annotated[int | None, typer.Option("--limit", "-n", help="Evaluate the first N samples.")] = None,
-    task: Annotated[str | None, typer.Option("--task", help="Sub-task (finauditing: finsm, finre, finmr).")] = None,
-    task_arg: Annotated[list[str] | None, typer.Option("--task-arg", "-T", help="Extra task argument KEY=VALUE.")] = None,
-    runs_dir: Annotated[Path, typer.Option("--runs-dir", help="Where logs and results go.")] = DEFAULT_RUNS_DIR,
+    data: Annotated[
+        Path | None,
+        typer.Option("--data", "-d", help="Dataset file; default: the embedded sample."),
+    ] = None,
+    limit: Annotated[
+        int | None, typer.Option("--limit", "-n", help="Evaluate the first N samples.")
+    ] = None,
+    task: Annotated[
+        str | None, typer.Option("--task", help="Sub-task (finauditing: finsm, finre, finmr).")
+    ] = None,
+    task_arg: Annotated[
+        list[str] | None, typer.Option("--task-arg", "-T", help="Extra task argument KEY=VALUE.")
+    ] = None,
+    runs_dir: Annotated[
+        Path, typer.Option("--runs-dir", help="Where logs and results go.")
+    ] = DEFAULT_RUNS_DIR,
     fail_on_error: Annotated[
-        float, typer.Option(help="Fraction of samples that may fail (after retries) before the run stops.")
+        float,
+        typer.Option(
+            help="Fraction of samples that may fail (after retries) before the run stops."
+        ),
     ] = DEFAULT_FAIL_ON_ERROR,
-    cache: Annotated[bool, typer.Option(help="Cache model responses (re-runs cost nothing).")] = True,
-    resume: Annotated[bool, typer.Option(help="Resume an interrupted run of the same task, model and data.")] = True,
+    cache: Annotated[
+        bool, typer.Option(help="Cache model responses (re-runs cost nothing).")
+    ] = True,
+    resume: Annotated[
+        bool, typer.Option(help="Resume an interrupted run of the same task, model and data.")
+    ] = True,
     max_connections: Annotated[int | None, typer.Option(help="Concurrent model requests.")] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", help="Model API base URL.")] = None,
     display: Annotated[str, typer.Option(help="inspect display: rich, plain, none.")] = "rich",
@@ -122,7 +140,9 @@ def print_results(results: dict) -> None:
 def results_command(
     runs: Annotated[list[Path], typer.Argument(help="Results JSON files or inspect logs.")],
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON instead of tables.")] = False,
-    rescore: Annotated[bool, typer.Option(help="Re-score the saved answers with the current scorer.")] = False,
+    rescore: Annotated[
+        bool, typer.Option(help="Re-score the saved answers with the current scorer.")
+    ] = False,
 ) -> None:
     """Print the results of one or more runs."""
     from finprobe.results import load_results, rescore_run
@@ -138,8 +158,12 @@ def results_command(
 @app.command("compare")
 def compare_command(
     runs: Annotated[list[Path], typer.Argument(help="Results JSON files or inspect logs.")],
-    published: Annotated[bool, typer.Option("--published", help="Add the papers' published models.")] = False,
-    split: Annotated[str | None, typer.Option(help="Published split (faith: pilot, main; fined: zh, en; ...).")] = None,
+    published: Annotated[
+        bool, typer.Option("--published", help="Add the papers' published models.")
+    ] = False,
+    split: Annotated[
+        str | None, typer.Option(help="Published split (faith: pilot, main; fined: zh, en; ...).")
+    ] = None,
     top: Annotated[int, typer.Option(help="How many published models to show.")] = 20,
 ) -> None:
     """Set runs side by side (and beside the published numbers)."""
@@ -154,7 +178,9 @@ def compare_command(
 @app.command("report")
 def report_command(
     runs: Annotated[list[Path], typer.Argument(help="Results JSON files or inspect logs.")],
-    out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path("finprobe-report.html"),
+    out: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path(
+        "finprobe-report.html"
+    ),
     split: Annotated[str | None, typer.Option(help="Published split to compare with.")] = None,
 ) -> None:
     """Write one self-contained HTML page with tables and plots."""
@@ -168,12 +194,14 @@ def report_command(
 
 @app.command("demo")
 def demo_command(
-    out: Annotated[Path, typer.Option("--out", "-o", help="Folder for the sample, logs and report.")] = Path(
-        "finprobe-demo"
-    ),
+    out: Annotated[
+        Path, typer.Option("--out", "-o", help="Folder for the sample, logs and report.")
+    ] = Path("finprobe-demo"),
     reports: Annotated[int, typer.Option(help="Synthetic company reports to generate.")] = 3,
     seed: Annotated[int, typer.Option(help="Random seed of the synthetic sample.")] = 0,
-    model: Annotated[str, typer.Option("--model", "-m", help="Model to evaluate.")] = "finprobe/faith-solver",
+    model: Annotated[
+        str, typer.Option("--model", "-m", help="Model to evaluate.")
+    ] = "finprobe/faith-solver",
 ) -> None:
     """Offline end-to-end demo: synthetic 10-Ks -> FAITH instances -> baseline solver -> HTML report."""
     from finprobe.benchmarks.faith.build import synthetic_dataset
@@ -185,7 +213,11 @@ def demo_command(
         data = synthetic_dataset(out / f"faith-synthetic-{seed}.json", n_reports=reports, seed=seed)
     console.print(f"dataset: {data}")
     outcome = run_benchmark(
-        "faith", model, task_args={"data": str(data.resolve())}, runs_dir=out / "runs", display="plain"
+        "faith",
+        model,
+        task_args={"data": str(data.resolve())},
+        runs_dir=out / "runs",
+        display="plain",
     )
     print_results(outcome.results)
     report = write_html_report([outcome.results], out / "report.html", split="pilot")
@@ -205,7 +237,9 @@ def list_command() -> None:
             table.add_row(name, "-", f"unavailable: {exc}", "-")
             continue
         tasks = ", ".join(f"finprobe/{t}" for t in (info.subtasks or (name,)))
-        table.add_row(name, tasks, ", ".join(f"finprobe/{b}" for b in info.baselines), info.scorer_version)
+        table.add_row(
+            name, tasks, ", ".join(f"finprobe/{b}" for b in info.baselines), info.scorer_version
+        )
     console.print(table)
 
 
@@ -248,7 +282,9 @@ def main() -> None:
             sys.exit(exc.exit_code)
         if debug:
             raise
-        err_console.print(f"[red]error:[/red] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True)
+        err_console.print(
+            f"[red]error:[/red] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True
+        )
         sys.exit(1)
 
 

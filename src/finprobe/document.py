@@ -520,12 +520,16 @@ class Table:
         row = self.cells[r]
         return any(row) and not any(_is_numeric(x) for x in row[self.header_cols :])
 
-    def _heading_above(self, r: int) -> int | None:
-        """The nearest body heading row above row r (None when there is none)."""
-        for h in range(min(r, self.n_rows) - 1, self.header_rows - 1, -1):
-            if self.is_body_heading(h):
-                return h
-        return None
+    def _headings_above(self, r: int) -> list[int]:
+        """The nearest block of consecutive body heading rows above row r."""
+        h = min(r, self.n_rows) - 1
+        while h >= self.header_rows and not self.is_body_heading(h):
+            h -= 1
+        block = []
+        while h >= self.header_rows and self.is_body_heading(h):
+            block.append(h)
+            h -= 1
+        return block
 
     def _heading_text(self, r: int) -> str:
         return " ".join(dict.fromkeys(x for x in self.cells[r] if x))
@@ -535,7 +539,8 @@ class Table:
 
         A body heading with a scale phrase ("Oil, gas, and NGL production
         revenue (in millions):") sets the scale of the rows beneath it until
-        the next heading; a heading without one returns to the table scale. A
+        the next heading; a heading without one returns to the table scale
+        (a sub-heading right under a heading keeps that heading's scale). A
         row whose own label carries a scale phrase uses that.
         """
         if self._row_scales is None:
@@ -547,7 +552,10 @@ class Table:
                     continue
                 if self.is_body_heading(i):
                     found = _scale_from_text(self._heading_text(i))
-                    current = found[0] if found else self.scale
+                    if found:
+                        current = found[0]
+                    elif not self.is_body_heading(i - 1):  # a sub-heading keeps its parent's
+                        current = self.scale
                     scales.append(current)
                     continue
                 own = _scale_from_text(self.row_label(i))
@@ -563,8 +571,7 @@ class Table:
         "in millions" must not multiply these values.
         """
         texts = [self.row_label(r), self.column_label(c)]
-        if (h := self._heading_above(r)) is not None:
-            texts.append(self._heading_text(h))
+        texts += [self._heading_text(h) for h in self._headings_above(r)]
         return any(_names_non_money_unit(t) for t in texts if t)
 
     def scaled_value(self, r: int, c: int) -> Decimal | None:
@@ -572,10 +579,10 @@ class Table:
 
         Not scaled: percent and per-share cells, and cells whose row, heading
         or column names a non-money unit (barrels, Bcf, BOE per day, ...).
-        A dash ("—") in the body reads as zero; header and label cells give None.
-        A cell that carries its own scale word ("$1.2 million") keeps it.
+        A dash ("—") in the body reads as zero; header, label and body heading
+        cells give None. A cell with its own scale word ("$1.2 million") keeps it.
         """
-        if r < self.header_rows or c < self.header_cols:
+        if r < self.header_rows or c < self.header_cols or self.is_body_heading(r):
             return None
         cell = self.cells[r][c]
         if _is_dash(cell):

@@ -41,7 +41,9 @@ def run_label(results: dict) -> str:
 def results_tables(results: dict) -> list[RichTable]:
     """Terminal tables for one run: identity, headline, metrics, breakdowns."""
     tables = []
-    info = RichTable(title=f"{results.get('benchmark')} · {results.get('model')}", show_header=False)
+    info = RichTable(
+        title=f"{results.get('benchmark')} · {results.get('model')}", show_header=False
+    )
     info.add_column("field", style="dim")
     info.add_column("value")
     for key in ("task", "samples", "errors", "status", "scorer_version"):
@@ -100,7 +102,9 @@ def comparison_rows(
     """(split, columns, rows) where a row is (label, is_ours, headline values)."""
     split_name, table = published_split(benchmark, split) if published_too else ("", {})
     columns = headline_columns(runs, table)
-    rows: list[tuple[str, bool, dict[str, float]]] = [(run_label(r), True, r.get("headline") or {}) for r in runs]
+    rows: list[tuple[str, bool, dict[str, float]]] = [
+        (run_label(r), True, r.get("headline") or {}) for r in runs
+    ]
     if published_too:
         key = columns[0] if columns else None
         ranked = sorted(table.items(), key=lambda item: -item[1].get(key, 0.0) if key else 0.0)
@@ -108,7 +112,9 @@ def comparison_rows(
     return split_name, columns, rows
 
 
-def comparison_table(runs: list[dict], published: bool = False, split: str | None = None, top: int = 20) -> list[RichTable]:
+def comparison_table(
+    runs: list[dict], published: bool = False, split: str | None = None, top: int = 20
+) -> list[RichTable]:
     tables = []
     for benchmark, group in _group_by_benchmark(runs).items():
         split_name, columns, rows = comparison_rows(group, benchmark, published, split, top)
@@ -117,7 +123,9 @@ def comparison_table(runs: list[dict], published: bool = False, split: str | Non
         table.add_column("model")
         for column in columns:
             table.add_column(column, justify="right")
-        for label, ours, values in sorted(rows, key=lambda r: -(r[2].get(columns[0], 0.0) if columns else 0.0)):
+        for label, ours, values in sorted(
+            rows, key=lambda r: -(r[2].get(columns[0], 0.0) if columns else 0.0)
+        ):
             style = "bold" if ours else "dim"
             table.add_row(label, *(_fmt(values.get(c, "")) for c in columns), style=style)
         tables.append(table)
@@ -136,7 +144,9 @@ def _figure_png(fig: Any) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
-def _overall_plot(rows: list[tuple[str, bool, dict[str, float]]], column: str, title: str) -> str | None:
+def _overall_plot(
+    rows: list[tuple[str, bool, dict[str, float]]], column: str, title: str
+) -> str | None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -161,7 +171,9 @@ def _overall_plot(rows: list[tuple[str, bool, dict[str, float]]], column: str, t
     return _figure_png(fig)
 
 
-def _breakdown_plot(rows: list[tuple[str, bool, dict[str, float]]], keys: list[str], title: str) -> str | None:
+def _breakdown_plot(
+    rows: list[tuple[str, bool, dict[str, float]]], keys: list[str], title: str
+) -> str | None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -192,22 +204,29 @@ def _breakdown_plot(rows: list[tuple[str, bool, dict[str, float]]], keys: list[s
     ax.set_ylabel("%")
     ax.set_ylim(0, 105)
     ax.set_title(title)
-    ax.legend(fontsize=7, ncol=2, loc="upper right")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     return _figure_png(fig)
 
 
 def _html_table(columns: list[str], rows: list[tuple[str, bool, dict[str, float]]]) -> str:
     head = "".join(f"<th>{html.escape(c)}</th>" for c in ["model", *columns])
     body = []
-    for label, ours, values in sorted(rows, key=lambda r: -(r[2].get(columns[0], 0.0) if columns else 0.0)):
+    for label, ours, values in sorted(
+        rows, key=lambda r: -(r[2].get(columns[0], 0.0) if columns else 0.0)
+    ):
         cells = "".join(f"<td>{html.escape(_fmt(values.get(c, '')))}</td>" for c in columns)
-        body.append(f"<tr class='{'ours' if ours else 'published'}'><td>{html.escape(label)}</td>{cells}</tr>")
+        body.append(
+            f"<tr class='{'ours' if ours else 'published'}'><td>{html.escape(label)}</td>{cells}</tr>"
+        )
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
 
 
 def _run_details(run: dict) -> str:
     flat = _flatten(run.get("metrics") or {})
-    items = "".join(f"<tr><td>{html.escape(k)}</td><td>{html.escape(_fmt(v))}</td></tr>" for k, v in flat.items())
+    items = "".join(
+        f"<tr><td>{html.escape(k)}</td><td>{html.escape(_fmt(v))}</td></tr>"
+        for k, v in flat.items()
+    )
     breakdowns = []
     for name, rows in (run.get("breakdowns") or {}).items():
         lines = "".join(
@@ -243,16 +262,26 @@ def write_html_report(runs: list[dict], out: Path, split: str | None = None) -> 
     for benchmark, group in _group_by_benchmark(runs).items():
         has_published = bool(published().get(benchmark, {}).get("splits"))
         chosen_split = split if split in published().get(benchmark, {}).get("splits", {}) else None
-        split_name, columns, rows = comparison_rows(group, benchmark, has_published, chosen_split, top=30)
+        split_name, columns, rows = comparison_rows(
+            group, benchmark, has_published, chosen_split, top=30
+        )
         parts = [f"<h2>{html.escape(benchmark)}</h2>"]
         if split_name:
-            parts.append(f"<p class='note'>Published models: {html.escape(split_name)} split of the paper.</p>")
+            parts.append(
+                f"<p class='note'>Published models: {html.escape(split_name)} split of the paper.</p>"
+            )
         parts.append(_html_table(columns, rows))
         if columns:
             image = _overall_plot(rows, columns[0], f"{benchmark}: {columns[0]} by model")
             if image:
-                parts.append(f"<img alt='{html.escape(columns[0])} by model' src='data:image/png;base64,{image}'>")
-            detail_keys = [c for c in columns[1:] if all(isinstance(r[2].get(c, 0.0), (int, float)) for r in rows)]
+                parts.append(
+                    f"<img alt='{html.escape(columns[0])} by model' src='data:image/png;base64,{image}'>"
+                )
+            detail_keys = [
+                c
+                for c in columns[1:]
+                if all(isinstance(r[2].get(c, 0.0), (int, float)) for r in rows)
+            ]
             image = _breakdown_plot(rows, detail_keys, f"{benchmark}: {', '.join(detail_keys[:8])}")
             if image:
                 parts.append(f"<img alt='breakdown' src='data:image/png;base64,{image}'>")

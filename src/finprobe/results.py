@@ -49,7 +49,9 @@ def write_text_atomic(path: Path, text: str) -> Path:
 
 def write_json_atomic(path: Path, data: Any) -> Path:
     """Write JSON atomically (see write_text_atomic)."""
-    return write_text_atomic(path, json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n")
+    return write_text_atomic(
+        path, json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n"
+    )
 
 
 def records_from_log(log: Any) -> list[SampleRecord]:
@@ -136,7 +138,9 @@ def load_results(path: str | Path) -> dict:
         raise InputError(path, "no such file")
     if path.is_dir():
         raise InputError(path, "is a folder; give a .results.json or a .eval log")
-    if path.suffix in (".eval",) or (path.suffix == ".json" and not path.name.endswith(RESULTS_SUFFIX)):
+    if path.suffix in (".eval",) or (
+        path.suffix == ".json" and not path.name.endswith(RESULTS_SUFFIX)
+    ):
         sibling = results_path_for(path)
         if sibling.exists():
             path = sibling
@@ -210,7 +214,9 @@ def published_split(benchmark: str, split: str | None = None) -> tuple[str, dict
     if split is None:
         split = next(iter(splits))
     if split not in splits:
-        raise InputError(None, f"{benchmark} has no published split {split!r}; choose one of {', '.join(splits)}")
+        raise InputError(
+            None, f"{benchmark} has no published split {split!r}; choose one of {', '.join(splits)}"
+        )
     table = {}
     for model, values in splits[split].items():
         table[model] = _flatten(values)

@@ -70,7 +70,9 @@ def benchmark_info(name: str) -> BenchmarkInfo:
     from finprobe.errors import InputError
 
     if name not in BENCHMARK_NAMES:
-        raise InputError(None, f"unknown benchmark {name!r}; choose one of {', '.join(BENCHMARK_NAMES)}")
+        raise InputError(
+            None, f"unknown benchmark {name!r}; choose one of {', '.join(BENCHMARK_NAMES)}"
+        )
     module = importlib.import_module(f"finprobe.benchmarks.{name}.task")
     return module.BENCHMARK
 
@@ -236,7 +238,9 @@ def find_resumable_log(
             continue
         if header.eval.model != model:
             continue
-        if _comparable_args(header.eval.task_args) != _comparable_args(_with_defaults(task_fn, task_args)):
+        if _comparable_args(header.eval.task_args) != _comparable_args(
+            _with_defaults(task_fn, task_args)
+        ):
             continue
         if header.eval.config.limit != limit:
             continue
@@ -316,7 +320,9 @@ def run_benchmark(
     log_path = Path(str(log.location).removeprefix("file://"))
     results = results_from_log(log_path, info)
     results_path = write_results(results, log_path)
-    return RunOutcome(log_path=log_path, results_path=results_path, results=results, resumed=previous is not None)
+    return RunOutcome(
+        log_path=log_path, results_path=results_path, results=results, resumed=previous is not None
+    )
 
 
 def _subtask(benchmark: str, task_name: str) -> Callable[..., Task]:

@@ -31,10 +31,7 @@ from finprobe.numbers import find_numbers, parse_number
 _WORD = re.compile(r"[a-z][a-z&'-]*|\d{4}")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _STOP = frozenset(
-    """a an the of and or in on for to from by with as at our we its their this that these those
-    was were is are be been has have had which who than compared versus vs respectively during
-    year years ended ending period periods total primarily due mainly million billion thousand
-    percent approximately about increase increased decrease decreased change changed""".split()
+    ["a", "an", "the", "of", "and", "or", "in", "on", "for", "to", "from", "by", "with", "as", "at", "our", "we", "its", "their", "this", "that", "these", "those", "was", "were", "is", "are", "be", "been", "has", "have", "had", "which", "who", "than", "compared", "versus", "vs", "respectively", "during", "year", "years", "ended", "ending", "period", "periods", "total", "primarily", "due", "mainly", "million", "billion", "thousand", "percent", "approximately", "about", "increase", "increased", "decrease", "decreased", "change", "changed"]
 )
 _INCREASE = re.compile(
     r"\b(increas|decreas|grew|growth|declin|rose|fell|higher|lower|up|down|chang|improv|drop|reduc)\w*",
@@ -482,7 +479,7 @@ def implied_scale(table: Table, anchors: list[Any]) -> Decimal:
 
 
 _ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,6}\b")
-_MINOR = frozenset("and of the for in on to &".split())
+_MINOR = frozenset(["and", "of", "the", "for", "in", "on", "to", "&"])
 
 
 def _initials(label: str) -> str:
@@ -828,14 +825,15 @@ def _score(
     if ctx.physical_unit and not ctx.wants_money:
         score += 1.0 if first.physical_unit else 0.0
 
-    # anchors: the sentence's other numbers locate the row, but are not the answer
-    score += anchor_rows.get(key, 0.0)
-    if cand.kind == "lookup" and _matches_anchor(first, ctx.anchors, cand.percent):
-        score -= 6.0
-    elif cand.kind != "lookup" and _matches_anchor(cand.value, ctx.anchors, cand.percent):
+    # anchors: the sentence's other numbers locate the row, but are not the answer;
+    # "from [MASK] to $8.7 million" names the blank's own row twice as surely
+    score += anchor_rows.get(key, 0.0) * (2.0 if ctx.role == "older" else 1.0)
+    if cand.kind == "lookup" and _matches_anchor(first, ctx.anchors, cand.percent) or cand.kind != "lookup" and _matches_anchor(cand.value, ctx.anchors, cand.percent):
         score -= 6.0
     if cand.kind == "share" and ctx.share_words:
         score += 2.5
+    elif ctx.share_words and cand.kind == "lookup" and not cand.percent:
+        score -= 2.0  # "[MASK] of our total": a part of the total, not an amount
     if cand.kind == "ratio" and ctx.ratio_words:
         score += 0.5
     if cand.value == 0:

@@ -94,7 +94,8 @@ def _empty_value(s: str) -> bool:
 
 
 _CALC_CUE = re.compile(
-    r"total|sum|combined|aggregate|increase|decrease|change|compared|representing|growth|合计|共计|增长|减少|增加|下降"
+    r"total|sum|combined|aggregate|increase|decrease|change|compared|representing|growth|合计|共计|增长|减少|增加|下降",
+    re.I,
 )
 
 

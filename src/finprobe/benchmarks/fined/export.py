@@ -110,10 +110,13 @@ def finetuning_records(
         spans = []
         for e in doc.errors:
             start = e.start if e.start is not None else doc.text.find(e.sentence)
-            lo, hi = _window(doc.text, start, start + len(e.sentence))
+            # a fragment holds exactly one error: narrow the context until it does
+            for each_side in (2, 1, 0):
+                lo, hi = _window(doc.text, start, start + len(e.sentence), each_side)
+                fragment = doc.text[lo:hi]
+                if sum(o.sentence in fragment for o in doc.errors) == 1:
+                    break
             spans.append((lo, hi))
-            fragment = doc.text[lo:hi]
-            # a fragment holds exactly one error: skip windows that catch another one
             if sum(o.sentence in fragment for o in doc.errors) != 1:
                 continue
             out.append(

@@ -1,0 +1,276 @@
+"""The no-LLM FAITH baseline: golden synthetic reports and hand-made reading rules."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from finprobe.benchmarks.faith.dataset import unit_hint
+from finprobe.benchmarks.faith.solver import mask_role, rank_candidates, solve_from_tables
+from finprobe.numbers import reference_scorer_match
+from finprobe.synth import make_report, to_faith_record
+
+
+def _instance(tables: list[dict[str, Any]], masked: str, hint_of: str, **extra: Any) -> dict:
+    """Metadata as a model sees it; the hint is derived from an example answer's units."""
+    return {
+        "tables": tables,
+        "masked_sentence": masked,
+        "pre_sentence": extra.get("pre", ""),
+        "post_sentence": extra.get("post", ""),
+        "hint": unit_hint(hint_of),
+        "filing_date": "2024-02-20",
+    }
+
+
+def _table(index: str, cells: list[list[str]], pre_text: str = "") -> dict[str, Any]:
+    return {"index": index, "pre_text": pre_text, "cells": cells}
+
+
+def _assert_answer(metadata: dict, expected: str) -> None:
+    answer = solve_from_tables(metadata).answer
+    assert reference_scorer_match(expected, answer), f"{answer!r} != {expected!r}"
+
+
+# -- golden cases from synthetic reports ----------------------------------------
+
+
+def _synthetic_instances(seed: int) -> list[tuple[str, dict, str]]:
+    report = make_report(seed=seed)
+    record = to_faith_record(report)
+    tables = [
+        {"index": t["table_index"], "pre_text": t["pre_text"], "cells": t["cells"]}
+        for t in record["tables"]
+    ]
+    out = []
+    for sentence in report.sentences:
+        if sentence.derivation is None:
+            continue
+        start, end = sentence.span
+        masked = sentence.text[:start] + "[MASK]" + sentence.text[end:]
+        out.append(
+            (
+                sentence.derivation.kind,
+                _instance(tables, masked, sentence.span_text),
+                sentence.span_text,
+            )
+        )
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_synthetic_lookups_and_changes_are_answered(seed: int) -> None:
+    cases = [c for c in _synthetic_instances(seed) if c[0] in ("lookup", "change")]
+    assert cases, "the synthetic report should hold lookup sentences"
+    for kind, metadata, span_text in cases:
+        answer = solve_from_tables(metadata).answer
+        assert reference_scorer_match(span_text, answer), (kind, metadata["masked_sentence"])
+
+
+def test_solver_ignores_a_ground_truth_it_is_given() -> None:
+    _, metadata, _ = next(c for c in _synthetic_instances(0) if c[0] == "lookup")
+    clean = solve_from_tables(metadata)
+    poisoned = solve_from_tables({**metadata, "ground_truth": "$1", "mask_type": "D"})
+    assert poisoned.answer == clean.answer
+    assert poisoned.to_completion() == clean.to_completion()
+
+
+# -- hand-made tables: one per reading rule ------------------------------------
+
+EXPENSES = _table(
+    "3",
+    [
+        ["", "Year Ended December 31,", "Year Ended December 31,", "2023 vs. 2022 Change", "2023 vs. 2022 Change"],
+        ["(Dollars in millions)", "2023", "2022", "$", "%"],
+        ["Research and development", "$3,969", "$3,075", "$894", "29%"],
+        ["Selling, general and administrative", "4,800", "3,946", "854", "22%"],
+        ["Total operating expenses", "8,769", "7,021", "1,748", "25%"],
+    ],
+    "Operating Expenses",
+)
+
+
+def test_change_blank_with_acronym_and_anchor_reads_the_change_column() -> None:
+    masked = "R&D expenses increased [MASK], or 29%, in 2023 as compared to 2022."
+    _assert_answer(_instance([EXPENSES], masked, "$1"), "$894,000,000")
+
+
+def test_second_figure_of_a_change_pair_is_the_percent_column() -> None:
+    masked = "SG&A expenses increased $854 million, or [MASK], in 2023 as compared to 2022."
+    _assert_answer(_instance([EXPENSES], masked, "1%"), "22%")
+
+
+def test_level_blank_takes_the_current_period() -> None:
+    masked = "Research and development expenses were [MASK] in 2023."
+    _assert_answer(_instance([EXPENSES], masked, "$1"), "$3,969,000,000")
+
+
+VENUES = _table(
+    "1",
+    [
+        ["", "Years Ended December 31,", "Years Ended December 31,"],
+        ["", "2022", "2023"],
+        ["Revenue:", "", ""],
+        ["Restaurant revenue - company-owned restaurants", "$9,704,169", "$8,744,158"],
+        ["Franchising revenue", "4,002,824", "4,665,187"],
+        ["Total revenue", "14,452,765", "14,373,574"],
+    ],
+)
+
+
+def test_from_blank_to_anchor_is_the_older_figure_of_the_anchor_row() -> None:
+    masked = (
+        "Revenue from this venue decreased from [MASK] to $8.7 million for the 12 months"
+        " ended December 31, 2023 compared to the corresponding period in 2022."
+    )
+    _assert_answer(_instance([VENUES], masked, "$1"), "$9,704,169")
+
+
+SEGMENTS = _table(
+    "13",
+    [
+        ["", "Year Ended December 31, 2023", "Year Ended December 31, 2023", "Year Ended December 31, 2023"],
+        ["", "Core", "Funds", "Total"],
+        ["Total revenues", "$203.5", "$135.1", "$338.7"],
+        ["Interest expense", "(44.5)", "(48.7)", "(93.3)"],
+    ],
+    "Results by segment (in millions):",
+)
+
+
+def test_column_named_by_the_sentence_is_chosen() -> None:
+    masked = "Interest expense for the Funds was [MASK] for the year ended December 31, 2023."
+    _assert_answer(_instance([SEGMENTS], masked, "$1"), "$48,700,000")
+
+
+PER_SHARE = _table(
+    "7",
+    [
+        ["", "For the Years Ended December 31,", "For the Years Ended December 31,"],
+        ["(in thousands, except per share data)", "2023", "2022"],
+        ["Net income", "$817,880", "$1,111,952"],
+        ["Diluted net income per common share", "$6.86", "$8.96"],
+    ],
+)
+
+
+def test_per_share_rows_are_not_scaled() -> None:
+    masked = "Net income per diluted share was [MASK] for 2022."
+    _assert_answer(_instance([PER_SHARE], masked, "$1"), "$8.96")
+
+
+PRODUCTION = _table(
+    "6",
+    [
+        ["", "For the Years Ended December 31,", "For the Years Ended December 31,"],
+        ["", "2023", "2022"],
+        ["Revenue (in millions):", "", ""],
+        ["Oil production revenue", "$1,620.1", "$2,012.3"],
+        ["Production:", "", ""],
+        ["Oil (MMBbl)", "23.4", "22.1"],
+        ["Average daily equivalent production (MBOE per day)", "152.0", "145.1"],
+    ],
+)
+
+
+def test_section_heading_scale_applies_below_it() -> None:
+    masked = "Oil production revenue was [MASK] for 2023."
+    _assert_answer(_instance([PRODUCTION], masked, "$1"), "$1,620,100,000")
+
+
+def test_physical_unit_rows_keep_their_written_value() -> None:
+    masked = (
+        "Average daily equivalent production increased to 152.0 MBOE, compared with [MASK]"
+        " for 2022."
+    )
+    _assert_answer(_instance([PRODUCTION], masked, "1 MBOE"), "145.1 MBOE")
+
+
+SALES = _table(
+    "1",
+    [
+        ["", "2023", "2022", "Total Change", "Impact of Exchange", "Total Change Excl. Exchange"],
+        ["(dollars in millions)", "", "", "", "", ""],
+        ["Medical Devices —", "", "", "", "", ""],
+        ["Vascular", "$2,681", "$2,483", "8.0%", "(1.3)%", "9.3%"],
+        ["Structural Heart", "1,944", "1,712", "13.6", "(0.7)", "14.3"],
+    ],
+)
+
+
+def test_excluding_exchange_reads_the_excluding_column_and_bare_percent_cells() -> None:
+    masked = (
+        "In Structural Heart, excluding the effect of foreign exchange, sales increased"
+        " [MASK] in 2023."
+    )
+    _assert_answer(_instance([SALES], masked, "1%"), "14.3%")
+
+
+DEBT = _table(
+    "18",
+    [
+        ["", "December 31,", "December 31,"],
+        ["", "2023", "2022"],
+        ["Total Debt - Fixed Rate", "$1,454,707", "$1,440,773"],
+        ["Total Debt - Variable Rate", "426,380", "364,641"],
+        ["Total indebtedness", "1,881,087", "1,805,414"],
+    ],
+    "A summary of our consolidated debt is as follows:",
+)
+
+
+def test_unstated_scale_is_inferred_from_the_sentence_figures() -> None:
+    masked = (
+        "As of December 31, 2023, our total indebtedness was [MASK], of which $426.4 million"
+        " was variable-rate indebtedness."
+    )
+    _assert_answer(_instance([DEBT], masked, "$1"), "$1,881,087,000")
+
+
+COSTS = _table(
+    "2",
+    [
+        ["", "For the Year Ended December 31,"],
+        ["(in millions)", "2023"],
+        ["Development costs", "$765.7"],
+        ["Exploration costs", "172.6"],
+        ["Acquisitions", "292.8"],
+        ["Total costs incurred", "1,231.1"],
+    ],
+)
+
+
+def test_share_of_total_is_a_fraction_when_the_hint_says_plain_number() -> None:
+    masked = "Development costs totaled $765.7 million, or [MASK] of our total 2023 costs incurred."
+    metadata = _instance([COSTS], masked, "0.62")
+    best = rank_candidates(metadata)[0]
+    assert best.kind == "share"
+    assert solve_from_tables(metadata).answer.startswith("0.62")
+
+
+# -- the blank's role from the words around it --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("masked", "role"),
+    [
+        ("Revenue increased [MASK], or 20 percent, year over year.", "change"),
+        ("Net cash decreased by [MASK] to $13.26 billion in 2023.", "change"),
+        ("Production increased [MASK] to 152.0 MBOE in 2023.", "change"),
+        ("Revenue increased $405.0 million, or [MASK], year over year.", "change"),
+        ("Expenses increased from [MASK] to $168,000 in 2023.", "older"),
+        ("Net income was $5 million, compared with [MASK] in 2022.", "older"),
+        ("Cash and cash equivalents totaled [MASK] at year end.", "level"),
+        ("We recorded a net derivative loss of [MASK] for 2022.", "level"),
+    ],
+)
+def test_mask_role(masked: str, role: str) -> None:
+    before, _, after = masked.partition("[MASK]")
+    assert mask_role(before, after) == role
+
+
+def test_empty_tables_give_a_zero_answer_not_an_error() -> None:
+    answer = solve_from_tables(_instance([], "Revenue was [MASK].", "$1"))
+    assert answer.answer == "0"
+    assert "No numeric table cell" in answer.reasoning
