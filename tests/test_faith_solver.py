@@ -81,7 +81,13 @@ def test_solver_ignores_a_ground_truth_it_is_given() -> None:
 EXPENSES = _table(
     "3",
     [
-        ["", "Year Ended December 31,", "Year Ended December 31,", "2023 vs. 2022 Change", "2023 vs. 2022 Change"],
+        [
+            "",
+            "Year Ended December 31,",
+            "Year Ended December 31,",
+            "2023 vs. 2022 Change",
+            "2023 vs. 2022 Change",
+        ],
         ["(Dollars in millions)", "2023", "2022", "$", "%"],
         ["Research and development", "$3,969", "$3,075", "$894", "29%"],
         ["Selling, general and administrative", "4,800", "3,946", "854", "22%"],
@@ -130,7 +136,12 @@ def test_from_blank_to_anchor_is_the_older_figure_of_the_anchor_row() -> None:
 SEGMENTS = _table(
     "13",
     [
-        ["", "Year Ended December 31, 2023", "Year Ended December 31, 2023", "Year Ended December 31, 2023"],
+        [
+            "",
+            "Year Ended December 31, 2023",
+            "Year Ended December 31, 2023",
+            "Year Ended December 31, 2023",
+        ],
         ["", "Core", "Funds", "Total"],
         ["Total revenues", "$203.5", "$135.1", "$338.7"],
         ["Interest expense", "(44.5)", "(48.7)", "(93.3)"],

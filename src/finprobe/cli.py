@@ -170,9 +170,24 @@ def compare_command(
     from finprobe.report import comparison_table
     from finprobe.results import load_results
 
-    loaded = [load_results(r) for r in runs]
+    loaded = _with_consensus([load_results(r) for r in runs])
     for table in comparison_table(loaded, published=published, split=split, top=top):
         console.print(table)
+
+
+def _with_consensus(runs: list[dict]) -> list[dict]:
+    """FAITH runs of the same data: unannotated scenarios from the models' consensus."""
+    from finprobe.benchmarks.faith.scorer import apply_scenario_consensus
+
+    groups: dict[str, list[dict]] = {}
+    for run in runs:
+        if run.get("benchmark") == "faith":
+            groups.setdefault(str((run.get("dataset") or {}).get("fingerprint")), []).append(run)
+    by_id: dict[int, dict] = {}
+    for group in groups.values():
+        if len(group) > 1:
+            by_id.update({id(r): u for r, u in zip(group, apply_scenario_consensus(group), strict=True)})
+    return [by_id.get(id(r), r) for r in runs]
 
 
 @app.command("report")
@@ -187,7 +202,7 @@ def report_command(
     from finprobe.report import write_html_report
     from finprobe.results import load_results
 
-    loaded = [load_results(r) for r in runs]
+    loaded = _with_consensus([load_results(r) for r in runs])
     path = write_html_report(loaded, out, split=split)
     console.print(f"report: {path}")
 

@@ -35,7 +35,17 @@ def _flatten(data: dict, prefix: str = "") -> dict[str, Any]:
 
 
 def run_label(results: dict) -> str:
-    return str(results.get("model", "?"))
+    """The model, and the dataset when runs on several datasets are shown together."""
+    label = str(results.get("model", "?"))
+    if results.get("_show_dataset"):
+        label += f" [{(results.get('dataset') or {}).get('name')}]"
+    return label
+
+
+def _mark_datasets(runs: list[dict]) -> list[dict]:
+    if len({str((r.get("dataset") or {}).get("fingerprint")) for r in runs}) > 1:
+        return [{**r, "_show_dataset": True} for r in runs]
+    return runs
 
 
 def results_tables(results: dict) -> list[RichTable]:

@@ -294,6 +294,9 @@ def run_benchmark(
     name = task_name or info.name
     args = {k: v for k, v in (task_args or {}).items() if v is not None}
     task_fn = info.task if task_name is None else _subtask(benchmark, task_name)
+    model_args = dict(model_args or {})
+    if model.startswith("mockllm/") and "custom_outputs" not in model_args:
+        model_args["custom_outputs"] = offline_mock_outputs(model)
     previous = find_resumable_log(runs_dir, name, model, args, limit, task_fn) if resume else None
     common: dict[str, Any] = dict(
         log_dir=str(runs_dir),
@@ -311,7 +314,7 @@ def run_benchmark(
             task_fn(**args),
             model=model,
             model_base_url=model_base_url,
-            model_args=model_args or {},
+            model_args=model_args,
             cache=cache,
             limit=limit,
             **common,
@@ -323,6 +326,23 @@ def run_benchmark(
     return RunOutcome(
         log_path=log_path, results_path=results_path, results=results, resumed=previous is not None
     )
+
+
+def offline_mock_outputs(model: str, text: str = "Default output from mockllm") -> Any:
+    """mockllm's default reply, with token usage set.
+
+    Without usage, mockllm counts tokens with tiktoken, which downloads its
+    vocabulary: this keeps ``--model mockllm/model`` working offline.
+    """
+    from inspect_ai.model import ModelUsage
+
+    def outputs() -> Any:
+        while True:
+            output = ModelOutput.from_content(model=model, content=text)
+            output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+            yield output
+
+    return outputs()
 
 
 def _subtask(benchmark: str, task_name: str) -> Callable[..., Task]:

@@ -15,6 +15,7 @@ compares with the published tables):
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from pathlib import Path
 from typing import Any
 
 from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
@@ -193,3 +194,31 @@ def consensus_scenarios(runs: list[list[SampleRecord]]) -> dict[str, str]:
             if record.score.get("correct") and parsed.get("scenario") in SCENARIOS:
                 votes[record.id][parsed["scenario"]] += 1
     return {uid: counter.most_common(1)[0][0] for uid, counter in votes.items() if counter}
+
+
+def apply_scenario_consensus(runs: list[dict]) -> list[dict]:
+    """Re-summarize FAITH runs with the cross-model scenario consensus (paper, section 3.4).
+
+    Instances without an annotated scenario (the main split, or datasets built by
+    FinProbe without a derivation) take the majority scenario self-reported by the
+    models that answered them correctly. Needs each run's inspect log.
+    """
+    from inspect_ai.log import read_eval_log
+
+    from finprobe.results import records_from_log
+
+    records_per_run = []
+    for run in runs:
+        log = run.get("log")
+        records_per_run.append(records_from_log(read_eval_log(log)) if log and Path(log).exists() else None)
+    available = [r for r in records_per_run if r is not None]
+    if len(available) < 2:
+        return runs
+    consensus = consensus_scenarios(available)
+    updated = []
+    for run, records in zip(runs, records_per_run, strict=True):
+        if records is None:
+            updated.append(run)
+            continue
+        updated.append({**run, **summarize(records, consensus), "scenario_source": "consensus"})
+    return updated

@@ -12,6 +12,13 @@ ranks them by how well they fit the sentence:
   the same row or column, and an anchor's own value is not the answer;
 - the hint's unit type (percent, money, plain number, physical unit);
 - a prior that favours direct lookups, as real MD&A text does.
+
+Table reading rules: per-share and per-unit rows are never scaled; a body heading
+"Revenue (in millions):" scales the rows under it; a table with no stated scale
+whose cells match the sentence's money figures only in thousands is read in
+thousands; a column whose first value has "%" is a percent column; year-less
+columns belong to the table's latest period; acronyms ("R&D") and word prefixes
+("excluding" / "Excl.") reach the tables' spelling.
 """
 
 from __future__ import annotations
@@ -31,7 +38,70 @@ from finprobe.numbers import find_numbers, parse_number
 _WORD = re.compile(r"[a-z][a-z&'-]*|\d{4}")
 _YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _STOP = frozenset(
-    ["a", "an", "the", "of", "and", "or", "in", "on", "for", "to", "from", "by", "with", "as", "at", "our", "we", "its", "their", "this", "that", "these", "those", "was", "were", "is", "are", "be", "been", "has", "have", "had", "which", "who", "than", "compared", "versus", "vs", "respectively", "during", "year", "years", "ended", "ending", "period", "periods", "total", "primarily", "due", "mainly", "million", "billion", "thousand", "percent", "approximately", "about", "increase", "increased", "decrease", "decreased", "change", "changed"]
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "and",
+        "or",
+        "in",
+        "on",
+        "for",
+        "to",
+        "from",
+        "by",
+        "with",
+        "as",
+        "at",
+        "our",
+        "we",
+        "its",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "was",
+        "were",
+        "is",
+        "are",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "which",
+        "who",
+        "than",
+        "compared",
+        "versus",
+        "vs",
+        "respectively",
+        "during",
+        "year",
+        "years",
+        "ended",
+        "ending",
+        "period",
+        "periods",
+        "total",
+        "primarily",
+        "due",
+        "mainly",
+        "million",
+        "billion",
+        "thousand",
+        "percent",
+        "approximately",
+        "about",
+        "increase",
+        "increased",
+        "decrease",
+        "decreased",
+        "change",
+        "changed",
+    ]
 )
 _INCREASE = re.compile(
     r"\b(increas|decreas|grew|growth|declin|rose|fell|higher|lower|up|down|chang|improv|drop|reduc)\w*",
@@ -828,7 +898,12 @@ def _score(
     # anchors: the sentence's other numbers locate the row, but are not the answer;
     # "from [MASK] to $8.7 million" names the blank's own row twice as surely
     score += anchor_rows.get(key, 0.0) * (2.0 if ctx.role == "older" else 1.0)
-    if cand.kind == "lookup" and _matches_anchor(first, ctx.anchors, cand.percent) or cand.kind != "lookup" and _matches_anchor(cand.value, ctx.anchors, cand.percent):
+    if (
+        cand.kind == "lookup"
+        and _matches_anchor(first, ctx.anchors, cand.percent)
+        or cand.kind != "lookup"
+        and _matches_anchor(cand.value, ctx.anchors, cand.percent)
+    ):
         score -= 6.0
     if cand.kind == "share" and ctx.share_words:
         score += 2.5
