@@ -8,8 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from finprobe.runner import run_benchmark
-
 TINY = Path(__file__).parent / "data" / "faith_tiny.json"
 
 
@@ -77,14 +75,8 @@ def test_unknown_benchmark_and_bad_results_file(tmp_path: Path) -> None:
     assert result.returncode == 2 and "not a FinProbe results file" in result.stderr
 
 
-def test_results_compare_report_on_a_run(tmp_path: Path) -> None:
-    outcome = run_benchmark(
-        "faith",
-        "finprobe/faith-solver",
-        task_args={"data": str(TINY)},
-        runs_dir=tmp_path,
-        display="none",
-    )
+def test_results_compare_report_on_a_run(tmp_path: Path, tiny_baseline_run) -> None:
+    outcome = tiny_baseline_run
     shown = finprobe("results", str(outcome.results_path))
     assert (
         shown.returncode == 0

@@ -12,45 +12,30 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from inspect_ai.model import ModelOutput, ModelUsage
 
 from finprobe.results import load_results
-from finprobe.runner import find_resumable_log, run_benchmark
+from finprobe.runner import find_resumable_log, mock_output, run_benchmark
 
 TINY = Path(__file__).parent / "data" / "faith_tiny.json"
 GOOD_ANSWER = '```json\n{"results": {"answer": "$1,250.4 million", "scenario": "A", "necessary_metrics": ["Revenue"], "reference": ["Table 0"]}}\n```'
 
 
-def _output(text: str) -> ModelOutput:
-    # mockllm counts tokens with tiktoken (a download) unless usage is set
-    output = ModelOutput.from_content(model="mockllm/model", content=text)
-    output.usage = ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)
-    return output
-
-
-def test_baseline_model_runs_and_writes_results(tmp_path: Path) -> None:
-    outcome = run_benchmark(
-        "faith",
-        "finprobe/faith-solver",
-        task_args={"data": str(TINY)},
-        runs_dir=tmp_path,
-        display="none",
-    )
-    results = outcome.results
+def test_baseline_model_runs_and_writes_results(tiny_baseline_run) -> None:
+    results = tiny_baseline_run.results
     assert results["samples"] == 6
     assert (
         results["headline"]["overall"] == 100.0
     )  # the tiny set is all direct lookups and one change
     assert results["scorer_version"].startswith("faith-")
     assert results["dataset"]["fingerprint"]
-    assert outcome.results_path.exists()
-    assert load_results(outcome.results_path)["model"] == "finprobe/faith-solver"
+    assert tiny_baseline_run.results_path.exists()
+    assert load_results(tiny_baseline_run.results_path)["model"] == "finprobe/faith-solver"
 
 
 def test_mockllm_retries_invalid_json_and_counts_unparseable(tmp_path: Path) -> None:
     # sample 1: garbage, garbage, valid (third attempt); samples 2..6: garbage x3 (unparseable)
-    outputs = [_output("no json here"), _output("still none"), _output(GOOD_ANSWER)]
-    outputs += [_output("I cannot answer.") for _ in range(15)]
+    outputs = [mock_output("no json here"), mock_output("still none"), mock_output(GOOD_ANSWER)]
+    outputs += [mock_output("I cannot answer.") for _ in range(15)]
     outcome = run_benchmark(
         "faith",
         "mockllm/model",

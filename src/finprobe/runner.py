@@ -328,19 +328,25 @@ def run_benchmark(
     )
 
 
-def offline_mock_outputs(model: str, text: str = "Default output from mockllm") -> Any:
-    """mockllm's default reply, with token usage set.
+def mock_output(text: str, model: str = "mockllm/model") -> ModelOutput:
+    """A mockllm reply with token usage set.
 
     Without usage, mockllm counts tokens with tiktoken, which downloads its
-    vocabulary: this keeps ``--model mockllm/model`` working offline.
+    vocabulary: set usage and mockllm works offline (tests, ``--model mockllm/model``).
     """
     from inspect_ai.model import ModelUsage
 
+    output = ModelOutput.from_content(model=model, content=text)
+    output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+    return output
+
+
+def offline_mock_outputs(model: str, text: str = "Default output from mockllm") -> Any:
+    """mockllm's default reply, forever, without the tiktoken download."""
+
     def outputs() -> Any:
         while True:
-            output = ModelOutput.from_content(model=model, content=text)
-            output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-            yield output
+            yield mock_output(text, model)
 
     return outputs()
 

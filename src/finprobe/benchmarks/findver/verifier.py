@@ -199,6 +199,11 @@ class ClaimNumber:
     tolerance: Decimal  # absolute, on the claim's value
     years: frozenset[str]
     percent: bool
+    direction: int = 0  # +1 "increased by", -1 "decreased by", 0 unstated
+
+
+_UP = re.compile(r"\b(?:increas\w*|rose|risen|grew|grown|growth|higher|up|gain\w*|improv\w*)\b[^.;,]{0,40}$", re.I)
+_DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fallen|drop\w*|lower|down|reduc\w*)\b[^.;,]{0,40}$", re.I)
 
 
 def claim_numbers(statement: str) -> list[ClaimNumber]:
@@ -213,7 +218,10 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
         half = span.number.precision / 2
         approx = bool(_APPROX.search(statement[: span.start]))
         relative = abs(value) * Decimal("0.02" if approx else "0.0005")
-        out.append(ClaimNumber(span, max(half, relative), years, "percent" in span.number.units))
+        before = statement[max(0, span.start - 60) : span.start]
+        up, down = bool(_UP.search(before)), bool(_DOWN.search(before))
+        direction = 1 if up and not down else -1 if down and not up else 0
+        out.append(ClaimNumber(span, max(half, relative), years, "percent" in span.number.units, direction))
     return out
 
 
@@ -242,6 +250,14 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
     for figure in figures:
         groups.setdefault(figure.group, []).append(figure)
     hundred = Decimal(100)
+    wrong_way: str | None = None
+
+    def ordered(a: Figure, b: Figure) -> bool | None:
+        """Is a the later period than b? None when the years do not tell."""
+        if len(a.years) == 1 and len(b.years) == 1 and a.years != b.years:
+            return max(a.years) > max(b.years)
+        return None
+
     for members in groups.values():
         if len(members) < 2 or len(members) > 40:
             continue
@@ -250,6 +266,12 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
                 if b.value != 0:
                     change = (a.value - b.value) / abs(b.value) * hundred
                     if _close(target, change, tol):
+                        later = ordered(a, b)
+                        if claim.direction and later is False:
+                            continue  # the same pair read the other way round
+                        if claim.direction and later and (change > 0) != (claim.direction > 0):
+                            wrong_way = f"the change from {b.text} to {a.text} is {change:.2f}%, the other direction"
+                            continue
                         return a, f"the change from {b.text} to {a.text} is {change:.2f}%"
                     share = a.value / b.value * hundred
                     if _close(target, share, tol):
@@ -258,6 +280,12 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
             for scale in _SCALES:
                 diff = (a.value - b.value) * scale
                 if _close(target, diff, tol):
+                    later = ordered(a, b)
+                    if claim.direction and later is False:
+                        continue
+                    if claim.direction and later and (diff > 0) != (claim.direction > 0):
+                        wrong_way = f"{a.text} minus {b.text} is {diff:,}, the other direction"
+                        continue
                     return a, f"{a.text} minus {b.text} is {diff:,}"
                 total = (a.value + b.value) * scale
                 if a.passage_id == b.passage_id and _close(target, total, tol):
@@ -277,6 +305,8 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
                         for scale in _SCALES:
                             if _close(target, running * scale, tol):
                                 return members[start], f"the sum of {end - start + 1} figures from {members[start].text} is {running * scale:,}"
+    if wrong_way:
+        return None, wrong_way
     return None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
 
 

@@ -405,10 +405,10 @@ def inject_ambiguous_expression(s: str, lang: str, rng: random.Random) -> Change
 
 
 # clause text that may hold decimals and digit groups ("4.1%", "1,234") but stops at a clause break
-_CLAUSE = r"(?:[^,;.]|(?<=\d)[.,](?=\d))*?"
+_CLAUSE = r"(?:[^,;.]|(?<=\d)[.,](?=\d)|,(?= \d{4}\b))*?"
 _COMPARISON_EN = re.compile(
     r",? (?:an? (?:increase|decrease|decline|improvement|reduction) of|representing an? (?:increase|decrease) of"
-    rf"|compared (?:to|with)|as compared (?:to|with)|up|down)\b{_CLAUSE}\d{_CLAUSE}(?=[,;]|\.(?!\d)|$)"
+    rf"|compared (?:to|with)|as compared (?:to|with)|up|down)\b{_CLAUSE}\d{_CLAUSE}(?=,(?! \d{{4}}\b)|;|\.(?!\d)|$)"
 )
 _FROM_BASE_EN = re.compile(
     r"(?<=\d)( million| billion| thousand|%)?( from \$?\d[\d,.]*(?: million| billion| thousand|%)?(?: (?:in|for|during) (?:fiscal )?\d{4})?)"
@@ -624,7 +624,7 @@ SEGMENT_KIND.update(
 # ----------------------------------------------------------------------------- document injectors
 
 _NEGATED_EN = (
-    (re.compile(r"\b(may|shall|will|must|can) not\b"), r"\1"),
+    (re.compile(r"\b(may|shall|must) not\b"), r"\1"),
     (re.compile(r"\b(is|are) not (permitted|allowed) to\b"), r"\1 \2 to"),
 )
 _NEGATED_ZH = (

@@ -1,0 +1,135 @@
+"""The FinDVer inspect task: ``inspect eval finprobe/findver`` and ``finprobe eval findver``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from inspect_ai import Task, task
+from inspect_ai.dataset import MemoryDataset, Sample
+from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
+from inspect_ai.solver import generate
+
+from finprobe.benchmarks.findver.dataset import (
+    HIDDEN_FROM_BASELINES,
+    EvidenceBuilder,
+    claim_metadata,
+    default_reports_dir,
+    evidence_text,
+    load_claims,
+    report_passages,
+    report_path,
+)
+from finprobe.benchmarks.findver.prompts import SYSTEM_PROMPT, verification_prompt
+from finprobe.benchmarks.findver.scorer import SCORER_VERSION, findver_scorer, rescore, summarize
+from finprobe.benchmarks.findver.verifier import verifier_baseline
+from finprobe.errors import InputError
+from finprobe.runner import BenchmarkInfo, answer_or_generate
+
+BASELINES = {"findver-verifier": verifier_baseline}
+
+
+def findver_samples(
+    data: str | Path,
+    reports: str | Path | None = None,
+    setting: str = "rag",
+    retriever: str = "bm25",
+    top_k: int = 10,
+    prompt: str = "cot",
+    max_context_tokens: int | None = 120_000,
+    truncation: str = "head",
+    embedding_cache: str | Path | None = None,
+) -> list[Sample]:
+    """One Sample per claim; claims are grouped by report so each is indexed once."""
+    claims = load_claims(data)
+    reports_dir = Path(reports) if reports else default_reports_dir(data)
+    builder = EvidenceBuilder(setting, retriever, top_k, max_context_tokens, truncation, embedding_cache)
+    order = {c.example_id: i for i, c in enumerate(claims)}
+    samples: list[tuple[int, Sample]] = []
+    for claim in sorted(claims, key=lambda c: c.report):
+        path = report_path(reports_dir, claim.report)
+        passages = report_passages(path)
+        evidence = builder.build(claim, passages, str(path))
+        metadata = claim_metadata(claim, evidence, path, include_passages=setting != "long-context")
+        user = verification_prompt(evidence_text(evidence.passages), claim.statement, prompt)
+        sample = Sample(
+            id=claim.example_id,
+            input=[ChatMessageSystem(content=SYSTEM_PROMPT), ChatMessageUser(content=user)],
+            target=("entailed" if claim.label else "refuted") if claim.label is not None else "",
+            metadata=metadata,
+        )
+        samples.append((order[claim.example_id], sample))
+    return [s for _, s in sorted(samples, key=lambda pair: pair[0])]
+
+
+def default_data() -> Path:
+    """The embedded default: claims built from 3 synthetic reports (no download).
+
+    Written under ``$FINPROBE_HOME`` else a ``finprobe`` folder in the system temp
+    dir, rebuilt on each call (about a second) so it never goes stale.
+    """
+    import os
+    import tempfile
+
+    from finprobe.benchmarks.findver.build import build_dataset
+
+    home = os.environ.get("FINPROBE_HOME")
+    folder = (Path(home) if home else Path(tempfile.gettempdir()) / "finprobe") / "findver-synthetic"
+    out = folder / "claims.json"
+    build_dataset([], out, synthetic=3, seed=0)
+    return out
+
+
+@task
+def findver(
+    data: str | None = None,
+    reports: str | None = None,
+    setting: str = "rag",
+    retriever: str = "bm25",
+    top_k: int = 10,
+    prompt: str = "cot",
+    max_context_tokens: int | None = 120_000,
+    truncation: str = "head",
+    embedding_cache: str | None = None,
+    max_tokens: int = 512,
+) -> Task:
+    """FinDVer: is a claim about a 10-K/10-Q entailed or refuted by the report?
+
+    Args:
+        data: claims JSON (the released testmini/test files or ``finprobe build findver``
+            output). Default: claims built from synthetic reports.
+        reports: folder of the reports (default: ``reports/`` beside ``data``).
+        setting: rag | long-context | oracle.
+        retriever: bm25 | bm25-plain | dense | hybrid | hybrid-rrf (rag setting).
+        top_k: passages retrieved in the rag setting (the paper: 10).
+        prompt: cot (reasoning, then the label) | direct (the label only).
+        max_context_tokens: long-context budget (estimated tokens); longer reports are
+            cut by ``truncation`` and the cut is recorded per sample.
+        truncation: head (keep the report's start) | relevance (keep BM25's best passages).
+        embedding_cache: folder for passage embeddings (dense and hybrid retrievers).
+        max_tokens: generation limit (the paper: 512).
+    """
+    if prompt not in ("cot", "direct"):
+        raise InputError(None, f"prompt {prompt!r}: use cot or direct")
+    path = Path(data) if data else default_data()
+    samples = findver_samples(
+        path, reports, setting, retriever, top_k, prompt, max_context_tokens, truncation, embedding_cache
+    )
+    return Task(
+        dataset=MemoryDataset(samples, name=f"findver:{path.name}:{setting}", location=str(path)),
+        solver=answer_or_generate(BASELINES, generate(), hidden=HIDDEN_FROM_BASELINES),
+        scorer=findver_scorer(),
+        config=GenerateConfig(temperature=0.0, max_tokens=max_tokens),
+        version=SCORER_VERSION,
+        metadata={"benchmark": "findver", "scorer_version": SCORER_VERSION, "setting": setting},
+    )
+
+
+BENCHMARK = BenchmarkInfo(
+    name="findver",
+    task=findver,
+    scorer_version=SCORER_VERSION,
+    summarize=summarize,
+    rescore=rescore,
+    baselines=BASELINES,
+    default_data=default_data,
+)
