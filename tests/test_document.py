@@ -197,6 +197,112 @@ def test_plain_json_findver(tmp_path: Path) -> None:
     assert doc.metadata["filing_date"] == "2024-01-02"
 
 
+def _findver_file(tmp_path: Path, pipe_rows: list[str]) -> Path:
+    """A one-table FinDVer report whose HTML twin does not match (pipe text wins)."""
+    src = {
+        "url": "u",
+        "report_type": "10-K",
+        "context": [{"id": 0, "context": "\n".join(pipe_rows), "type": "table"}],
+        "html_tables": ["<table><tr><td>x</td></tr></table>"],
+    }
+    path = tmp_path / "XYZ-2024-01-02_10-K.json"
+    path.write_text(json.dumps(src))
+    return path
+
+
+def test_findver_pipe_keeps_small_parenthesised_values(tmp_path: Path) -> None:
+    # regression: "(31)" alone in a cell was read as a footnote marker and dropped,
+    # leaving ['', '', '(55)'] right-aligned under 2021
+    doc = load_findver_report(
+        _findver_file(
+            tmp_path,
+            [
+                "| (in millions) | 2023 | 2022 | 2021 |",
+                "| Revenue | $ | 1,234 | $ | 1,100 | $ | 990 |",
+                "| Other, net | (55) | (31) | (30) |",
+                "| Restructuring | ( 8 ) | — | (2) |",
+            ],
+        )
+    )
+    (t,) = doc.tables
+    assert t.cells[2] == ["Other, net", "(55)", "(31)", "(30)"]
+    assert t.cells[3] == ["Restructuring", "( 8 )", "—", "(2)"]
+    assert [t.scaled_value(2, c) for c in (1, 2, 3)] == [
+        Decimal(-55_000_000),
+        -31_000_000,
+        -30_000_000,
+    ]
+
+
+def test_findver_pipe_drops_footnote_markers_by_context(tmp_path: Path) -> None:
+    doc = load_findver_report(
+        _findver_file(
+            tmp_path,
+            [
+                "| | Steel | Other | Consolidated |",
+                "| Net sales | 11,603,139 | 1,164,942 | 16,967,684 |",
+                # the row is one value too long with "(1)": a marker after the value
+                "| Operating income | 1,881,600 | ( 394,577 ) | (1) | 3,151,181 |",
+                # letter markers after the label or a value are never values
+                "| Capital expenditures (2) | (a) | 453,955 | 28,264 | * | 1,657,905 |",
+                "| Depreciation | 331,225 (3) | 26,072 | 437,804 |",
+            ],
+        )
+    )
+    (t,) = doc.tables
+    assert t.cells[2] == ["Operating income", "1,881,600", "( 394,577 )", "3,151,181"]
+    assert t.cells[3] == ["Capital expenditures (2)", "453,955", "28,264", "1,657,905"]
+    assert t.cells[4] == ["Depreciation", "331,225", "26,072", "437,804"]  # same-cell marker
+
+
+def test_findver_pipe_marker_column_among_large_values(tmp_path: Path) -> None:
+    # every body row carries a "(n)": only the column tells, and its values are large
+    big = load_findver_report(
+        _findver_file(
+            tmp_path,
+            ["| Assets | $ | 8,650,450 | (3) |", "| Liabilities | $ | 3,248,822 | (4) |"],
+        )
+    ).tables[0]
+    assert big.cells == [["Assets", "$8,650,450"], ["Liabilities", "$3,248,822"]]
+    small = load_findver_report(
+        _findver_file(tmp_path, ["| Other | $ | 744 | (3) |", "| Taxes | $ | 120 | (4) |"])
+    ).tables[0]
+    assert small.cells == [["Other", "$744", "(3)"], ["Taxes", "$120", "(4)"]]
+
+
+def test_grid_merge_keeps_small_parenthesised_value_columns() -> None:
+    # the HTML/Markdown path merges fragment columns; "(31)" is not a fragment
+    # unless the table's values dwarf it
+    t = Table(id="t", cells=[["Other, net", "(55)", "(31)", "(30)"]])
+    assert t.cells == [["Other, net", "(55)", "(31)", "(30)"]]
+    t = Table(
+        id="t",
+        cells=[
+            ["", "2023", "", "2022"],
+            ["Assets", "8,650,450", "(3)", "14,908,420"],
+            ["Debt", "1,200,000", "", "1,100,000"],
+        ],
+    )
+    assert t.cells[1] == ["Assets", "8,650,450", "14,908,420"]
+    assert t.raw_cells[1][2] == "(3)"
+
+
+def test_findver_real_pipe_table_negative_values_sum_to_total() -> None:
+    doc = load_findver_report(need(REPORTS / "SCE-PL-2024-04-30_10-Q.json.gz"))
+    t = doc.block("c19.t0")
+    assert isinstance(t, Table)
+    rows = {t.row_label(r): r for r in range(8, t.n_rows)}
+    assert t.cells[rows["Dividends paid to Edison International preferred shareholders"]][1:] == [
+        "(44)",
+        "(52)",
+    ]
+    assert t.cells[rows["Preferred stock repurchased"]][1:] == ["(19)", "—"]
+    total = rows["Net cash provided by financing activities"]
+    for c, want in ((1, 54), (2, 67)):
+        parts = [t.scaled_value(r, c) for r in range(rows[next(iter(rows))], total)]
+        assert sum(parts) == t.scaled_value(total, c) == Decimal(want * 10**6)
+
+
 # ---------------------------------------------------------------- FAITH
 
 
@@ -213,6 +319,87 @@ def test_faith_report() -> None:
     assert t.column_label(1).startswith("For the Years Ended December 31, 2023")
     with pytest.raises(InputError):
         load_faith_report({"metadata": {}}, "x")
+
+
+@pytest.fixture(scope="module")
+def sm_energy() -> FinancialDocument:
+    return load_faith_report(json.loads(need(FAITH).read_text())[0], "sm-energy")
+
+
+def _row(t: Table, label: str) -> int:
+    return next(r for r in range(t.n_rows) if t.row_label(r) == label)
+
+
+def test_body_heading_sets_row_scale(sm_energy: FinancialDocument) -> None:
+    t = next(
+        b for b in sm_energy.tables if "Total oil, gas, and NGL production revenue" in b.text()
+    )
+    assert t.scale == 1  # no table-wide hint: the scale lives in body headings
+    total = _row(t, "Total oil, gas, and NGL production revenue")
+    assert t.cells[total][1] == "$2363.9"
+    assert t.row_scale(total) == Decimal(10**6)  # "... revenue (in millions): (1)" above
+    assert t.scaled_value(total, 1) == Decimal(2_363_900_000)
+    assert t.scaled_value(total, 4) == Decimal(-982_000_000)  # "$(982.0)" change column
+    assert t.scaled_value(total, 6) == Decimal(-29)  # percent change: never scaled
+    heading = total - 4
+    assert t.is_body_heading(heading) and t.scaled_value(heading, 1) is None  # not "(1)" -> -1
+    lease = _row(t, "Lease operating expense")  # first one: under "... expense (in millions)"
+    assert t.scaled_value(lease, 1) == Decimal(284_800_000)
+    # "Realized price:" ends the millions; the prices below are per-unit
+    oil_price = _row(t, "Oil (per Bbl)")
+    assert t.row_scale(oil_price) == 1 and t.scaled_value(oil_price, 1) == Decimal("76.28")
+    # "(in thousands, except per share data)": share counts x 1000, per-share amounts as written
+    basic = _row(t, "Basic weighted-average common shares outstanding")
+    assert t.scaled_value(basic, 1) == Decimal(118_678_000)
+    eps = _row(t, "Basic net income per common share")
+    assert t.row_scale(eps) == 1000 and t.scaled_value(eps, 1) == Decimal("6.89")
+
+
+def test_non_money_units_are_not_scaled(sm_energy: FinancialDocument) -> None:
+    t = next(
+        b for b in sm_energy.tables if "Total oil, gas, and NGL production revenue" in b.text()
+    )
+    oil = _row(t, "Oil (MMBbl)")
+    assert t.cells[oil][1] == "23.8" and t.scaled_value(oil, 1) == Decimal("23.8")
+    assert t.scaled_value(_row(t, "Equivalent (MBOE per day)"), 1) == Decimal(152)
+    # a table in millions: the MMBOE row and the "(MBOE per day)" column stay as written
+    quarterly = sm_energy.block("t5")
+    assert quarterly.scale == Decimal(10**6)
+    prod = _row(quarterly, "Production (MMBOE)")
+    assert quarterly.scaled_value(prod, 1) == Decimal("14.1")
+    rev = _row(quarterly, "Oil, gas, and NGL production revenue")
+    assert quarterly.scaled_value(rev, 1) == Decimal(606_900_000)
+    by_area = sm_energy.block("t8")
+    assert by_area.column_label(1).endswith("(MBOE per day)")
+    midland = _row(by_area, "Midland Basin")
+    assert by_area.scaled_value(midland, 1) == Decimal(-6)
+    assert by_area.scaled_value(midland, 2) == Decimal(-726_800_000)
+
+
+def test_row_scale_headings_reset_and_nest() -> None:
+    t = Table(
+        id="t",
+        cells=[
+            ["", "2023"],
+            ["Revenue (in millions):", ""],
+            ["Product", "$1.5"],
+            ["Volumes:", ""],
+            ["Gas (Bcf)", "132.4"],
+            ["Units", "7"],
+            ["Costs (in thousands):", ""],
+            ["Operating:", ""],  # a sub-heading keeps its parent's scale
+            ["Labour", "250"],
+            ["Headcount (in thousands)", "3"],  # a row's own scale phrase
+        ],
+        caption="(dollars in billions)",
+    )
+    assert t.scale == Decimal(10**9)
+    assert [t.row_scale(r) for r in (2, 4, 5, 8, 9)] == [10**6, 10**9, 10**9, 1000, 1000]
+    assert t.scaled_value(2, 1) == Decimal(1_500_000)
+    assert t.scaled_value(4, 1) == Decimal("132.4")  # Bcf is not money
+    assert t.scaled_value(5, 1) == Decimal(7 * 10**9)  # back to the table scale
+    assert t.scaled_value(8, 1) == Decimal(250_000)
+    assert t.scaled_value(9, 1) == Decimal(3000)
 
 
 # ---------------------------------------------------------------- HTML

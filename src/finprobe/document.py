@@ -320,10 +320,22 @@ _PERCENT_LABEL = re.compile(r"(?i)%|\bpercent(?:age)?\b|\bmargin\b|\brate\b|\bra
 _NON_MONEY_KINDS = frozenset({"energy", "volume", "mass", "area", "rate"})
 
 
-def _names_non_money_unit(text: str) -> bool:
-    """Does the text name a volume/energy/mass/area/rate unit ("MMBbl", "per BOE")?"""
+_UNIT_DECLARATION = re.compile(r"\(([^()]*)\)|\bper\s+\S+(?:\s+per\s+\S+)?", re.IGNORECASE)
+
+
+def _names_non_money_unit(text: str, declared_only: bool = False) -> bool:
+    """Does the text name a volume/energy/mass/area/rate unit ("MMBbl", "per BOE")?
+
+    ``declared_only``: look only inside parentheses and at "per ..." phrases,
+    where a column header declares its unit ("(MBOE per day)"); a plain
+    "Square Feet" header may still be counted in the table's thousands.
+    """
     from finprobe.numbers import extract_units, load_unit_groups  # lazy, as in Table.number
 
+    if declared_only:
+        text = " ".join(m.group(0) for m in _UNIT_DECLARATION.finditer(text))
+        if not text:
+            return False
     groups = load_unit_groups()
     return any(
         groups.by_name[u].kind in _NON_MONEY_KINDS
@@ -564,15 +576,17 @@ class Table:
         return self._row_scales[r]
 
     def names_non_money_unit(self, r: int, c: int) -> bool:
-        """Does the row label, its body heading or the column label name a non-money unit?
+        """Does the row label, its body headings or the column label name a non-money unit?
 
         Volumes, energy, mass, area and rates ("Oil (MMBbl)", "Gas (Bcf)",
         "(MBOE per day)", "(per BOE)", "per Bbl"): a money scale such as
-        "in millions" must not multiply these values.
+        "in millions" must not multiply these values. Column labels count
+        only where they declare the unit in parentheses or with "per".
         """
-        texts = [self.row_label(r), self.column_label(c)]
-        texts += [self._heading_text(h) for h in self._headings_above(r)]
-        return any(_names_non_money_unit(t) for t in texts if t)
+        texts = [self.row_label(r)] + [self._heading_text(h) for h in self._headings_above(r)]
+        if any(_names_non_money_unit(t) for t in texts if t):
+            return True
+        return _names_non_money_unit(self.column_label(c), declared_only=True)
 
     def scaled_value(self, r: int, c: int) -> Decimal | None:
         """Cell value times its row's scale (``row_scale``).
@@ -593,7 +607,11 @@ class Table:
         units = getattr(n, "units", frozenset())
         if "percent" in units or "per_share" in units or n.scale != 1:
             return n.value
-        if self.is_per_share_or_percent(r, c) or self.names_non_money_unit(r, c):
+        if self.is_per_share_or_percent(r, c):
+            return n.value
+        if own := _scale_from_text(self.row_label(r)):  # "Production (in thousands)"
+            return n.value * own[0]
+        if self.names_non_money_unit(r, c):
             return n.value
         return n.value * self.row_scale(r)
 
@@ -826,7 +844,11 @@ def _digit_markers_are_footnotes(
         r: [i for i, (c, v) in enumerate(vals) if _DIGIT_MARKER.match(v) and cells[c] == v]
         for r, (cells, vals) in enumerate(glued)
     }
-    counts = [len(vals) for r, (_, vals) in enumerate(glued) if vals and not cands[r]]
+
+    def size(vals: list[tuple[int, str]]) -> int:  # "(a)", "*" are never values
+        return sum(not _FOOTNOTE.match(v) or bool(_DIGIT_MARKER.match(v)) for _, v in vals)
+
+    counts = [size(vals) for r, (_, vals) in enumerate(glued) if vals and not cands[r]]
     usual = max(set(counts), key=lambda n: (counts.count(n), n)) if counts else None
     longest = max(counts, default=0)
     by_col: dict[int, list[str]] = {}
@@ -847,7 +869,8 @@ def _digit_markers_are_footnotes(
     for r, idx in cands.items():
         if not idx:
             continue
-        n_keep, n_drop = len(glued[r][1]), len(glued[r][1]) - len(idx)
+        n_keep = size(glued[r][1])
+        n_drop = n_keep - len(idx)
         if usual is not None and n_keep == usual:
             continue
         if usual is not None and n_drop == usual and n_keep > longest:

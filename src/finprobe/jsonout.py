@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
@@ -35,10 +36,15 @@ def _loads_lenient(candidate: str) -> Any | None:
         return None
 
 
-def _balanced_blocks(text: str, opener: str, closer: str) -> list[str]:
-    """Top-level balanced {...} or [...] substrings, string-literal aware."""
+def _outermost_blocks(text: str) -> list[str]:
+    """Outermost balanced {...} / [...] substrings, string-literal aware.
+
+    A mismatched closing bracket restarts the scan, so prose like "(see [1])"
+    cannot swallow the JSON that follows.
+    """
+    closing = {"{": "}", "[": "]"}
     blocks: list[str] = []
-    depth = 0
+    stack: list[str] = []
     start = -1
     in_string = False
     escaped = False
@@ -51,37 +57,58 @@ def _balanced_blocks(text: str, opener: str, closer: str) -> list[str]:
             elif char == '"':
                 in_string = False
             continue
-        if char == '"' and depth > 0:
+        if char == '"' and stack:
             in_string = True
-        elif char == opener:
-            if depth == 0:
+        elif char in closing:
+            if not stack:
                 start = i
-            depth += 1
-        elif char == closer and depth > 0:
-            depth -= 1
-            if depth == 0:
+            stack.append(closing[char])
+        elif stack and char == stack[-1]:
+            stack.pop()
+            if not stack:
                 blocks.append(text[start : i + 1])
+        elif char in "]}" and stack:
+            stack.clear()
     return blocks
 
 
-def extract_json(text: str, want: type | None = dict) -> Any | None:
-    """The last JSON value of type ``want`` (dict, list, or None for either) in ``text``."""
-    if not text:
-        return None
+_THINK = re.compile(r"<think>.*?</think>", re.DOTALL)
 
-    def accept(value: Any) -> bool:
-        return value is not None and (want is None or isinstance(value, want))
 
+def strip_reasoning(text: str) -> str:
+    """Drop <think>...</think> reasoning blocks.
+
+    Some chat templates open the block in the prompt, so the reply holds only the
+    closing tag: the answer is what follows it. An unterminated block holds no answer.
+    """
+    text = _THINK.sub("", text or "")
+    if "</think>" in text:
+        text = text.rsplit("</think>", 1)[1]
+    if "<think>" in text:
+        text = text.split("<think>", 1)[0]
+    return text
+
+
+def iter_json_values(text: str) -> Iterator[Any]:
+    """Every JSON value in a reply, most likely answer first.
+
+    Fenced blocks come first (the last one first), then top-level balanced
+    {...} and [...] blocks (the last one first).
+    """
+    text = strip_reasoning(text)
     for fenced in reversed(_FENCE.findall(text)):
         value = _loads_lenient(fenced)
-        if accept(value):
+        if value is not None:
+            yield value
+    for block in reversed(_outermost_blocks(text)):
+        value = _loads_lenient(block)
+        if value is not None:
+            yield value
+
+
+def extract_json(text: str, want: type | None = dict) -> Any | None:
+    """The most likely JSON value of type ``want`` (dict, list, or None for either) in ``text``."""
+    for value in iter_json_values(text or ""):
+        if want is None or isinstance(value, want):
             return value
-    pairs = [("{", "}"), ("[", "]")] if want in (None, list) else [("{", "}")]
-    if want is list:
-        pairs = [("[", "]")]
-    for opener, closer in pairs:
-        for block in reversed(_balanced_blocks(text, opener, closer)):
-            value = _loads_lenient(block)
-            if accept(value):
-                return value
     return None

@@ -75,7 +75,9 @@ def passages_from_document(doc: FinancialDocument, group_by_source: bool = True)
         return passages
     groups: dict[str, list[Block]] = {}
     for block in doc.blocks:
-        groups.setdefault(block.source_id if block.source_id is not None else block.id, []).append(block)
+        groups.setdefault(block.source_id if block.source_id is not None else block.id, []).append(
+            block
+        )
     for i, (key, blocks) in enumerate(groups.items()):
         kinds = {"table" if isinstance(b, Table) else "paragraph" for b in blocks}
         kind = kinds.pop() if len(kinds) == 1 else "mixed"
@@ -86,7 +88,12 @@ def passages_from_document(doc: FinancialDocument, group_by_source: bool = True)
 def passages_from_context(context: Sequence[dict]) -> list[Passage]:
     """Passages from a FinDVer report's raw ``context`` list ({id, context, type})."""
     return [
-        Passage(str(entry["id"]), str(entry.get("context") or ""), str(entry.get("type") or "paragraph"), i)
+        Passage(
+            str(entry["id"]),
+            str(entry.get("context") or ""),
+            str(entry.get("type") or "paragraph"),
+            i,
+        )
         for i, entry in enumerate(context)
     ]
 
@@ -528,7 +535,9 @@ class HybridRetriever(_Base):
 RETRIEVERS = ("bm25", "bm25-plain", "dense", "hybrid", "hybrid-rrf")
 
 
-def make_retriever(name: str, cache: str | Path | EmbeddingCache | None = None, **kwargs: Any) -> _Base:
+def make_retriever(
+    name: str, cache: str | Path | EmbeddingCache | None = None, **kwargs: Any
+) -> _Base:
     """A retriever by name: bm25, bm25-plain, dense, hybrid (score fusion), hybrid-rrf."""
     if name == "bm25":
         return BM25Retriever(**kwargs)
@@ -538,7 +547,9 @@ def make_retriever(name: str, cache: str | Path | EmbeddingCache | None = None, 
         return DenseRetriever(cache=cache, **kwargs)
     if name in ("hybrid", "hybrid-rrf"):
         method = "rrf" if name == "hybrid-rrf" else "score"
-        return HybridRetriever(BM25Retriever(), DenseRetriever(cache=cache), method=method, **kwargs)
+        return HybridRetriever(
+            BM25Retriever(), DenseRetriever(cache=cache), method=method, **kwargs
+        )
     raise ValueError(f"unknown retriever {name!r}: choose one of {', '.join(RETRIEVERS)}")
 
 
@@ -563,7 +574,9 @@ class RecallSummary:
     n: int
 
 
-def summarize_recall(rankings: Sequence[tuple[Sequence[str], Iterable[str]]], ks: Sequence[int] = (3, 5, 10)) -> RecallSummary:
+def summarize_recall(
+    rankings: Sequence[tuple[Sequence[str], Iterable[str]]], ks: Sequence[int] = (3, 5, 10)
+) -> RecallSummary:
     """Recall over (ranked ids, gold ids) pairs."""
     fractions: dict[int, list[float]] = {k: [] for k in ks}
     complete: dict[int, list[bool]] = {k: [] for k in ks}

@@ -261,6 +261,7 @@ class Context:
     physical_unit: bool  # the hint names a non-money unit (MMBOE, Bcf, ...)
     year_slot: str | None  # the period a "respectively" list assigns to the mask
     target_year: str | None = None  # the period the blank belongs to, when it can be told
+    per_share_blank: bool = False  # "[MASK] per diluted share"
 
 
 def read_context(metadata: dict[str, Any]) -> Context:
@@ -313,6 +314,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         physical_unit=bool(units - {"usd", "percent", "per_share"}),
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
+        per_share_blank="per_share" in units or bool(re.match(r"\s*per\b", after)),
     )
 
 
@@ -589,6 +591,19 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
                 context.sentence.extend(expansion)
                 if acronym in near_text:
                     context.left.extend(expansion)
+    # "capital expenditures" is spelled "Purchases of property and equipment" in the tables
+    lowered = masked.lower()
+    for pattern, concept in _LINE_SYNONYMS:
+        match = pattern.search(lowered)
+        if not match:
+            continue
+        test = _MEASURE_ROWS[concept]
+        for label in labels:
+            if test(_label(label)):
+                expansion = _tokens(label)
+                context.sentence.extend(expansion)
+                if match.group(0) in near_text.lower():
+                    context.left.extend(expansion)
     own = set(context.sentence)
     for token in list(own - vocabulary):
         if len(token) < 4:
@@ -600,6 +615,17 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
                     context.left.append(word)
 
 
+_LINE_SYNONYMS = [
+    (re.compile(p), concept)
+    for p, concept in [
+        (r"capital expenditures|\bcapex\b|capital spending", "capex"),
+        (r"operating cash flows?|cash (?:flows? )?(?:provided by|from|generated (?:by|from)) operati",
+         "operating_cash_flow"),
+        (r"pre-?tax (?:income|earnings)", "pretax_income"),
+        (r"tax provision|income tax expense|provision for income taxes", "income_tax"),
+        (r"\bcost of (?:revenues?|sales|goods sold)", "cost_of_revenue"),
+    ]
+]  # fmt: skip
 _EXCLUDING = frozenset({"excl", "exclud", "excluding", "ex", "adjusted", "adjust"})
 
 
@@ -1270,8 +1296,14 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
     # an anchor that matches few cells is a precise pointer; "1%" matching dozens is noise
     anchor_rows: dict[tuple[str, int], float] = {}
     anchor_cols: dict[tuple[str, str], float] = {}
+    explained: set[tuple[str, int]] = set()
     for anchor in context.anchors:
         hits = {(c.table_index, c.row) for c in cells if _matches_anchor(c, [anchor], c.percent)}
+        if "per_share" in anchor.units and not context.per_share_blank:
+            # "Net income of [MASK], or $6.86 per diluted share": the anchor explains its
+            # own per-share row; the blank is the amount it is per share of
+            explained |= {key for key in hits if _PER_SHARE_ROW.search(key_label(by_row, key))}
+            continue
         for key in hits:
             anchor_rows[key] = anchor_rows.get(key, 0.0) + 6.0 / (1 + len(hits))
         # "31.8%, [MASK] and 26.0%": listed figures sit in one column of one table
@@ -1314,6 +1346,8 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         if cand.kind == "lookup":
             first = cand.cells[0]
             cand.score += anchor_cols.get(("", _column_key(first)), 0.0)
+            if (first.table_index, first.row) in explained:
+                cand.score -= 4.0
     candidates.sort(key=lambda c: c.score, reverse=True)
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)
@@ -1335,6 +1369,11 @@ def _fits_hint(cand: Candidate, ctx: Context) -> bool:
     if ctx.wants_money:
         return cand.kind in ("sum", "multi_step") and cand.value >= 1
     return ctx.wants_plain and cand.kind in ("ratio", "multi_step")
+
+
+def key_label(by_row: dict[tuple[str, int], list[Cell]], key: tuple[str, int]) -> str:
+    cell = by_row[key][0]
+    return cell.table.row_label(cell.row)
 
 
 def _column_key(cell: Cell) -> str:

@@ -49,7 +49,11 @@ class TableFacts:
     dollars: bool
 
 
-_SCALE_WORDS = {Decimal(1000): "thousand", Decimal(1_000_000): "million", Decimal(1_000_000_000): "billion"}
+_SCALE_WORDS = {
+    Decimal(1000): "thousand",
+    Decimal(1_000_000): "million",
+    Decimal(1_000_000_000): "billion",
+}
 
 
 def table_facts(table: Any) -> TableFacts | None:
@@ -120,14 +124,18 @@ class BuiltClaim:
     def explanation(self, facts: TableFacts) -> str:
         lines = ["Extracted information:"]
         for i, cell in enumerate(self.facts_used, 1):
-            lines.append(f"{i}. Table {self.evidence_id} reports {cell.row_label} of {money(facts, cell.value)} for {cell.period}.")
+            lines.append(
+                f"{i}. Table {self.evidence_id} reports {cell.row_label} of {money(facts, cell.value)} for {cell.period}."
+            )
         lines.append("Reasoning:")
         lines += [f"Step {i}: {step}" for i, step in enumerate(self.steps, 1)]
         lines.append(f"Label: {'entailed' if self.label else 'refuted'}")
         return "\n".join(lines)
 
 
-def _claims_from_table(facts: TableFacts, company: str, rng: random.Random, per_table: int) -> list[BuiltClaim]:
+def _claims_from_table(
+    facts: TableFacts, company: str, rng: random.Random, per_table: int
+) -> list[BuiltClaim]:
     labels = list(facts.rows)
     new, old = facts.periods[0], facts.periods[1]
     if new < old:  # newest period first, whichever order the table uses
@@ -147,11 +155,15 @@ def _claims_from_table(facts: TableFacts, company: str, rng: random.Random, per_
                 perturbation = rng.choice(("number", "period", "entity"))
                 if perturbation == "number" or (perturbation == "period" and b.value == a.value):
                     perturbation = "number"
-                    value = (a.value * Decimal(rng.choice(("1.1", "1.2", "0.8", "0.9")))).quantize(Decimal(1) if a.value == a.value.to_integral_value() else Decimal("0.01"))
+                    value = (a.value * Decimal(rng.choice(("1.1", "1.2", "0.8", "0.9")))).quantize(
+                        Decimal(1) if a.value == a.value.to_integral_value() else Decimal("0.01")
+                    )
                 elif perturbation == "period":
                     value = b.value
                 else:
-                    others = [lb for lb in labels if facts.rows[lb][0].value != a.value and lb != label]
+                    others = [
+                        lb for lb in labels if facts.rows[lb][0].value != a.value and lb != label
+                    ]
                     if not others:
                         perturbation, value = "number", a.value * 2
                     else:
@@ -159,9 +171,13 @@ def _claims_from_table(facts: TableFacts, company: str, rng: random.Random, per_
                         subject = f"{company}'s {other.lower()}" if company else other
                         used = [a, {c.period: c for c in facts.rows[other]}[new]]
             statement = f"{subject} was {money(facts, value)} in {claim_period}."
-            steps = [f"The claim gives {money(facts, value)} for {claim_period}; the table gives {money(facts, a.value)} for {label} in {new}."]
+            steps = [
+                f"The claim gives {money(facts, value)} for {claim_period}; the table gives {money(facts, a.value)} for {label} in {new}."
+            ]
             if perturbation == "entity":
-                steps = [f"The claim gives {money(facts, value)} for a different line item than the table's {label}; that line item shows {money(facts, used[1].value)}."]
+                steps = [
+                    f"The claim gives {money(facts, value)} for a different line item than the table's {label}; that line item shows {money(facts, used[1].value)}."
+                ]
             steps.append("The figures agree." if not refute else "The figures do not agree.")
         elif kind == "change":
             diff = a.value - b.value
@@ -209,17 +225,23 @@ def _claims_from_table(facts: TableFacts, company: str, rng: random.Random, per_
             if refute:
                 perturbation = "number"
                 value = _pct(share * Decimal("1.3") + Decimal("2"))
-            statement = f"In {new}, {label.lower()} was {value}% of {base_label.lower()}" + (f" for {company}." if company else ".")
+            statement = f"In {new}, {label.lower()} was {value}% of {base_label.lower()}" + (
+                f" for {company}." if company else "."
+            )
             used = [a, base]
             steps = [
                 f"The share is {money(facts, a.value)} / {money(facts, base.value)} = {share}%.",
                 f"The claim says {value}%, which {'matches' if not refute else 'does not match'}.",
             ]
-        out.append(BuiltClaim(statement, not refute, kind, perturbation, used, steps, facts.evidence_id))
+        out.append(
+            BuiltClaim(statement, not refute, kind, perturbation, used, steps, facts.evidence_id)
+        )
     return out
 
 
-def build_claims_for_document(doc: Any, report_name: str, seed: int = 0, per_table: int = 2, max_tables: int = 8) -> list[dict[str, Any]]:
+def build_claims_for_document(
+    doc: Any, report_name: str, seed: int = 0, per_table: int = 2, max_tables: int = 8
+) -> list[dict[str, Any]]:
     """FinDVer-format claims (plus ``kind`` and ``perturbation``) for one document."""
     rng = random.Random(f"{seed}:{report_name}")
     company = str(doc.metadata.get("company_name") or doc.metadata.get("company") or "").rstrip(".")
@@ -239,7 +261,9 @@ def build_claims_for_document(doc: Any, report_name: str, seed: int = 0, per_tab
                     "statement": statement,
                     "entailment_label": claim.label,
                     "explanation": claim.explanation(facts),
-                    "relevant_context": [int(claim.evidence_id) if claim.evidence_id.isdigit() else claim.evidence_id],
+                    "relevant_context": [
+                        int(claim.evidence_id) if claim.evidence_id.isdigit() else claim.evidence_id
+                    ],
                     "report": report_name,
                     "kind": claim.kind,
                     "perturbation": claim.perturbation,
@@ -305,7 +329,9 @@ def build_dataset(
         raise InputError(None, "no claims built: no table with numbers under two year columns")
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(claims, indent=1))
-    counts = Counter((c["kind"], "entailed" if c["entailment_label"] else "refuted") for c in claims)
+    counts = Counter(
+        (c["kind"], "entailed" if c["entailment_label"] else "refuted") for c in claims
+    )
     return {
         "out": str(out),
         "claims": len(claims),

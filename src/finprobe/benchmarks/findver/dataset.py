@@ -95,7 +95,9 @@ def _read_rows(path: Path) -> list[Any]:
         try:  # JSON lines
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
         except json.JSONDecodeError as exc:
-            raise InputError(path, f"not JSON or JSON lines ({exc.msg} at line {exc.lineno})") from None
+            raise InputError(
+                path, f"not JSON or JSON lines ({exc.msg} at line {exc.lineno})"
+            ) from None
     if isinstance(data, dict):  # {"claims": [...]} or {id: claim}
         data = data.get("claims", data.get("data", list(data.values())))
     if not isinstance(data, list):
@@ -144,7 +146,11 @@ def report_path(reports_dir: str | Path, report: str) -> Path:
     """The file of a claim's report: ``X.json.gz`` preferred, then ``X.json``."""
     reports_dir = Path(reports_dir)
     name = Path(report).name
-    for candidate in (reports_dir / f"{name}.gz", reports_dir / name, reports_dir / f"{name}.json.gz"):
+    for candidate in (
+        reports_dir / f"{name}.gz",
+        reports_dir / name,
+        reports_dir / f"{name}.json.gz",
+    ):
         if candidate.is_file():
             return candidate
     raise InputError(reports_dir / name, "report file not found (looked for .json.gz and .json)")
@@ -221,7 +227,9 @@ def fit_to_context(
     highest for the claim, then restores document order.
     """
     if policy not in TRUNCATION_POLICIES:
-        raise ValueError(f"unknown truncation policy {policy!r}: use {' or '.join(TRUNCATION_POLICIES)}")
+        raise ValueError(
+            f"unknown truncation policy {policy!r}: use {' or '.join(TRUNCATION_POLICIES)}"
+        )
     costs = [estimate_tokens(passage_block(p)) + 1 for p in passages]
     total = sum(costs)
     if max_tokens is None or total <= max_tokens:
@@ -232,7 +240,9 @@ def fit_to_context(
         retriever = make_retriever("bm25")
         retriever.index(passages)
         position = {p.id: i for i, p in enumerate(passages)}
-        candidates = [position[h.passage.id] for h in retriever.retrieve(query or "", len(passages))]
+        candidates = [
+            position[h.passage.id] for h in retriever.retrieve(query or "", len(passages))
+        ]
     kept: set[int] = set()
     used = 0
     for i in candidates:
@@ -269,7 +279,9 @@ class EvidenceBuilder:
         embedding_cache: str | Path | None = None,
     ) -> None:
         if setting not in SETTINGS:
-            raise InputError(None, f"unknown setting {setting!r}: choose one of {', '.join(SETTINGS)}")
+            raise InputError(
+                None, f"unknown setting {setting!r}: choose one of {', '.join(SETTINGS)}"
+            )
         if truncation not in TRUNCATION_POLICIES:
             raise InputError(None, f"unknown truncation policy {truncation!r}")
         self.setting = setting
@@ -282,7 +294,11 @@ class EvidenceBuilder:
 
     def _retriever(self, key: str, passages: Sequence[Passage]) -> Any:
         if self._indexed is None or self._indexed[0] != key:
-            retriever = make_retriever(self.retriever_name, cache=self.embedding_cache) if self.retriever_name != "bm25" else make_retriever("bm25")
+            retriever = (
+                make_retriever(self.retriever_name, cache=self.embedding_cache)
+                if self.retriever_name != "bm25"
+                else make_retriever("bm25")
+            )
             retriever.index(passages)
             self._indexed = (key, retriever)
         return self._indexed[1]
@@ -290,7 +306,9 @@ class EvidenceBuilder:
     def build(self, claim: FinDVerClaim, passages: Sequence[Passage], report_key: str) -> Evidence:
         if self.setting == "oracle":
             if not claim.relevant_context:
-                raise InputError(claim.report, f"{claim.example_id}: oracle setting needs relevant_context")
+                raise InputError(
+                    claim.report, f"{claim.example_id}: oracle setting needs relevant_context"
+                )
             wanted = set(claim.relevant_context)
             chosen = [p for p in passages if p.id in wanted]
             missing = sorted(wanted - {p.id for p in chosen})
@@ -304,7 +322,9 @@ class EvidenceBuilder:
                 "retrieved_ids": [h.passage.id for h in hits],
             }
             return Evidence(in_document_order(hits), self.setting, info)
-        chosen, cut = fit_to_context(passages, self.max_context_tokens, self.truncation, claim.statement)
+        chosen, cut = fit_to_context(
+            passages, self.max_context_tokens, self.truncation, claim.statement
+        )
         info = cut.as_dict()
         if claim.relevant_context:
             dropped = set(cut.dropped_ids)
@@ -316,7 +336,9 @@ def evidence_text(passages: Iterable[Passage]) -> str:
     return "\n\n".join(passage_block(p) for p in passages)
 
 
-def claim_metadata(claim: FinDVerClaim, evidence: Evidence, report_file: Path, include_passages: bool = True) -> dict[str, Any]:
+def claim_metadata(
+    claim: FinDVerClaim, evidence: Evidence, report_file: Path, include_passages: bool = True
+) -> dict[str, Any]:
     """Sample metadata: the claim, its evidence, and (hidden from baselines) the answer."""
     metadata: dict[str, Any] = {
         "example_id": claim.example_id,
@@ -332,13 +354,19 @@ def claim_metadata(claim: FinDVerClaim, evidence: Evidence, report_file: Path, i
         "relevant_context": list(claim.relevant_context),
     }
     if include_passages:
-        metadata["passages"] = [{"id": p.id, "kind": p.kind, "text": p.text, "order": p.order} for p in evidence.passages]
+        metadata["passages"] = [
+            {"id": p.id, "kind": p.kind, "text": p.text, "order": p.order}
+            for p in evidence.passages
+        ]
     return metadata
 
 
 def passages_from_metadata(metadata: dict[str, Any]) -> list[Passage]:
     """The evidence passages of a sample (long-context: re-read from the report)."""
     if metadata.get("passages") is not None:
-        return [Passage(str(p["id"]), p["text"], p.get("kind", "paragraph"), int(p.get("order", i))) for i, p in enumerate(metadata["passages"])]
+        return [
+            Passage(str(p["id"]), p["text"], p.get("kind", "paragraph"), int(p.get("order", i)))
+            for i, p in enumerate(metadata["passages"])
+        ]
     keep = set(metadata.get("context_ids") or [])
     return [p for p in report_passages(metadata["report_path"]) if p.id in keep]

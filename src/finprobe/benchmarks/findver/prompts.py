@@ -49,18 +49,40 @@ _NEG = r"(?:not|n't|cannot|never|no\s+longer|non|un)"
 _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     # negated forms first: they overlap the plain words
     ("refuted", re.compile(rf"\b{_NEG}[\s-]*(?:\w+\s+){{0,2}}?(?:be\s+)?entail(?:ed|s|ment)?\b")),
-    ("refuted", re.compile(rf"\b{_NEG}[\s-]*(?:\w+\s+){{0,2}}?(?:be\s+)?(?:supported|true|correct|accurate|valid)\b")),
-    ("entailed", re.compile(rf"\b{_NEG}[\s-]*(?:\w+\s+){{0,2}}?(?:be\s+)?(?:refuted|contradicted|false|incorrect)\b")),
-    ("refuted", re.compile(r"\b(?:refuted|refutes|refute|contradicted|contradicts|false|incorrect|inaccurate|unsupported)\b")),
-    ("entailed", re.compile(r"\b(?:entailed|entails|entailment|supported|true|correct|accurate)\b")),
+    (
+        "refuted",
+        re.compile(
+            rf"\b{_NEG}[\s-]*(?:\w+\s+){{0,2}}?(?:be\s+)?(?:supported|true|correct|accurate|valid)\b"
+        ),
+    ),
+    (
+        "entailed",
+        re.compile(
+            rf"\b{_NEG}[\s-]*(?:\w+\s+){{0,2}}?(?:be\s+)?(?:refuted|contradicted|false|incorrect)\b"
+        ),
+    ),
+    (
+        "refuted",
+        re.compile(
+            r"\b(?:refuted|refutes|refute|contradicted|contradicts|false|incorrect|inaccurate|unsupported)\b"
+        ),
+    ),
+    (
+        "entailed",
+        re.compile(r"\b(?:entailed|entails|entailment|supported|true|correct|accurate)\b"),
+    ),
 ]
 # a phrase naming both labels is an echo of the question, not a verdict
-_BOTH = re.compile(r"\b(?:entailed|true|supported)\s*(?:or|/|and)\s*(?:\w+\s+)?(?:refuted|false)\b|\b(?:refuted|false)\s*(?:or|/|and)\s*(?:\w+\s+)?(?:entailed|true|supported)\b")
+_BOTH = re.compile(
+    r"\b(?:entailed|true|supported)\s*(?:or|/|and)\s*(?:\w+\s+)?(?:refuted|false)\b|\b(?:refuted|false)\s*(?:or|/|and)\s*(?:\w+\s+)?(?:entailed|true|supported)\b"
+)
 _MARKER = re.compile(
     r"(?:final\s+answer|answer|final\s+label|entailment\s+label|label|verdict|conclusion|classification)\s*(?:is)?\s*[:=\-]\s*(.{0,80})",
     re.IGNORECASE,
 )
-_VERDICT = re.compile(r"\b(?:claim|statement)\s+(?:is|was|should\s+be|can\s+be|would\s+be)\s+([^.\n]{0,60})")
+_VERDICT = re.compile(
+    r"\b(?:claim|statement)\s+(?:is|was|should\s+be|can\s+be|would\s+be)\s+([^.\n]{0,60})"
+)
 
 
 def _clean(text: str) -> str:

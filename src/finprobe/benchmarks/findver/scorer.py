@@ -32,7 +32,9 @@ def random_guess(example_id: str, seed: int = GUESS_SEED) -> str:
     return "entailed" if digest[0] % 2 == 0 else "refuted"
 
 
-def score_label(label: bool | None, predicted: str | None, example_id: str, seed: int = GUESS_SEED) -> dict[str, float]:
+def score_label(
+    label: bool | None, predicted: str | None, example_id: str, seed: int = GUESS_SEED
+) -> dict[str, float]:
     """Per-sample values; ``label`` None (unlabelled) gives only ``parsed``."""
     values = {"parsed": float(predicted is not None)}
     if label is None:
@@ -61,7 +63,10 @@ def findver_scorer() -> Scorer:
             value=values,
             answer=predicted or "none",
             explanation=None if gold is None else f"gold {'entailed' if gold else 'refuted'}",
-            metadata={"predicted": predicted, "guess": None if predicted else random_guess(state.metadata["example_id"])},
+            metadata={
+                "predicted": predicted,
+                "guess": None if predicted else random_guess(state.metadata["example_id"]),
+            },
         )
 
     return score
@@ -93,9 +98,13 @@ def summarize(records: list[SampleRecord]) -> dict[str, Any]:
             "n": len(group),
             "accuracy": _accuracy(group, "correct"),
             "accuracy_random_guess": _accuracy(group, "correct_guess"),
-            "unparseable_rate": _pct(sum(1 for r in group if not r.score.get("parsed")), len(group)),
+            "unparseable_rate": _pct(
+                sum(1 for r in group if not r.score.get("parsed")), len(group)
+            ),
         }
-        for subset, group in sorted(by_subset.items(), key=lambda kv: (SUBSETS + (kv[0],)).index(kv[0]))
+        for subset, group in sorted(
+            by_subset.items(), key=lambda kv: (SUBSETS + (kv[0],)).index(kv[0])
+        )
     }
     headline: dict[str, Any] = {
         "accuracy": _accuracy(labelled, "correct"),
@@ -117,7 +126,11 @@ def summarize(records: list[SampleRecord]) -> dict[str, Any]:
     }
     settings = {r.metadata.get("setting") for r in records}
     metrics["settings"] = sorted(s for s in settings if s)
-    rag = [r for r in records if r.metadata.get("setting") == "rag" and r.metadata.get("relevant_context")]
+    rag = [
+        r
+        for r in records
+        if r.metadata.get("setting") == "rag" and r.metadata.get("relevant_context")
+    ]
     if rag:
         fractions, complete = [], []
         for r in rag:

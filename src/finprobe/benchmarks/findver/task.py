@@ -42,7 +42,9 @@ def findver_samples(
     """One Sample per claim; claims are grouped by report so each is indexed once."""
     claims = load_claims(data)
     reports_dir = Path(reports) if reports else default_reports_dir(data)
-    builder = EvidenceBuilder(setting, retriever, top_k, max_context_tokens, truncation, embedding_cache)
+    builder = EvidenceBuilder(
+        setting, retriever, top_k, max_context_tokens, truncation, embedding_cache
+    )
     order = {c.example_id: i for i, c in enumerate(claims)}
     samples: list[tuple[int, Sample]] = []
     for claim in sorted(claims, key=lambda c: c.report):
@@ -73,7 +75,9 @@ def default_data() -> Path:
     from finprobe.benchmarks.findver.build import build_dataset
 
     home = os.environ.get("FINPROBE_HOME")
-    folder = (Path(home) if home else Path(tempfile.gettempdir()) / "finprobe") / "findver-synthetic"
+    folder = (
+        Path(home) if home else Path(tempfile.gettempdir()) / "finprobe"
+    ) / "findver-synthetic"
     out = folder / "claims.json"
     build_dataset([], out, synthetic=3, seed=0)
     return out
@@ -112,7 +116,15 @@ def findver(
         raise InputError(None, f"prompt {prompt!r}: use cot or direct")
     path = Path(data) if data else default_data()
     samples = findver_samples(
-        path, reports, setting, retriever, top_k, prompt, max_context_tokens, truncation, embedding_cache
+        path,
+        reports,
+        setting,
+        retriever,
+        top_k,
+        prompt,
+        max_context_tokens,
+        truncation,
+        embedding_cache,
     )
     return Task(
         dataset=MemoryDataset(samples, name=f"findver:{path.name}:{setting}", location=str(path)),

@@ -29,7 +29,10 @@ from finprobe.retrieval import BM25Retriever, Passage
 
 # kinds of claim number we check; years, ordinals and bare small counts are context
 _CHECKED_KINDS = ("money", "percent", "quantity", "other", "count")
-_APPROX = re.compile(r"\b(?:approximately|about|around|roughly|nearly|almost|some|over|more than|less than|under|at least|up to|exceed\w*)\s*$", re.I)
+_APPROX = re.compile(
+    r"\b(?:approximately|about|around|roughly|nearly|almost|some|over|more than|less than|under|at least|up to|exceed\w*)\s*$",
+    re.I,
+)
 _YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
 _DATE = re.compile(
     r"\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),?\s+(\d{4})\b"
@@ -66,7 +69,10 @@ class Verdict:
         lines = ["Extracted information:"]
         info = [c for c in self.checks if c.passed and c.evidence_id is not None]
         if not info and self.evidence:
-            info_lines = [f"{_label(p)} {p.id} is the passage closest to the claim." for p in self.evidence[:3]]
+            info_lines = [
+                f"{_label(p)} {p.id} is the passage closest to the claim."
+                for p in self.evidence[:3]
+            ]
         else:
             info_lines = [f"{c.detail} ({_where(c.evidence_id, self.evidence)})." for c in info]
         if not info_lines:
@@ -76,11 +82,17 @@ class Verdict:
         steps = []
         for check in self.checks:
             verdict = "holds" if check.passed else "fails"
-            steps.append(f"The {check.kind} check on '{check.claim_text}' {verdict}: {check.detail}.")
+            steps.append(
+                f"The {check.kind} check on '{check.claim_text}' {verdict}: {check.detail}."
+            )
         if not self.checks:
-            steps.append("The claim states no figure, date or name that can be checked, so nothing contradicts it.")
+            steps.append(
+                "The claim states no figure, date or name that can be checked, so nothing contradicts it."
+            )
         elif self.failed:
-            steps.append(f"{len(self.failed)} of {len(self.checks)} checks fail, so the claim is contradicted.")
+            steps.append(
+                f"{len(self.failed)} of {len(self.checks)} checks fail, so the claim is contradicted."
+            )
         else:
             steps.append(f"All {len(self.checks)} checks hold, so the claim is supported.")
         lines += [f"Step {i}: {text}" for i, text in enumerate(steps, 1)]
@@ -107,7 +119,9 @@ class Figure:
     value: Decimal
     percent: bool
     passage_id: str
-    group: str  # figures in one group may be combined: "row:<pid>:<r>", "col:<pid>:<c>", "text:<pid>"
+    group: (
+        str  # figures in one group may be combined: "row:<pid>:<r>", "col:<pid>:<c>", "text:<pid>"
+    )
     years: frozenset[str]  # years of the figure's column (tables) or sentence (text)
     text: str
 
@@ -179,7 +193,14 @@ def passage_figures(passage: Passage) -> list[Figure]:
                 )
             )
             figures.append(
-                Figure(span.number.value, False, passage.id, f"col:{passage.id}:{rank - len(numbers)}", frozenset(years), f"{row[0]} = {span.text}")
+                Figure(
+                    span.number.value,
+                    False,
+                    passage.id,
+                    f"col:{passage.id}:{rank - len(numbers)}",
+                    frozenset(years),
+                    f"{row[0]} = {span.text}",
+                )
             )
     return figures
 
@@ -202,8 +223,13 @@ class ClaimNumber:
     direction: int = 0  # +1 "increased by", -1 "decreased by", 0 unstated
 
 
-_UP = re.compile(r"\b(?:increas\w*|rose|risen|grew|grown|growth|higher|up|gain\w*|improv\w*)\b[^.;,]{0,40}$", re.I)
-_DOWN = re.compile(r"\b(?:decreas\w*|declin\w*|fell|fallen|drop\w*|lower|down|reduc\w*)\b[^.;,]{0,40}$", re.I)
+_UP = re.compile(
+    r"\b(?:increas\w*|rose|risen|grew|grown|growth|higher|up|gain\w*|improv\w*)\b[^.;,]{0,40}$",
+    re.I,
+)
+_DOWN = re.compile(
+    r"\b(?:decreas\w*|declin\w*|fell|fallen|drop\w*|lower|down|reduc\w*)\b[^.;,]{0,40}$", re.I
+)
 
 
 def claim_numbers(statement: str) -> list[ClaimNumber]:
@@ -221,7 +247,9 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
         before = statement[max(0, span.start - 60) : span.start]
         up, down = bool(_UP.search(before)), bool(_DOWN.search(before))
         direction = 1 if up and not down else -1 if down and not up else 0
-        out.append(ClaimNumber(span, max(half, relative), years, "percent" in span.number.units, direction))
+        out.append(
+            ClaimNumber(span, max(half, relative), years, "percent" in span.number.units, direction)
+        )
     return out
 
 
@@ -244,7 +272,11 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
             continue
         for scale in _SCALES if not claim.percent else (Decimal(1),):
             if _close(target, figure.value * scale, tol):
-                note = f"{figure.text} gives {claim.span.text}" if scale == 1 else f"{figure.text} (x{scale:,}) gives {claim.span.text}"
+                note = (
+                    f"{figure.text} gives {claim.span.text}"
+                    if scale == 1
+                    else f"{figure.text} (x{scale:,}) gives {claim.span.text}"
+                )
                 return figure, note
     groups: dict[str, list[Figure]] = {}
     for figure in figures:
@@ -304,7 +336,10 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
                     if end - start >= 2:
                         for scale in _SCALES:
                             if _close(target, running * scale, tol):
-                                return members[start], f"the sum of {end - start + 1} figures from {members[start].text} is {running * scale:,}"
+                                return (
+                                    members[start],
+                                    f"the sum of {end - start + 1} figures from {members[start].text} is {running * scale:,}",
+                                )
     if wrong_way:
         return None, wrong_way
     return None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
@@ -313,8 +348,36 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
 # ----------------------------------------------------------------------------- wording
 
 _OPPOSITES = [
-    ({"increase", "increased", "increases", "increasing", "rose", "grew", "growth", "higher", "up", "gain", "gains"},
-     {"decrease", "decreased", "decreases", "decreasing", "declined", "decline", "fell", "lower", "down", "loss", "losses", "reduction", "reduced"}),
+    (
+        {
+            "increase",
+            "increased",
+            "increases",
+            "increasing",
+            "rose",
+            "grew",
+            "growth",
+            "higher",
+            "up",
+            "gain",
+            "gains",
+        },
+        {
+            "decrease",
+            "decreased",
+            "decreases",
+            "decreasing",
+            "declined",
+            "decline",
+            "fell",
+            "lower",
+            "down",
+            "loss",
+            "losses",
+            "reduction",
+            "reduced",
+        },
+    ),
     ({"profit", "income", "profitable"}, {"loss", "losses"}),
     ({"above", "exceeded", "more"}, {"below", "less", "fewer"}),
     ({"before"}, {"after"}),
@@ -323,7 +386,37 @@ _OPPOSITES = [
 _NEGATIONS = {"no", "not", "without", "never", "neither", "nor", "none", "cannot", "n't"}
 _WORD = re.compile(r"[a-z][a-z'\-]*")
 _SENTENCE = re.compile(r"(?<=[.;:!?])\s+|\n+")
-_STOP_SMALL = {"the", "a", "an", "of", "and", "to", "in", "for", "on", "by", "with", "its", "their", "as", "at", "from", "that", "this", "is", "was", "were", "be", "has", "have", "had", "which", "while", "company", "company's"}
+_STOP_SMALL = {
+    "the",
+    "a",
+    "an",
+    "of",
+    "and",
+    "to",
+    "in",
+    "for",
+    "on",
+    "by",
+    "with",
+    "its",
+    "their",
+    "as",
+    "at",
+    "from",
+    "that",
+    "this",
+    "is",
+    "was",
+    "were",
+    "be",
+    "has",
+    "have",
+    "had",
+    "which",
+    "while",
+    "company",
+    "company's",
+}
 
 
 def _words(text: str) -> list[str]:
@@ -334,7 +427,9 @@ def wording_checks(statement: str, evidence: Sequence[Passage]) -> list[Check]:
     """Direction and negation of each claim clause against its closest evidence sentence."""
     from finprobe.retrieval import sub_queries
 
-    sentences = [(p.id, s) for p in evidence for s in _SENTENCE.split(p.text) if len(s.split()) >= 4]
+    sentences = [
+        (p.id, s) for p in evidence for s in _SENTENCE.split(p.text) if len(s.split()) >= 4
+    ]
     if not sentences:
         return []
     sentence_words = [set(_words(s)) for _, s in sentences]
@@ -354,11 +449,27 @@ def wording_checks(statement: str, evidence: Sequence[Passage]) -> list[Check]:
             for mine, theirs in ((side_a, side_b), (side_b, side_a)):
                 if words & mine and not words & theirs and near & theirs and not near & mine:
                     word = sorted(words & mine)[0]
-                    checks.append(Check("wording", word, False, pid, f"the claim says '{word}' where the closest evidence sentence says '{sorted(near & theirs)[0]}'"))
+                    checks.append(
+                        Check(
+                            "wording",
+                            word,
+                            False,
+                            pid,
+                            f"the claim says '{word}' where the closest evidence sentence says '{sorted(near & theirs)[0]}'",
+                        )
+                    )
         claim_neg = bool(words & _NEGATIONS) or "n't" in clause
         evidence_neg = bool(near & _NEGATIONS) or "n't" in sentence
         if claim_neg != evidence_neg:
-            checks.append(Check("negation", clause[:60], False, pid, "the claim and its closest evidence sentence differ in negation"))
+            checks.append(
+                Check(
+                    "negation",
+                    clause[:60],
+                    False,
+                    pid,
+                    "the claim and its closest evidence sentence differ in negation",
+                )
+            )
     return checks
 
 
@@ -386,7 +497,15 @@ def verify_claim(
     figures = [f for p in evidence for f in passage_figures(p)]
     for claim in claim_numbers(statement):
         figure, note = match_number(claim, figures)
-        checks.append(Check("number", claim.span.text, figure is not None, figure.passage_id if figure else None, note))
+        checks.append(
+            Check(
+                "number",
+                claim.span.text,
+                figure is not None,
+                figure.passage_id if figure else None,
+                note,
+            )
+        )
     evidence_text = _norm("\n".join(p.text for p in evidence))
     for match in _DATE.finditer(statement):
         month, day, year = match.groups()
@@ -398,16 +517,35 @@ def verify_claim(
                 match.group(),
                 found is not None,
                 found,
-                f"{match.group()} appears in the evidence" if found else f"{match.group()} does not appear in the evidence",
+                f"{match.group()} appears in the evidence"
+                if found
+                else f"{match.group()} does not appear in the evidence",
             )
         )
     for name in sorted(set(_NAME.findall(statement))):
-        if name.upper() in _COMMON_CAPS or name.split()[0] in ("The", "In", "As", "By", "For", "Despite", "While", "With"):
+        if name.upper() in _COMMON_CAPS or name.split()[0] in (
+            "The",
+            "In",
+            "As",
+            "By",
+            "For",
+            "Despite",
+            "While",
+            "With",
+        ):
             continue
         present = _norm(name) in evidence_text
         where = next((p.id for p in evidence if _norm(name) in _norm(p.text)), None)
         checks.append(
-            Check("entity", name, present, where, f"'{name}' is named in the evidence" if present else f"'{name}' is not named in the evidence")
+            Check(
+                "entity",
+                name,
+                present,
+                where,
+                f"'{name}' is named in the evidence"
+                if present
+                else f"'{name}' is not named in the evidence",
+            )
         )
     checks += wording_checks(statement, evidence)
     checks = [c for c in checks if c.kind in kinds]

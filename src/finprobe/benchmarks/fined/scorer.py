@@ -28,6 +28,7 @@ from finprobe.benchmarks.fined.taxonomy import (
     category_of,
     normalize_subtype,
 )
+from finprobe.jsonout import iter_json_values
 
 SCORER_VERSION = "fined-1"
 
@@ -73,41 +74,6 @@ def sentence_matches(predicted: str, annotated: str) -> bool:
 
 # ----------------------------------------------------------------------------- parsing
 
-_THINK_RE = re.compile(r"<think>.*?</think>", re.S)
-_FENCE_RE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.S)
-
-
-def _json_candidates(text: str) -> list[str]:
-    """JSON-looking substrings, best first: fenced blocks, then outermost [...] / {...} spans, last first."""
-    out = [m.group(1).strip() for m in _FENCE_RE.finditer(text)][::-1]
-    spans: list[str] = []
-    stack: list[str] = []
-    start, in_str, esc = -1, False, False
-    pairs = {"[": "]", "{": "}"}
-    for i, ch in enumerate(text):
-        if in_str:
-            if esc:
-                esc = False
-            elif ch == "\\":
-                esc = True
-            elif ch == '"':
-                in_str = False
-            continue
-        if ch == '"' and stack:
-            in_str = True
-        elif ch in pairs:
-            if not stack:
-                start = i
-            stack.append(pairs[ch])
-        elif stack and ch == stack[-1]:
-            stack.pop()
-            if not stack:
-                spans.append(text[start : i + 1])
-        elif ch in "]}" and stack:  # mismatched bracket: restart the scan here
-            stack.clear()
-    out.extend(reversed(spans))
-    return out
-
 
 def _items(data: Any) -> list[dict[str, Any]] | None:
     if isinstance(data, dict):
@@ -132,14 +98,7 @@ def _get(item: dict[str, Any], keys: tuple[str, ...]) -> Any:
 
 def parse_detections(completion: str) -> list[Detection] | None:
     """The model's answer as detections; [] for "no errors"; None when no JSON answer is found."""
-    text = _THINK_RE.sub("", completion or "")
-    if "<think>" in text:  # an unterminated reasoning block: the answer comes after it, if at all
-        text = text.split("</think>")[-1] if "</think>" in text else ""
-    for candidate in _json_candidates(text):
-        try:
-            data = json.loads(candidate)
-        except json.JSONDecodeError:
-            continue
+    for data in iter_json_values(completion or ""):
         items = _items(data)
         if items is None:
             continue
