@@ -40,6 +40,7 @@ __all__ = [
     "load_html",
     "load_text",
     "mdna_blocks",
+    "normalize_cells",
     "parse_html_table",
 ]
 

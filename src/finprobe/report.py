@@ -266,7 +266,7 @@ img{max-width:100%}
 
 def write_html_report(runs: list[dict], out: Path, split: str | None = None) -> Path:
     """One self-contained page: per benchmark, runs beside the published models, with plots."""
-    from finprobe.results import write_text_atomic
+    from finprobe.files import write_text_atomic
 
     sections = []
     for benchmark, group in _group_by_benchmark(runs).items():

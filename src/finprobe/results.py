@@ -10,8 +10,6 @@ fingerprint, sample count and the benchmark's summary. The summary always has a
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections.abc import Iterable
 from datetime import UTC, datetime
 from functools import lru_cache
@@ -20,38 +18,10 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.errors import InputError
+from finprobe.files import write_json_atomic, write_text_atomic  # noqa: F401 (re-exported)
 from finprobe.runner import BenchmarkInfo, SampleRecord, samples_fingerprint
 
 RESULTS_SUFFIX = ".results.json"
-
-
-def _umask() -> int:
-    current = os.umask(0)
-    os.umask(current)
-    return current
-
-
-def write_text_atomic(path: Path, text: str) -> Path:
-    """Write through a temporary file in the same folder, then rename: never a half file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.chmod(tmp, 0o666 & ~_umask())  # mkstemp makes 0600; give the file normal permissions
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
-
-
-def write_json_atomic(path: Path, data: Any) -> Path:
-    """Write JSON atomically (see write_text_atomic)."""
-    return write_text_atomic(
-        path, json.dumps(data, indent=1, ensure_ascii=False, default=str) + "\n"
-    )
 
 
 def records_from_log(log: Any) -> list[SampleRecord]:

@@ -142,8 +142,13 @@ def stem(word: str) -> str:
         return word
     for suffix, replacement in _SUFFIXES:
         if word.endswith(suffix) and len(word) - len(suffix) >= 3:
-            return word[: -len(suffix)] + replacement
-    return word
+            if suffix == "es" and not word.endswith(("sses", "xes", "zes", "ches", "shes")):
+                word = word[:-1]  # "revenues" -> "revenue", "boxes" -> "box"
+            else:
+                word = word[: -len(suffix)] + replacement
+            break
+    # a final "e" goes too, so "increase", "increases" and "increased" meet
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
 
 
 def _significant(value: float, digits: int) -> str:

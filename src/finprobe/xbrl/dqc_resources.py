@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import re
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 from finprobe.errors import InputError
+from finprobe.files import write_text_atomic
 
 PACKAGED = Path(__file__).with_name("data") / "dqc_resources.json"
 
@@ -86,14 +85,7 @@ def derive_dqc_resources(resources_dir: str | Path, out: str | Path = PACKAGED) 
                 data[f"dqc_0081_{name}"] = sorted(
                     [r[0].strip(), r[1].strip()] for r in reader if len(r) >= 2
                 )
-    out = Path(out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=out.parent, suffix=".tmp")
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        json.dump(data, fh, indent=1, sort_keys=True)
-        fh.write("\n")
-    os.chmod(tmp, 0o644)  # mkstemp creates 0600
-    os.replace(tmp, out)
+    write_text_atomic(out, json.dumps(data, indent=1, sort_keys=True) + "\n")
     load_dqc_resources.cache_clear()
     return data
 

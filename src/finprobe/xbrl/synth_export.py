@@ -11,15 +11,14 @@ and errors injected into it have a clean ground truth.
 
 from __future__ import annotations
 
-import os
 import re
-import tempfile
 from collections.abc import Iterable
 from decimal import Decimal
 from pathlib import Path
 
 from lxml import etree
 
+from finprobe.files import write_bytes_atomic
 from finprobe.synth import SynthFact, SynthReport
 
 XBRLI = "http://www.xbrl.org/2003/instance"
@@ -311,10 +310,7 @@ class _Writer:
 
 def _write(path: Path, element: etree._Element) -> None:
     data = etree.tostring(element, xml_declaration=True, encoding="UTF-8", pretty_print=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    with os.fdopen(fd, "wb") as fh:
-        fh.write(data)
-    os.replace(tmp, path)
+    write_bytes_atomic(path, data)
 
 
 def export_report(report: SynthReport, out_dir: str | Path) -> Path:

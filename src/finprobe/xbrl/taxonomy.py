@@ -16,14 +16,13 @@ Every chunk and relation item carries provenance (file, sheet, row).
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
 from finprobe.errors import InputError
+from finprobe.files import write_text_atomic
 from finprobe.xbrl.linkbase import SUMMATION_ARCROLES
 
 FAMILIES = ("pres", "calc", "def", "ref", "enum")
@@ -89,15 +88,7 @@ def _bool(text: str | None) -> bool:
 
 
 def _write_atomic(path: Path, lines: list[str]) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.writelines(lines)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_text_atomic(path, "".join(lines))
 
 
 def _core_text(c: dict) -> str:

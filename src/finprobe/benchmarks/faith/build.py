@@ -35,7 +35,7 @@ from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 from pathlib import Path
 from typing import Any
 
-from finprobe.benchmarks.faith.dataset import RELEASED_LABEL_FIELDS, read_json_file
+from finprobe.benchmarks.faith.dataset import RELEASED_LABEL_FIELDS
 from finprobe.benchmarks.faith.solver import Cell, _tokens, numeric_cells
 from finprobe.document import (
     FinancialDocument,
@@ -46,6 +46,7 @@ from finprobe.document import (
     mdna_blocks,
 )
 from finprobe.errors import InputError
+from finprobe.files import read_json
 from finprobe.numbers import NumberSpan, ParsedNumber, find_numbers, parse_number
 from finprobe.numbers import precision_relaxed_match as _prm
 from finprobe.text import split_sentences
@@ -971,7 +972,7 @@ def build_from_paths(
     """Build a FAITH dataset JSON from report files and return a summary."""
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from finprobe.results import write_json_atomic
+    from finprobe.files import write_json_atomic
 
     if only_answerable and answerability == "none":
         raise InputError(
@@ -1127,7 +1128,7 @@ def synthetic_dataset(path: Path | None = None, n_reports: int = 3, seed: int = 
     a ``finprobe`` folder in the system temp dir. Rebuilt on every call (it takes
     well under a second), so a cached file never goes stale.
     """
-    from finprobe.results import write_json_atomic
+    from finprobe.files import write_json_atomic
 
     if path is None:
         home = os.environ.get("FINPROBE_HOME")
@@ -1154,7 +1155,7 @@ def agreement_with_pilot(pilot_path: str | Path, *, chance_baseline: bool = True
     tables of a different report: how often it "finds" a derivation by coincidence.
     """
     path = Path(pilot_path)
-    data = read_json_file(path)
+    data = read_json(path)
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list) or not all(

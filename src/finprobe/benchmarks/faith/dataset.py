@@ -9,13 +9,13 @@ the same format, plus optional fields (``derivation``, ``answerable_by``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from finprobe.errors import InputError
+from finprobe.files import read_json
 from finprobe.numbers import parse_number
 
 # The three answerability annotators of the released data (label field names).
@@ -62,27 +62,10 @@ class FaithReport:
     instances: list[FaithInstance]
 
 
-def read_json_file(path: Path) -> Any:
-    """Load a JSON file with one-line errors for missing, empty or corrupt files."""
-    path = Path(path)
-    if not path.exists():
-        raise InputError(path, "no such file")
-    if path.is_dir():
-        raise InputError(path, "is a folder, expected a JSON file")
-    raw = path.read_bytes()
-    if not raw.strip():
-        raise InputError(path, "file is empty")
-    try:
-        return json.loads(raw)
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        where = f" (line {exc.lineno})" if isinstance(exc, json.JSONDecodeError) else ""
-        raise InputError(path, f"not valid JSON{where}") from exc
-
-
 def load_faith_reports(path: str | Path) -> list[FaithReport]:
     """Read a FAITH dataset file (list of reports, or a single report object)."""
     path = Path(path)
-    data = read_json_file(path)
+    data = read_json(path)
     if isinstance(data, dict):
         data = [data]
     if not isinstance(data, list):

@@ -1302,7 +1302,7 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         if "per_share" in anchor.units and not context.per_share_blank:
             # "Net income of [MASK], or $6.86 per diluted share": the anchor explains its
             # own per-share row; the blank is the amount it is per share of
-            explained |= {key for key in hits if _PER_SHARE_ROW.search(key_label(by_row, key))}
+            explained |= {key for key in by_row if _PER_SHARE_ROW.search(key_label(by_row, key))}
             continue
         for key in hits:
             anchor_rows[key] = anchor_rows.get(key, 0.0) + 6.0 / (1 + len(hits))
@@ -1343,11 +1343,12 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
 
     for cand in candidates:
         cand.score = _score(cand, context, scorer, row_fit, anchor_rows)
+        if any((c.table_index, c.row) in explained for c in cand.cells):
+            cand.score -= 8.0
         if cand.kind == "lookup":
             first = cand.cells[0]
             cand.score += anchor_cols.get(("", _column_key(first)), 0.0)
-            if (first.table_index, first.row) in explained:
-                cand.score -= 4.0
+
     candidates.sort(key=lambda c: c.score, reverse=True)
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)

@@ -3,9 +3,7 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import typer
@@ -13,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from finprobe.errors import InputError
+from finprobe.files import write_text_atomic
 
 taxonomy_app = typer.Typer(help="Digitalise a FASB taxonomy workbook and search its concepts.",
                            no_args_is_help=True)  # fmt: skip
@@ -63,11 +62,7 @@ def check(
         if str(json_out) == "-":
             sys.stdout.write(text)
         else:
-            json_out.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=json_out.parent, suffix=".tmp")
-            with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                fh.write(text)
-            os.replace(tmp, json_out)
+            write_text_atomic(json_out, text)
     if json_out is None or str(json_out) != "-":
         console = Console()
         if findings:

@@ -19,6 +19,7 @@ from inspect_ai.dataset import Sample
 
 from finprobe.benchmarks.finauditing.scorer import FINRE_LABELS, SUBTASKS, normalize_label
 from finprobe.errors import InputError
+from finprobe.files import read_records
 
 # metadata a baseline must not see (the answers)
 HIDDEN_FROM_BASELINES = ("label", "gold", "answer", "extracted_value", "calculated_value",
@@ -33,34 +34,7 @@ def read_rows(path: str | Path) -> list[dict[str, Any]]:
         raise InputError(path, "file not found")
     if path.stat().st_size == 0:
         raise InputError(path, "empty file")
-    suffix = path.suffix.lower()
-    if suffix == ".parquet":
-        import pyarrow.parquet as pq
-
-        try:
-            return pq.read_table(path).to_pylist()
-        except Exception as exc:  # pyarrow raises several types for corrupt files
-            raise InputError(path, f"not a readable parquet file ({type(exc).__name__})") from None
-    text = path.read_text(encoding="utf-8")
-    if suffix == ".jsonl":
-        rows = []
-        for n, line in enumerate(text.splitlines(), 1):
-            if not line.strip():
-                continue
-            try:
-                rows.append(json.loads(line))
-            except json.JSONDecodeError:
-                raise InputError(path, f"line {n} is not JSON") from None
-        return rows
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"not valid JSON (line {exc.lineno})") from None
-    if isinstance(data, dict):
-        data = data.get("data", data.get("rows"))
-    if not isinstance(data, list):
-        raise InputError(path, "expected a list of rows (or {'data': [...]})")
-    return data
+    return read_records(path)
 
 
 def find_data_file(data: str | Path, subtask: str) -> Path:

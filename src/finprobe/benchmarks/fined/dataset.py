@@ -12,17 +12,14 @@ Formats read:
 
 from __future__ import annotations
 
-import gzip
-import json
-import os
 import re
-import tempfile
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
 from finprobe.benchmarks.fined.taxonomy import category_of, guess_scene, normalize_subtype
 from finprobe.errors import InputError
+from finprobe.files import read_json, write_json_atomic
 
 FORMAT_NAME = "finprobe-fined"
 FORMAT_VERSION = 1
@@ -143,39 +140,17 @@ def save_dataset(
     path: str | Path, docs: list[FinEDDocument], meta: dict[str, Any] | None = None
 ) -> Path:
     """Write the dataset JSON atomically (temp file + rename), so a crash never leaves half a file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     payload = {
         "format": FORMAT_NAME,
         "version": FORMAT_VERSION,
         "meta": meta or {},
         "documents": [d.to_dict() for d in docs],
     }
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(payload, fh, ensure_ascii=False, indent=1)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_json_atomic(path, payload)
 
 
 def _read_json(path: Path) -> Any:
-    if not path.is_file():
-        raise InputError(path, "file not found")
-    try:
-        raw = path.read_bytes()
-        if path.suffix == ".gz":
-            raw = gzip.decompress(raw)
-        if not raw.strip():
-            raise InputError(path, "file is empty")
-        return json.loads(raw.decode("utf-8-sig"))
-    except InputError:
-        raise
-    except (OSError, UnicodeDecodeError, json.JSONDecodeError, EOFError) as exc:
-        raise InputError(path, f"not valid JSON ({type(exc).__name__}: {str(exc)[:80]})") from exc
+    return read_json(path)
 
 
 def load_dataset(path: str | Path) -> list[FinEDDocument]:

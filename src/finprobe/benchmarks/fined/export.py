@@ -10,9 +10,7 @@ reasoning in <think></think> followed by the JSON answer, as in the released dat
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +18,7 @@ from finprobe.benchmarks.fined.dataset import AnnotatedError, FinEDDocument
 from finprobe.benchmarks.fined.prompts import build_prompt
 from finprobe.benchmarks.fined.segment import split_sentences
 from finprobe.benchmarks.fined.taxonomy import TAXONOMY
+from finprobe.files import write_text_atomic
 
 SYSTEM_PROMPT = "You are a meticulous reviewer of financial documents."
 
@@ -139,15 +138,6 @@ def finetuning_records(
 
 
 def write_jsonl(records: list[dict[str, Any]], path: str | Path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            for r in records:
-                fh.write(json.dumps(r, ensure_ascii=False) + "\n")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return path
+    return write_text_atomic(
+        path, "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records)
+    )
