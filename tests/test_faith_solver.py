@@ -285,3 +285,180 @@ def test_empty_tables_give_a_zero_answer_not_an_error() -> None:
     answer = solve_from_tables(_instance([], "Revenue was [MASK].", "$1"))
     assert answer.answer == "0"
     assert "No numeric table cell" in answer.reasoning
+
+
+# -- measures the sentence defines: margins, rates, totals, definitions ----------------
+
+_KINDS = ("ratio", "sum", "multi_step", "share", "pct_change")
+
+
+@pytest.mark.parametrize("seed", [3, 11, 23])
+def test_synthetic_ratios_sums_and_multi_step_are_answered(seed: int) -> None:
+    cases = [c for c in _synthetic_instances(seed) if c[0] in _KINDS]
+    assert {k for k, _, _ in cases} >= {"ratio", "multi_step"}
+    for kind, metadata, span_text in cases:
+        answer = solve_from_tables(metadata).answer
+        assert reference_scorer_match(span_text, answer), (kind, metadata["masked_sentence"])
+
+
+STATEMENTS = _table(
+    "5",
+    [
+        ["", "2024", "2023", "2022"],
+        ["Revenue", "1,000", "800", "640"],
+        ["Cost of revenue", "600", "500", "400"],
+        ["Gross profit", "400", "300", "240"],
+        ["Selling, general and administrative", "150", "120", "100"],
+        ["Total operating expenses", "250", "200", "160"],
+        ["Operating income", "150", "100", "80"],
+        ["Income before income taxes", "120", "90", "70"],
+        ["Provision for income taxes", "30", "18", "14"],
+        ["Net income", "90", "72", "56"],
+        ["Diluted earnings per share", "1.80", "1.44", "1.12"],
+    ],
+    "Consolidated Statements of Operations (in millions, except per share data)",
+)
+BALANCE = _table(
+    "6",
+    [
+        ["", "2024", "2023", "2022"],
+        ["Current assets:", "", "", ""],
+        ["Cash and cash equivalents", "200", "150", "100"],
+        ["Accounts receivable, net", "120", "110", "90"],
+        ["Inventories", "80", "70", "60"],
+        ["Total current assets", "400", "330", "250"],
+        ["Total current liabilities", "160", "150", "125"],
+        ["Total stockholders' equity", "500", "400", "350"],
+    ],
+    "Consolidated Balance Sheets (in millions)",
+)
+CASH_FLOWS = _table(
+    "7",
+    [
+        ["", "2024", "2023", "2022"],
+        ["Accounts receivable", "(10)", "(20)", "(5)"],
+        ["Net cash provided by operating activities", "180", "150", "120"],
+        ["Purchases of property and equipment", "(60)", "(50)", "(40)"],
+        ["Net increase (decrease) in cash and cash equivalents", "50", "50", "20"],
+    ],
+    "Consolidated Statements of Cash Flows (in millions)",
+)
+REPORT = [STATEMENTS, BALANCE, CASH_FLOWS]
+
+
+@pytest.mark.parametrize(
+    ("masked", "hint_of", "expected"),
+    [
+        ("Gross margin was [MASK] in 2024, compared to 37.5% in 2023.", "1%", "40%"),
+        ("Operating margin was [MASK] for fiscal 2023.", "1%", "12.5%"),
+        ("Net income as a percentage of revenue was [MASK] in 2024.", "1%", "9%"),
+        ("Our effective tax rate was [MASK] for 2024.", "1%", "25%"),
+        ("Our current ratio was [MASK] at the end of 2024.", "2.5", "2.50"),
+        ("Return on average stockholders' equity was [MASK] in 2024.", "1%", "20%"),
+        (
+            "Selling, general and administrative expenses were $150 million, or [MASK] of "
+            "revenue, in 2024.",
+            "1%",
+            "15%",
+        ),
+        (
+            "Over the last two fiscal years, revenue grew at a compound annual rate of [MASK].",
+            "1%",
+            "25%",
+        ),
+    ],
+)
+def test_named_ratios_combine_the_lines_they_name(masked: str, hint_of: str, expected: str) -> None:
+    _assert_answer(_instance(REPORT, masked, hint_of), expected)
+
+
+def test_listed_items_together_are_summed_from_one_statement() -> None:
+    masked = (
+        "Cash and cash equivalents, accounts receivable and inventories together totaled "
+        "[MASK] at year-end 2024."
+    )
+    _assert_answer(_instance(REPORT, masked, "$1"), "$400 million")
+    answer = solve_from_tables(_instance(REPORT, masked, "$1"))
+    assert answer.scenario == "D" and len(answer.metrics) == 3
+
+
+def test_a_line_whose_name_has_and_is_not_a_list() -> None:
+    masked = "Cash and cash equivalents totaled [MASK] at December 31, 2024."
+    _assert_answer(_instance(REPORT, masked, "$1"), "$200 million")
+
+
+def test_sum_as_share_of_a_base_line() -> None:
+    masked = (
+        "Cost of revenue and operating expenses together represented [MASK] of revenue in 2024."
+    )
+    _assert_answer(_instance(REPORT, masked, "1%"), "85%")
+
+
+def test_definition_in_the_sentence_is_computed() -> None:
+    masked = (
+        "Working capital, defined as current assets less current liabilities, was [MASK] at "
+        "December 31, 2024."
+    )
+    _assert_answer(_instance(REPORT, masked, "$1"), "$240 million")
+    masked = (
+        "Free cash flow, which we define as net cash provided by operating activities less "
+        "capital expenditures, was [MASK] in 2024."
+    )
+    _assert_answer(_instance(REPORT, masked, "$1"), "$120 million")
+
+
+def test_change_of_a_defined_measure() -> None:
+    # free cash flow 120 (2024) against 100 (2023)
+    _assert_answer(_instance(REPORT, "Free cash flow grew [MASK] from 2023.", "1%"), "20%")
+
+
+def test_excluding_a_line_changes_the_total_without_it() -> None:
+    segments = _table(
+        "8",
+        [
+            ["", "2024", "2023"],
+            ["Products", "700", "560"],
+            ["Services", "300", "240"],
+            ["Total revenue", "1,000", "800"],
+        ],
+        "Revenue by segment (in millions)",
+    )
+    masked = "Excluding Services, revenue grew [MASK] compared with 2023."
+    _assert_answer(_instance([segments], masked, "1%"), "25%")
+
+
+def test_synonym_reaches_the_tables_spelling() -> None:
+    masked = "Capital expenditures were [MASK] in 2024, primarily for capacity expansion."
+    _assert_answer(_instance(REPORT, masked, "$1"), "$60 million")
+
+
+def test_reason_clause_does_not_pick_the_row() -> None:
+    segments = _table(
+        "8",
+        [
+            ["", "2024", "2023"],
+            ["Subscription", "700", "690"],
+            ["Services", "300", "110"],
+            ["Total revenue", "1,000", "800"],
+        ],
+        "Revenue by segment (in millions)",
+    )
+    masked = "Compared with 2023, revenue rose [MASK], reflecting higher subscription renewals."
+    _assert_answer(_instance([segments], masked, "1%"), "25%")
+
+
+def test_per_share_anchor_explains_its_own_row_not_the_blank() -> None:
+    masked = "We reported net income of [MASK] in 2024, or $1.80 per diluted share."
+    _assert_answer(_instance(REPORT, masked, "$1"), "$90 million")
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "In 2023, revenue increased [MASK] from 2022.",
+        "Free cash flow rose [MASK] from 2023.",
+    ],
+)
+def test_change_word_before_the_blank_and_from_after_is_a_change(masked: str) -> None:
+    before, _, after = masked.partition("[MASK]")
+    assert mask_role(before, after) == "change"

@@ -151,7 +151,7 @@ def _values_dwarf_markers(
     A column of "(1)", "(2)" beside values in the thousands reads as footnotes;
     beside values like "(55)" or "744" the same cells are negative amounts.
     Large: the values the markers follow (``attached``) have a median of
-    1,000 or more, or a quarter of the table's other numbers do.
+    1,000 or more, or at least a quarter of the table's other numbers are that large.
     """
     marks = [int(m.group(1)) for x in markers if (m := _DIGIT_MARKER.match(x))]
     if not marks or max(marks) > _MARKER_MAX:
@@ -319,8 +319,7 @@ _PERCENT_LABEL = re.compile(r"(?i)%|\bpercent(?:age)?\b|\bmargin\b|\brate\b|\bra
 
 # unit kinds (finprobe/data/units.json) that a money scale never multiplies
 _NON_MONEY_KINDS = frozenset({"energy", "volume", "mass", "area", "rate"})
-
-
+# where a column header declares a unit: "(MBOE per day)", "per Bbl"
 _UNIT_DECLARATION = re.compile(r"\(([^()]*)\)|\bper\s+\S+(?:\s+per\s+\S+)?", re.IGNORECASE)
 
 

@@ -9,9 +9,10 @@ differ from those its schema references.
 from __future__ import annotations
 
 import copy
+import gc
 import math
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 
@@ -134,6 +135,10 @@ class Fact:
         except InvalidOperation:
             return None
 
+    def copy(self) -> Fact:
+        return Fact(self.concept, self.context_id, self.value, self.unit_id, self.decimals,
+                    self.is_nil, self.id, self.line)  # fmt: skip
+
     def decimals_text(self) -> str:
         if self.decimals is None:
             return ""
@@ -242,8 +247,30 @@ class Filing:
         return max(ends) if ends else None
 
     def copy(self) -> Filing:
-        """A deep copy (for injecting errors without touching the original)."""
-        return copy.deepcopy(self)
+        """An independent copy for injecting errors without touching the original.
+
+        Every container is new (facts, contexts, units, relationship arc lists, labels
+        down to the language maps, hrefs ...), so editing the copy in place leaves the
+        original as it was; the immutable things inside (Context, Unit, Concept,
+        RoleType, Arc, strings) are shared rather than duplicated.
+        """
+        out = copy.copy(self)
+        out.files = replace(self.files, referenced=dict(self.files.referenced))
+        out.namespaces = dict(self.namespaces)
+        out.contexts = dict(self.contexts)
+        out.units = dict(self.units)
+        out.facts = [f.copy() for f in self.facts]
+        out.concepts = dict(self.concepts)
+        out.role_types = dict(self.role_types)
+        out.calc = self.calc.copy()
+        out.pres = self.pres.copy()
+        out.defn = self.defn.copy()
+        out.labels = {concept: {role: dict(by_lang) for role, by_lang in by_role.items()}
+                      for concept, by_role in self.labels.items()}  # fmt: skip
+        out.hrefs = dict(self.hrefs)
+        out.warnings = list(self.warnings)
+        out._by_concept = None
+        return out
 
     def counts(self) -> dict[str, int]:
         return {
@@ -338,17 +365,33 @@ def find_filing_files(path: str | Path) -> FilingFiles:
 # --- parsing ---------------------------------------------------------------------
 
 
+_DECIMALS: dict[str, float | None] = {}  # decimals attribute text -> value
+
+
+def _decimals_of(dec: str) -> float | None:
+    value = _DECIMALS.get(dec, False)
+    if value is False:
+        text = dec.strip()
+        if text == "INF":
+            value = math.inf
+        else:
+            try:
+                value = float(int(text))
+            except ValueError:
+                value = None
+        if len(_DECIMALS) < 1024:
+            _DECIMALS[dec] = value
+    return value  # type: ignore[return-value]
+
+
 def _parse_decimals(fact_el: etree._Element, value: str) -> float | None:
     dec = fact_el.get("decimals")
     if dec is not None:
-        dec = dec.strip()
-        if dec == "INF":
-            return math.inf
-        try:
-            return float(int(dec))
-        except ValueError:
-            return None
-    prec = fact_el.get("precision")
+        return _decimals_of(dec)
+    return _precision_to_decimals(fact_el.get("precision"), value)
+
+
+def _precision_to_decimals(prec: str | None, value: str) -> float | None:
     if prec is None:
         return None
     prec = prec.strip()
@@ -365,6 +408,23 @@ def _parse_decimals(fact_el: etree._Element, value: str) -> float | None:
     return float(p - int(math.floor(v.log10())) - 1)
 
 
+_ENTITY = _XBRLI + "entity"
+_IDENTIFIER = _XBRLI + "identifier"
+_SEGMENT = _XBRLI + "segment"
+_PERIOD = _XBRLI + "period"
+_SCENARIO = _XBRLI + "scenario"
+_EXPLICIT = _XBRLDI + "explicitMember"
+_TYPED = _XBRLDI + "typedMember"
+_CONTEXT = _XBRLI + "context"
+_UNIT = _XBRLI + "unit"
+_MEASURE = _XBRLI + "measure"
+_DIVIDE = _XBRLI + "divide"
+_NUMERATOR = _XBRLI + "unitNumerator"
+_SCHEMA_REF = _LINK + "schemaRef"
+_XLINK_HREF = "{http://www.w3.org/1999/xlink}href"
+_PERIOD_PARTS = {"instant": 0, "startDate": 1, "endDate": 2}
+
+
 def _parse_context(el: etree._Element) -> Context:
     cid = el.get("id", "")
     scheme = ident = ""
@@ -374,37 +434,43 @@ def _parse_context(el: etree._Element) -> Context:
     in_scenario = False
     for part in el:
         tag = part.tag
-        if tag == _XBRLI + "entity":
+        if tag == _ENTITY:
             for sub in part:
-                if sub.tag == _XBRLI + "identifier":
+                if sub.tag == _IDENTIFIER:
                     scheme = sub.get("scheme", "")
                     ident = (sub.text or "").strip()
-                elif sub.tag == _XBRLI + "segment":
+                elif sub.tag == _SEGMENT:
                     _read_dims(sub, explicit, typed)
-        elif tag == _XBRLI + "period":
+        elif tag == _PERIOD:
             for sub in part:
-                name = etree.QName(sub).localname
-                if name == "instant":
+                sub_tag = sub.tag
+                # period parts are matched by local name (any namespace)
+                which = _PERIOD_PARTS.get(sub_tag.rpartition("}")[2]) if isinstance(
+                    sub_tag, str) else None  # fmt: skip
+                if which == 0:
                     period_type, end = "instant", (sub.text or "").strip()
-                elif name == "startDate":
+                elif which == 1:
                     period_type, start = "duration", (sub.text or "").strip()
-                elif name == "endDate":
+                elif which == 2:
                     period_type, end = "duration", (sub.text or "").strip()
-        elif tag == _XBRLI + "scenario":
+        elif tag == _SCENARIO:
             before = len(explicit) + len(typed)
             _read_dims(part, explicit, typed)
             in_scenario = len(explicit) + len(typed) > before
-    explicit.sort()
-    typed.sort(key=lambda t: t.dimension)
+    if len(explicit) > 1:
+        explicit.sort()
+    if len(typed) > 1:
+        typed.sort(key=lambda t: t.dimension)
     return Context(cid, scheme, ident, period_type, start, end, tuple(explicit), tuple(typed),
                    in_scenario)  # fmt: skip
 
 
 def _read_dims(container: etree._Element, explicit: list, typed: list) -> None:
     for member in container:
-        if member.tag == _XBRLDI + "explicitMember":
+        tag = member.tag
+        if tag == _EXPLICIT:
             explicit.append((member.get("dimension", "").strip(), (member.text or "").strip()))
-        elif member.tag == _XBRLDI + "typedMember":
+        elif tag == _TYPED:
             inner = next((c for c in member if isinstance(c.tag, str)), None)
             value = "".join(inner.itertext()).strip() if inner is not None else ""
             xml = etree.tostring(inner, encoding="unicode").strip() if inner is not None else ""
@@ -416,12 +482,12 @@ def _parse_unit(el: etree._Element) -> Unit:
     dens: list[str] = []
     for part in el:
         tag = part.tag
-        if tag == _XBRLI + "measure":
+        if tag == _MEASURE:
             nums.append((part.text or "").strip())
-        elif tag == _XBRLI + "divide":
+        elif tag == _DIVIDE:
             for side in part:
-                target = nums if side.tag == _XBRLI + "unitNumerator" else dens
-                target.extend((m.text or "").strip() for m in side if m.tag == _XBRLI + "measure")
+                target = nums if side.tag == _NUMERATOR else dens
+                target.extend((m.text or "").strip() for m in side if m.tag == _MEASURE)
     return Unit(el.get("id", ""), tuple(sorted(nums)), tuple(sorted(dens)))
 
 
@@ -439,57 +505,62 @@ def _parse_instance(path: Path):
     units: dict[str, Unit] = {}
     facts: list[Fact] = []
     schema_ref = None
-    xlink_href = "{http://www.w3.org/1999/xlink}href"
-    for el in root:
+    concept_of_tag: dict[str, str] = {}
+    for el in root.iterchildren(etree.Element):
         tag = el.tag
-        if not isinstance(tag, str):
-            continue
-        if tag == _XBRLI + "context":
+        if tag == _CONTEXT:
             ctx = _parse_context(el)
             contexts[ctx.id] = ctx
-        elif tag == _XBRLI + "unit":
+        elif tag == _UNIT:
             unit = _parse_unit(el)
             units[unit.id] = unit
         elif tag.startswith(_LINK):
-            if tag == _LINK + "schemaRef":
-                schema_ref = el.get(xlink_href)
+            if tag == _SCHEMA_REF:
+                schema_ref = el.get(_XLINK_HREF)
         else:
-            _collect_fact(el, tag, ns_prefix, namespaces, facts)
+            _collect_fact(el, tag, ns_prefix, namespaces, facts, concept_of_tag)
     return root, namespaces, contexts, units, facts, schema_ref
 
 
-def _collect_fact(el, tag, ns_prefix, namespaces, facts) -> None:
-    ctx = el.get("contextRef")
+def _collect_fact(el, tag, ns_prefix, namespaces, facts, concept_of_tag) -> None:
+    attrs = dict(el.items())  # one call instead of five get() calls
+    ctx = attrs.get("contextRef")
     if ctx is None:
         # a tuple: its children are the facts
-        for child in el:
-            if isinstance(child.tag, str):
-                _collect_fact(child, child.tag, ns_prefix, namespaces, facts)
+        for child in el.iterchildren(etree.Element):
+            _collect_fact(child, child.tag, ns_prefix, namespaces, facts, concept_of_tag)
         return
-    ns, _, local = tag[1:].partition("}")
-    prefix = ns_prefix.get(ns) or el.prefix
-    if prefix is None:
-        prefix = f"ns{len(ns_prefix)}"
-        ns_prefix[ns] = prefix
-        namespaces[prefix] = ns
-    unit = el.get("unitRef")
-    is_nil = el.get(XSI_NIL) in ("true", "1")
+    concept = concept_of_tag.get(tag)
+    if concept is None:
+        ns, _, local = tag[1:].partition("}")
+        prefix = ns_prefix.get(ns)
+        if prefix is not None:
+            concept = concept_of_tag[tag] = f"{prefix}:{local}"
+        else:
+            prefix = el.prefix  # varies by element: not cached
+            if prefix is None:
+                prefix = f"ns{len(ns_prefix)}"
+                ns_prefix[ns] = prefix
+                namespaces[prefix] = ns
+            concept = f"{prefix}:{local}"
+    unit = attrs.get("unitRef")
+    is_nil = attrs.get(XSI_NIL) in ("true", "1")
     if unit is not None:
         value = (el.text or "").strip()
+        if is_nil:
+            decimals = None
+        else:
+            dec = attrs.get("decimals")
+            if dec is not None:
+                decimals = _decimals_of(dec)
+            else:
+                decimals = _precision_to_decimals(attrs.get("precision"), value)
     else:
         value = (el.text or "") if len(el) == 0 else etree.tostring(el, encoding="unicode")
         value = value.strip()
+        decimals = None
     facts.append(
-        Fact(
-            concept=f"{prefix}:{local}",
-            context_id=ctx,
-            value=value,
-            unit_id=unit,
-            decimals=_parse_decimals(el, value) if unit is not None and not is_nil else None,
-            is_nil=is_nil,
-            id=el.get("id"),
-            line=el.sourceline or 0,
-        )
+        Fact(concept, ctx, value, unit, decimals, is_nil, attrs.get("id"), el.sourceline or 0)
     )
 
 
@@ -551,6 +622,18 @@ def load_filing(path: str | Path, *, labels: bool = True) -> Filing:
     ``labels=False`` skips the label linkbase (the largest file) when only
     numbers and structure are needed.
     """
+    # a load allocates tens of thousands of objects and no reference cycles: pausing
+    # the cyclic collector saves its repeated scans of the growing heap
+    if not gc.isenabled():
+        return _load_filing(path, labels)
+    gc.disable()
+    try:
+        return _load_filing(path, labels)
+    finally:
+        gc.enable()
+
+
+def _load_filing(path: str | Path, labels: bool) -> Filing:
     files = find_filing_files(path)
     _, namespaces, contexts, units, facts, schema_ref = _parse_instance(files.instance)
     prefix_of_ns = {uri: p for p, uri in namespaces.items()}

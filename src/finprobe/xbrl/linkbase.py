@@ -9,6 +9,7 @@ priority removes the relationship.
 
 from __future__ import annotations
 
+import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -60,7 +61,19 @@ def secure_parser() -> etree.XMLParser:
         huge_tree=True,
         remove_comments=True,
         remove_pis=True,
+        collect_ids=False,  # no ID hash table: nothing here looks elements up by id
     )
+
+
+_parsers = threading.local()
+
+
+def _cached_parser() -> etree.XMLParser:
+    """One secure parser per thread, reused (lxml parsers must not be shared by threads)."""
+    parser = getattr(_parsers, "parser", None)
+    if parser is None:
+        parser = _parsers.parser = secure_parser()
+    return parser
 
 
 def parse_xml(path: Path) -> etree._Element:
@@ -71,11 +84,11 @@ def parse_xml(path: Path) -> etree._Element:
         raise InputError(path, "file not found") from None
     except OSError as exc:
         raise InputError(path, f"cannot read file ({exc.strerror})") from None
-    if not data.strip():
-        raise InputError(path, "empty file")
     try:
-        return etree.fromstring(data, secure_parser())
+        return etree.fromstring(data, _cached_parser())
     except etree.XMLSyntaxError as exc:
+        if not data or data.isspace():
+            raise InputError(path, "empty file") from None
         msg = str(exc).splitlines()[0] if str(exc) else "syntax error"
         raise InputError(path, f"not well-formed XML: {msg}") from None
 
@@ -113,23 +126,38 @@ class Arc(NamedTuple):
 
     def equivalence_key(self) -> tuple:
         # "use" and "priority" are exempt; xlink attributes other than arcrole don't count
-        return (self[0], self[1], self[2], self[3], self[4], self[5], self[6], self[9], self[10])
+        return self[:7] + self[9:11]
 
 
 def resolve_arcs(arcs: Iterable[Arc]) -> tuple[list[Arc], int]:
     """Apply prohibition and overriding; return (effective arcs, number removed)."""
-    groups: dict[tuple, list[Arc]] = {}
+    groups: dict[tuple, Arc | list[Arc]] = {}
+    multi = False
     for arc in arcs:
-        groups.setdefault(arc.equivalence_key(), []).append(arc)
+        key = arc[:7] + arc[9:11]  # Arc.equivalence_key(), inlined
+        have = groups.get(key)
+        if have is None:
+            groups[key] = arc
+        elif type(have) is list:
+            have.append(arc)
+        else:
+            groups[key] = [have, arc]
+            multi = True
     kept: list[Arc] = []
     removed = 0
-    for group in groups.values():
-        if len(group) == 1:
-            arc = group[0]
-            if arc.prohibited:
+    if not multi:  # the usual case: no two arcs are equivalent
+        for arc in groups.values():
+            if arc[8]:  # prohibited
                 removed += 1
             else:
                 kept.append(arc)
+        return kept, removed
+    for group in groups.values():
+        if type(group) is not list:
+            if group[8]:
+                removed += 1
+            else:
+                kept.append(group)
             continue
         top = max(a.priority for a in group)
         winners = [a for a in group if a.priority == top]
@@ -151,6 +179,17 @@ def _order(value: str | None) -> float:
         return 1.0
 
 
+_new_arc = tuple.__new__  # Arc(...) without the generated __new__: thousands per filing
+_DT_ATTRS = tuple((key, XBRLDT + key) for key in ("closed", "contextElement", "targetRole",
+                                                  "usable"))  # fmt: skip
+_DT_CLOSED, _DT_CONTEXT, _DT_TARGET, _DT_USABLE = (clark for _, clark in _DT_ATTRS)
+
+
+def _label_text(res: etree._Element) -> str:
+    text = (res.text or "") if len(res) == 0 else "".join(res.itertext())
+    return text.strip()
+
+
 def read_linkbase(
     path: Path, concept_of_href: Callable[[str], str | None]
 ) -> tuple[list[Arc], dict[str, dict[str, dict[str, str]]], dict[str, str]]:
@@ -164,107 +203,150 @@ def read_linkbase(
     labels: dict[str, dict[str, dict[str, str]]] = {}
     hrefs: dict[str, str] = {}
     fname = path.name
-    for link in root:
-        if not isinstance(link.tag, str) or link.get(XLINK_TYPE) != "extended":
+    orders: dict[str | None, float] = {}
+    weights: dict[str, float] = {}
+    element = etree.Element  # iterchildren(tag=...) filter: elements only
+    for link in root.iterchildren(element):
+        kind = LINK_KINDS.get(link.tag.rpartition("}")[2])
+        if kind is None or link.get(XLINK_TYPE) != "extended":
             continue
-        kind = LINK_KINDS.get(etree.QName(link).localname)
-        if kind is None:
-            continue
+        is_label = kind == "label"
         role = link.get(XLINK_ROLE, "")
-        locs: dict[str, list[str]] = defaultdict(list)
-        resources: dict[str, list[etree._Element]] = defaultdict(list)
+        locs: dict[str, list[str]] = {}
+        resources: dict[str, list[tuple[str, str, str]]] = {}
         raw_arcs: list[tuple[dict[str, str], int]] = []
-        for child in link:
-            tag = child.tag
-            if tag == LOC_TAG:
+        for child in link.iterchildren(element):
+            if child.tag == LOC_TAG:
                 href = child.get(XLINK_HREF, "")
                 concept = concept_of_href(href)
                 if concept is not None:
-                    locs[child.get(XLINK_LABEL, "")].append(concept)
+                    label = child.get(XLINK_LABEL, "")
+                    found = locs.get(label)
+                    if found is None:
+                        locs[label] = [concept]
+                    else:
+                        found.append(concept)
                     if concept not in hrefs:
                         hrefs[concept] = href
                 continue
-            ctype = child.get(XLINK_TYPE)
+            # one items() call is cheaper than the several get() calls an arc needs
+            a = dict(child.items())
+            ctype = a.get(XLINK_TYPE)
             if ctype == "arc":
-                # one items() call is cheaper than the many get() calls an arc needs
-                raw_arcs.append((dict(child.items()), child.sourceline or 0))
+                raw_arcs.append((a, 0 if is_label else child.sourceline or 0))
             elif ctype == "resource":
-                resources[child.get(XLINK_LABEL, "")].append(child)
+                if is_label:  # resources of other links are not read
+                    entry = (a.get(XLINK_ROLE, STANDARD_LABEL), a.get(XML_LANG, ""),
+                             _label_text(child))  # fmt: skip
+                    resources.setdefault(a.get(XLINK_LABEL, ""), []).append(entry)
             elif ctype == "locator":
-                href = child.get(XLINK_HREF, "")
+                href = a.get(XLINK_HREF, "")
                 concept = concept_of_href(href)
                 if concept is not None:
-                    locs[child.get(XLINK_LABEL, "")].append(concept)
+                    locs.setdefault(a.get(XLINK_LABEL, ""), []).append(concept)
                     hrefs.setdefault(concept, href)
-        if kind == "label":
+        if is_label:
             for a, _line in raw_arcs:
                 if a.get(XLINK_ARCROLE) != CONCEPT_LABEL:
                     continue
                 for concept in locs.get(a.get(XLINK_FROM, ""), ()):
-                    by_role = labels.setdefault(concept, {})
-                    for res in resources.get(a.get(XLINK_TO, ""), ()):
-                        text = res.text or "" if len(res) == 0 else "".join(res.itertext())
-                        by_role.setdefault(res.get(XLINK_ROLE, STANDARD_LABEL), {})[
-                            res.get(XML_LANG, "")
-                        ] = text.strip()
+                    by_role = labels.get(concept)
+                    if by_role is None:
+                        by_role = labels[concept] = {}
+                    for res_role, lang, text in resources.get(a.get(XLINK_TO, ""), ()):
+                        by_lang = by_role.get(res_role)
+                        if by_lang is None:
+                            by_lang = by_role[res_role] = {}
+                        by_lang[lang] = text
             continue
         for a, line in raw_arcs:
             sources = locs.get(a.get(XLINK_FROM, ""))
             targets = locs.get(a.get(XLINK_TO, ""))
             if not sources or not targets:
                 continue
-            weight = a.get("weight")
-            extra = tuple(
-                (key, a[XBRLDT + key])
-                for key in ("closed", "contextElement", "targetRole", "usable")
-                if XBRLDT + key in a
-            )
-            try:
-                priority = int(a.get("priority", "0"))
-            except ValueError:
+            if _DT_CLOSED in a or _DT_CONTEXT in a or _DT_TARGET in a or _DT_USABLE in a:
+                extra = tuple((key, a[clark]) for key, clark in _DT_ATTRS if clark in a)
+            else:
+                extra = ()
+            priority_text = a.get("priority")
+            if priority_text is None:
                 priority = 0
+            else:
+                try:
+                    priority = int(priority_text)
+                except ValueError:
+                    priority = 0
             arcrole = a.get(XLINK_ARCROLE, "")
-            order = _order(a.get("order"))
-            w = float(weight) if weight is not None else None
+            order_text = a.get("order")
+            order = orders.get(order_text)
+            if order is None:
+                order = orders[order_text] = _order(order_text)
+            weight = a.get("weight")
+            if weight is None:
+                w = None
+            else:
+                w = weights.get(weight)
+                if w is None:
+                    w = weights[weight] = float(weight)
             prohibited = a.get("use") == "prohibited"
             preferred = a.get("preferredLabel")
+            if len(sources) == 1 and len(targets) == 1:
+                arcs.append(_new_arc(Arc, (kind, role, arcrole, sources[0], targets[0], order, w,
+                                           priority, prohibited, preferred, extra, fname, line)))  # fmt: skip
+                continue
             for source in sources:
                 for target in targets:
-                    arcs.append(
-                        Arc(
-                            kind,
-                            role,
-                            arcrole,
-                            source,
-                            target,
-                            order,
-                            w,
-                            priority,
-                            prohibited,
-                            preferred,
-                            extra,
-                            fname,
-                            line,
-                        )  # fmt: skip
-                    )
+                    arcs.append(_new_arc(Arc, (kind, role, arcrole, source, target, order, w,
+                                               priority, prohibited, preferred, extra, fname,
+                                               line)))  # fmt: skip
     return arcs, labels, hrefs
 
 
+def _arc_order(arc: Arc) -> float:
+    return arc[5]
+
+
 class RelationshipSet:
-    """Effective arcs of one linkbase kind, indexed by (role, source) and (role, target)."""
+    """Effective arcs of one linkbase kind, indexed by (role, source) and (role, target).
+
+    The indices are built from ``arcs`` on first use. Treat ``arcs`` as read-only once
+    the set is queried: to change relationships, build a new set (as the injectors do).
+    """
 
     def __init__(self, arcs: Iterable[Arc], removed: int = 0) -> None:
         self.arcs: list[Arc] = list(arcs)
         self.removed = removed  # arcs dropped by prohibition/override
-        self._children: dict[tuple[str, str], list[Arc]] = defaultdict(list)
-        self._parents: dict[tuple[str, str], list[Arc]] = defaultdict(list)
-        self._by_role: dict[str, list[Arc]] = defaultdict(list)
+        self._index: tuple[dict, dict, dict] | None = None
+
+    def _build_index(self) -> tuple[dict, dict, dict]:
+        children: dict[tuple[str, str], list[Arc]] = defaultdict(list)
+        parents: dict[tuple[str, str], list[Arc]] = defaultdict(list)
+        by_role: dict[str, list[Arc]] = defaultdict(list)
         for arc in self.arcs:
-            self._children[(arc.role, arc.source)].append(arc)
-            self._parents[(arc.role, arc.target)].append(arc)
-            self._by_role[arc.role].append(arc)
-        for lst in self._children.values():
-            lst.sort(key=lambda a: a.order)
+            children[(arc.role, arc.source)].append(arc)
+            parents[(arc.role, arc.target)].append(arc)
+            by_role[arc.role].append(arc)
+        for lst in children.values():
+            if len(lst) > 1:
+                lst.sort(key=_arc_order)
+        self._index = (children, parents, by_role)
+        return self._index
+
+    @property
+    def _children(self) -> dict[tuple[str, str], list[Arc]]:
+        return (self._index or self._build_index())[0]
+
+    @property
+    def _parents(self) -> dict[tuple[str, str], list[Arc]]:
+        return (self._index or self._build_index())[1]
+
+    @property
+    def _by_role(self) -> dict[str, list[Arc]]:
+        return (self._index or self._build_index())[2]
+
+    def copy(self) -> RelationshipSet:
+        """A set with its own arc list (arcs themselves are immutable tuples)."""
+        return RelationshipSet(self.arcs, self.removed)
 
     def __len__(self) -> int:
         return len(self.arcs)

@@ -831,7 +831,9 @@ _MEASURE_ROWS: dict[str, Any] = {
         re.match(r"(?:total )?costs? of (?:revenues?|sales|goods sold|products sold)", s)
     ),
     "gross_profit": lambda s: bool(re.fullmatch(r"gross (?:profit|margin)(?: \(loss\))?", s)),
-    "operating_expenses": lambda s: bool(re.fullmatch(r"total (?:operating )?(?:costs and )?expenses", s)),
+    "operating_expenses": lambda s: bool(
+        re.fullmatch(r"total (?:operating )?(?:costs and )?expenses", s)
+    ),
     "operating_income": lambda s: bool(
         re.fullmatch(
             r"(?:total )?(?:operating (?:income|profit|earnings)(?: \(loss\))?"
@@ -1026,7 +1028,7 @@ class MeasureReader:
     @staticmethod
     def _prefix_fit(words: set[str], row: set[str]) -> float:
         hits = sum(1 for w in words if any(r[:5] == w[:5] and len(w) >= 5 for r in row))
-        return hits / max(len(words | row) - hits + hits, 1) if hits == len(words) else 0.0
+        return hits / max(len(words), len(row)) if hits == len(words) else 0.0
 
     def items(self, text: str) -> list[Measure]:
         """ "Cash and cash equivalents, accounts receivable and inventories": three lines."""
@@ -1075,7 +1077,12 @@ def _subject(before: str) -> str:
         before,
         flags=re.I,
     )
-    text = re.sub(r"^.*?\b(?:in|for|during|at|as of)\s+(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d{2},\s*", "", text, flags=re.I)
+    text = re.sub(
+        r"^.*?\b(?:in|for|during|at|as of)\s+(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d{2},\s*",
+        "",
+        text,
+        flags=re.I,
+    )
     text = re.sub(r"\s*(?:together|combined)$", "", text, flags=re.I)
     return text.strip(" ,")
 
@@ -1097,7 +1104,9 @@ def measure_candidates(
     named: list[tuple[int, Measure]] = []
     for pattern, op, lines, unit in _NAMED_MEASURES:
         for match in pattern.finditer(masked):
-            distance = mask_at - match.end() if match.end() <= mask_at else match.start() - mask_at - 6
+            distance = (
+                mask_at - match.end() if match.end() <= mask_at else match.start() - mask_at - 6
+            )
             if distance > 90 or distance < -40:
                 continue
             parts = [reader.line(name) for name in lines]
@@ -1129,7 +1138,9 @@ def measure_candidates(
     whole = reader.phrase(subject) if listed else None
     if whole and whole[1] >= 0.8:
         listed = []  # "Cash and cash equivalents" is one line, not two
-    if listed and (_SUM_WORDS.search(before[-60:] + after[:20]) or re.search(r"\btotal(?:ed|led)?\s*$", before)):
+    if listed and (
+        _SUM_WORDS.search(before[-60:] + after[:20]) or re.search(r"\btotal(?:ed|led)?\s*$", before)
+    ):
         measure = _combine(subject, listed, "sum")
         if measure is not None:
             found.append((measure, "sum", 3.0))
@@ -1141,7 +1152,9 @@ def measure_candidates(
         after,
         re.I,
     )
-    as_pct = re.search(r"(.+?)\s+as a percent(?:age)? of\s+(?:total\s+)?(.+?)\s+(?:was|were)\s*$", before, re.I)
+    as_pct = re.search(
+        r"(.+?)\s+as a percent(?:age)? of\s+(?:total\s+)?(.+?)\s+(?:was|were)\s*$", before, re.I
+    )
     if (context.wants_percent or context.wants_plain) and (of_total or as_pct):
         base_phrase = of_total.group(2) if of_total else as_pct.group(2)  # type: ignore[union-attr]
         base = reader.phrase(base_phrase)
@@ -1157,9 +1170,7 @@ def measure_candidates(
                 else:
                     part = _anchored_part(reader, context, before, base[0])
         if base is not None and part is not None:
-            measure = _combine(
-                "share", [part, base[0]], "ratio", "percent"
-            )
+            measure = _combine("share", [part, base[0]], "ratio", "percent")
             if measure is not None:
                 found.append((measure, "share", 2.5 * base[1]))
 
@@ -1182,9 +1193,13 @@ def measure_candidates(
         rest = re.sub(_CHANGE_WORD + r".*$", "", excluding.group(2), flags=re.I)
         total = reader.phrase(rest) if rest.strip() else None
         if left and total and left[1] >= 0.6 and left[0] is not total[0]:
-            measure = _combine(f"{total[0].name} excluding {left[0].name}", [total[0], left[0]], "diff")
+            measure = _combine(
+                f"{total[0].name} excluding {left[0].name}", [total[0], left[0]], "diff"
+            )
             if measure is not None:
-                out.extend(_measure_values(measure, "excluding", 3.0, context, current_year, masked))
+                out.extend(
+                    _measure_values(measure, "excluding", 3.0, context, current_year, masked)
+                )
     return out
 
 
@@ -1222,8 +1237,10 @@ def _measure_values(
         return []
     target = context.year_slot or context.target_year or current_year or years[-1]
     if target not in measure.values:
-        target = years[-1] if not context.years else next(
-            (y for y in context.years if y in measure.values), years[-1]
+        target = (
+            years[-1]
+            if not context.years
+            else next((y for y in context.years if y in measure.values), years[-1])
         )
     out: list[Candidate] = []
     value = measure.values[target]
@@ -1258,10 +1275,18 @@ def _measure_values(
                 make(value - old, measure.unit == "percent", kind,
                      f"change in {measure.name} {prior}-{target}", cells)  # fmt: skip
     else:
-        kind = {"share": "share", "sum": "sum"}.get(how, "ratio" if measure.unit != "money" else "sum")
+        kind = {"share": "share", "sum": "sum"}.get(
+            how, "ratio" if measure.unit != "money" else "sum"
+        )
         if len(measure.cells[target]) > 2 and kind != "share":
             kind = "multi_step" if measure.unit != "money" else "sum"
-        make(value, measure.unit == "percent", kind, f"{measure.name} {target}", measure.cells[target])
+        make(
+            value,
+            measure.unit == "percent",
+            kind,
+            f"{measure.name} {target}",
+            measure.cells[target],
+        )
     for cand in out:
         cand.score = confidence
     return out
@@ -1426,7 +1451,9 @@ def _score(
 
     # anchors: the sentence's other numbers locate the row, but are not the answer;
     # "from [MASK] to $8.7 million" names the blank's own row twice as surely
-    score += anchor_rows.get(key, 0.0) * (2.0 if ctx.role == "older" else 1.0)
+    # "from [MASK] to $8.7 million" and "increased $1.95 billion, or [MASK]" name the
+    # blank's own row twice as surely
+    score += anchor_rows.get(key, 0.0) * (2.0 if ctx.role in ("older", "change") else 1.0)
     if (
         cand.kind == "lookup"
         and _matches_anchor(first, ctx.anchors, cand.percent)

@@ -1,0 +1,72 @@
+"""The rule-based verifier on hand-made evidence and on built claims."""
+
+from __future__ import annotations
+
+from finprobe.benchmarks.findver.verifier import verifier_baseline, verify_claim
+from finprobe.retrieval import Passage
+
+TABLE = Passage(
+    "127",
+    "Consolidated Results of Operations (in thousands)\n"
+    "Years ended December 31, | 2023 | 2022\n"
+    "Total revenues | 188,058 | 136,092\n"
+    "Cost of sales | 163,795 | 142,792\n"
+    "Research and development | 2,486 | 4,438",
+    "table",
+    0,
+)
+SIGNATURE = Passage("65", "By: /s/Tom Zapatinas\nDate: April 17, 2024", "paragraph", 1)
+EVIDENCE = [TABLE, SIGNATURE]
+
+
+def test_lookup_with_table_scale_is_entailed() -> None:
+    verdict = verify_claim("The Company's cost of sales was $163.8 million in 2023.", EVIDENCE)
+    assert verdict.label == "entailed"
+    assert [c.kind for c in verdict.checks if c.passed] == ["number"]
+    assert verdict.checks[0].evidence_id == "127"
+
+
+def test_perturbed_number_is_refuted_with_the_failed_check() -> None:
+    verdict = verify_claim("The Company's cost of sales was $183.8 million in 2023.", EVIDENCE)
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "$183.8 million"
+    assert "Answer: refuted" in verdict.explanation()
+
+
+def test_period_must_match_the_column_year() -> None:
+    # 142,792 is the 2022 cost of sales: claiming it for 2023 is a period error
+    assert verify_claim("Cost of sales was $142.8 million in 2023.", EVIDENCE).label == "refuted"
+    assert verify_claim("Cost of sales was $142.8 million in 2022.", EVIDENCE).label == "entailed"
+
+
+def test_percentage_change_and_its_direction() -> None:
+    # (188,058 - 136,092) / 136,092 = 38.18%
+    assert verify_claim("Total revenues increased by 38.18% from 2022 to 2023.", EVIDENCE).label == "entailed"
+    assert verify_claim("Total revenues decreased by 38.18% from 2022 to 2023.", EVIDENCE).label == "refuted"
+    assert verify_claim("Total revenues increased by 36.18% from 2022 to 2023.", EVIDENCE).label == "refuted"
+
+
+def test_difference_is_recomputed() -> None:
+    # 4,438 - 2,486 = 1,952 thousand
+    assert verify_claim("Research and development fell by $1,952 thousand in 2023 compared to 2022.", EVIDENCE).label == "entailed"
+
+
+def test_dates_are_checked() -> None:
+    assert verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE).label == "entailed"
+    verdict = verify_claim("Tom Zapatinas signed the report on April 18, 2024.", EVIDENCE)
+    assert verdict.label == "refuted" and verdict.failed[0].kind == "date"
+
+
+def test_explanation_follows_the_paper_template() -> None:
+    text = verify_claim("The Company's cost of sales was $163.8 million in 2023.", EVIDENCE).explanation()
+    info, _, rest = text.partition("Reasoning:")
+    assert info.startswith("Extracted information:\n1. ") and "Table 127" in info
+    assert "Step 1:" in rest and text.endswith("Answer: entailed")
+
+
+def test_baseline_reads_passages_from_metadata() -> None:
+    metadata = {
+        "statement": "Cost of sales was $163.8 million in 2023.",
+        "passages": [{"id": p.id, "kind": p.kind, "text": p.text, "order": p.order} for p in EVIDENCE],
+    }
+    assert verifier_baseline(metadata).endswith("Answer: entailed")
