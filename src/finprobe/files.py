@@ -108,3 +108,11 @@ def write_json_atomic(path: str | Path, data: Any, indent: int | None = 1) -> Pa
     return write_text_atomic(
         path, json.dumps(data, indent=indent, ensure_ascii=False, default=str) + "\n"
     )
+
+
+def cache_dir() -> Path:
+    """Where generated default datasets go: $FINPROBE_HOME, else <temp>/finprobe."""
+    home = os.environ.get("FINPROBE_HOME")
+    folder = Path(home) if home else Path(tempfile.gettempdir()) / "finprobe"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

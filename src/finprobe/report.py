@@ -64,11 +64,18 @@ def results_tables(results: dict) -> list[RichTable]:
     tables.append(info)
 
     headline = results.get("headline") or {}
-    if headline:
+    if headline and len(headline) <= 8:
         table = RichTable(title="headline (%)")
         for key in headline:
             table.add_column(key, justify="right")
         table.add_row(*(_fmt(v) for v in headline.values()))
+        tables.append(table)
+    elif headline:  # too many columns for a terminal: one row per figure
+        table = RichTable(title="headline (%)")
+        table.add_column("figure")
+        table.add_column("value", justify="right")
+        for key, value in headline.items():
+            table.add_row(key, _fmt(value))
         tables.append(table)
 
     metrics = _flatten(results.get("metrics") or {})

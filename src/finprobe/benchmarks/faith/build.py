@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import os
 import random
 import re
-import tempfile
 import time
 import uuid
 from collections import Counter
@@ -1128,13 +1126,11 @@ def synthetic_dataset(path: Path | None = None, n_reports: int = 3, seed: int = 
     a ``finprobe`` folder in the system temp dir. Rebuilt on every call (it takes
     well under a second), so a cached file never goes stale.
     """
-    from finprobe.files import write_json_atomic
+    from finprobe.files import cache_dir, write_json_atomic
 
     if path is None:
-        home = os.environ.get("FINPROBE_HOME")
-        folder = Path(home) if home else Path(tempfile.gettempdir()) / "finprobe"
         suffix = "" if n_reports == 3 else f"-n{n_reports}"
-        path = folder / f"faith-synthetic-{seed}{suffix}.json"
+        path = cache_dir() / f"faith-synthetic-{seed}{suffix}.json"
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     write_json_atomic(path, _synthetic_records(n_reports, seed))

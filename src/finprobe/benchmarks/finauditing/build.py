@@ -762,11 +762,12 @@ def synthetic_dataset(n_reports: int = 4, seed: int = 0, out_dir: str | Path | N
 
     Cached by arguments under the system temp folder unless ``out_dir`` is given.
     """
+    from finprobe.files import cache_dir
     from finprobe.synth import make_corpus
     from finprobe.xbrl.synth_export import export_report
 
-    target = Path(out_dir) if out_dir else Path(tempfile.gettempdir()) / (
-        f"finprobe-finauditing-synth-{BUILDER_VERSION}-{n_reports}-{seed}")  # fmt: skip
+    target = Path(out_dir) if out_dir else cache_dir() / (
+        f"finauditing-synth-{BUILDER_VERSION}-{n_reports}-{seed}")  # fmt: skip
     if (target / "manifest.json").is_file():
         return target
     filings_dir = target / "filings"

@@ -336,7 +336,16 @@ def summarize(records: list[Any]) -> dict[str, Any]:
     }
     for cat, v in result["by_category"].items():
         flat[f"{cat}_f1"] = v["f1"]
+    # percentages keyed like the published FinED tables (data/published.json)
+    headline: dict[str, float] = {}
+    for cat in ("GKE", "FKE", "FRE"):
+        values = result["by_category"].get(cat, {})
+        for metric in ("precision", "recall", "f1"):
+            headline[f"{cat}.{metric}"] = round(100 * float(values.get(metric, 0.0)), 2)
+    for metric in ("precision", "recall", "f1"):
+        headline[f"overall.{metric}"] = round(100 * float(flat[metric]), 2)
     return {
+        "headline": headline,
         "overall": flat,
         "breakdowns": {
             "category": result["by_category"],

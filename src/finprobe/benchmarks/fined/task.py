@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,6 @@ from finprobe.benchmarks.fined.scorer import (
     rescore,
     summarize,
 )
-from finprobe.errors import InputError
 from finprobe.runner import REASK_JSON, BenchmarkInfo, answer_or_generate
 
 # The answer key never reaches a baseline.
@@ -103,6 +103,27 @@ def detect_errors(
 BASELINES = {"fined-detector": fined_detector}
 
 
+def default_data(n_reports: int = 6, seed: int = 0) -> Path:
+    """The embedded default: rule-injected errors in synthetic 10-K reports (no LLM)."""
+    from finprobe.benchmarks.fined.dataset import save_dataset
+    from finprobe.benchmarks.fined.inject import inject_rules, source_from_document
+    from finprobe.files import cache_dir
+    from finprobe.synth import make_corpus
+
+    counts: Counter = Counter()
+    docs = []
+    for report in make_corpus(n_reports, seed=seed):
+        doc = inject_rules(
+            source_from_document(report.document), seed=seed, max_errors=4, global_counts=counts
+        )
+        if doc.errors:
+            docs.append(doc)
+    path = cache_dir() / f"fined-synthetic-{seed}-{n_reports}.json"
+    return save_dataset(
+        path, docs, {"seed": seed, "source": "finprobe.synth", "reports": n_reports}
+    )
+
+
 @task
 def fined(
     data: str | None = None,
@@ -120,12 +141,8 @@ def fined(
         chunk_words: chunk size for the chunk strategies.
         max_attempts: generations per query when the reply has no JSON answer.
     """
-    if not data:
-        raise InputError(
-            None, "fined needs data=<dataset.json> (build one with `finprobe build fined`)"
-        )
     strat = Strategy.parse(strategy)
-    path = Path(data)
+    path = Path(data) if data else default_data()
     return Task(
         dataset=MemoryDataset(
             fined_samples(path, strat), name=f"fined:{path.name}", location=str(path)
@@ -147,5 +164,5 @@ BENCHMARK = BenchmarkInfo(
     summarize=summarize,
     rescore=rescore,
     baselines=BASELINES,
-    default_data=None,
+    default_data=default_data,
 )
