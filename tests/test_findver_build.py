@@ -37,7 +37,9 @@ def test_built_claims_load_and_cite_real_tables(synthetic: tuple[Path, dict]) ->
     out, _ = synthetic
     claims = load_claims(out)
     for claim in claims:
-        passages = {p.id: p for p in report_passages(report_path(out.parent / "reports", claim.report))}
+        passages = {
+            p.id: p for p in report_passages(report_path(out.parent / "reports", claim.report))
+        }
         [evidence] = claim.relevant_context
         assert passages[evidence].kind == "table"
 
@@ -70,7 +72,9 @@ def test_build_from_real_reports_via_cli(tmp_path: Path) -> None:
     from finprobe.cli import app
 
     out = tmp_path / "claims.json"
-    result = CliRunner().invoke(app, ["build", "findver", "--reports", str(reports), "--limit", "2", "--out", str(out)])
+    result = CliRunner().invoke(
+        app, ["build", "findver", "--reports", str(reports), "--limit", "2", "--out", str(out)]
+    )
     assert result.exit_code == 0, result.output
     rows = json.loads(out.read_text())
     assert rows and all((tmp_path / "reports" / f"{r['report']}.gz").is_file() for r in rows)

@@ -35,12 +35,20 @@ def test_dev_claims_load_with_paper_subsets(dev_claims: list[FinDVerClaim]) -> N
     assert counts == {"ie": 148, "math": 104, "know": 122}
     assert all(c.label is not None and c.relevant_context for c in dev_claims)
     first = dev_claims[0]
-    assert first.example_id == "ie-val-1" and first.label is False and first.relevant_context == ("389", "390", "391")
+    assert (
+        first.example_id == "ie-val-1"
+        and first.label is False
+        and first.relevant_context == ("389", "390", "391")
+    )
 
 
 def test_unlabelled_test_claims_load(tmp_path: Path) -> None:
     path = tmp_path / "test.json"
-    path.write_text(json.dumps([{"example_id": "ie-test-1", "subset": "ie", "statement": "x", "report": "A.json"}]))
+    path.write_text(
+        json.dumps(
+            [{"example_id": "ie-test-1", "subset": "ie", "statement": "x", "report": "A.json"}]
+        )
+    )
     [claim] = load_claims(path)
     assert claim.label is None and claim.relevant_context == ()
 
@@ -51,8 +59,24 @@ def test_unlabelled_test_claims_load(tmp_path: Path) -> None:
         ("", "empty"),
         ("{not json", "not JSON"),
         (json.dumps([{"example_id": "a", "statement": "s"}]), "lacks report"),
-        (json.dumps([{"example_id": "a", "statement": "s", "report": "r", "subset": "poetry"}]), "unknown FinDVer subset"),
-        (json.dumps([{"example_id": "a", "statement": "s", "report": "r", "subset": "ie", "entailment_label": "maybe"}]), "not entailed/refuted"),
+        (
+            json.dumps([{"example_id": "a", "statement": "s", "report": "r", "subset": "poetry"}]),
+            "unknown FinDVer subset",
+        ),
+        (
+            json.dumps(
+                [
+                    {
+                        "example_id": "a",
+                        "statement": "s",
+                        "report": "r",
+                        "subset": "ie",
+                        "entailment_label": "maybe",
+                    }
+                ]
+            ),
+            "not entailed/refuted",
+        ),
     ],
 )
 def test_bad_claim_files_raise_input_error(tmp_path: Path, content: str, problem: str) -> None:
@@ -100,7 +124,9 @@ def test_settings_choose_their_evidence(dev_claims: list[FinDVerClaim]) -> None:
     orders = [p.order for p in rag.passages]
     assert len(orders) == 5 and orders == sorted(orders)
     assert set(rag.info["retrieved_ids"]) == {p.id for p in rag.passages}
-    long = EvidenceBuilder("long-context", max_context_tokens=2_000).build(claim, passages, str(path))
+    long = EvidenceBuilder("long-context", max_context_tokens=2_000).build(
+        claim, passages, str(path)
+    )
     assert long.info["truncated"] and long.info["evidence_dropped"] == 3  # evidence sits at the end
     whole = EvidenceBuilder("long-context").build(claim, passages, str(path))
     assert not whole.info["truncated"] and len(whole.passages) == len(passages)

@@ -10,7 +10,9 @@ def test_random_guess_is_seeded_per_example() -> None:
     guesses = {random_guess(f"ie-val-{i}") for i in range(40)}
     assert guesses == {"entailed", "refuted"}  # both labels occur
     assert random_guess("ie-val-7") == random_guess("ie-val-7")
-    assert [random_guess(f"x{i}", seed=1) for i in range(20)] != [random_guess(f"x{i}", seed=2) for i in range(20)]
+    assert [random_guess(f"x{i}", seed=1) for i in range(20)] != [
+        random_guess(f"x{i}", seed=2) for i in range(20)
+    ]
 
 
 def test_unparseable_is_wrong_strictly_and_a_coin_flip_otherwise() -> None:
@@ -18,7 +20,11 @@ def test_unparseable_is_wrong_strictly_and_a_coin_flip_otherwise() -> None:
     gold_matches_guess = guess == "entailed"
     values = score_label(True, None, "math-val-3")
     assert values == {"parsed": 0.0, "correct": 0.0, "correct_guess": float(gold_matches_guess)}
-    assert score_label(False, "refuted", "a") == {"parsed": 1.0, "correct": 1.0, "correct_guess": 1.0}
+    assert score_label(False, "refuted", "a") == {
+        "parsed": 1.0,
+        "correct": 1.0,
+        "correct_guess": 1.0,
+    }
     assert score_label(None, "refuted", "test-1") == {"parsed": 1.0}
 
 
@@ -27,7 +33,9 @@ def test_rescore_reads_not_entailed_as_refuted() -> None:
     assert rescore("Answer: not entailed", meta)["correct"] == 1.0
 
 
-def _record(i: int, subset: str, correct: bool, parsed: bool = True, setting: str = "rag") -> SampleRecord:
+def _record(
+    i: int, subset: str, correct: bool, parsed: bool = True, setting: str = "rag"
+) -> SampleRecord:
     gold = True
     predicted = ("entailed" if correct else "refuted") if parsed else None
     score = score_label(gold, predicted, f"id{i}")
@@ -54,7 +62,12 @@ def test_summary_overall_per_subset_and_unparseable_rate() -> None:
     ]
     summary = summarize(records)
     head = summary["headline"]
-    assert head["accuracy"] == 50.0 and head["ie"] == 50.0 and head["math"] == 100.0 and head["know"] == 0.0
+    assert (
+        head["accuracy"] == 50.0
+        and head["ie"] == 50.0
+        and head["math"] == 100.0
+        and head["know"] == 0.0
+    )
     assert head["unparseable_rate"] == 25.0
     assert summary["breakdowns"]["subset"]["know"]["unparseable_rate"] == 100.0
     # half of each claim's evidence retrieved, never all of it

@@ -26,7 +26,9 @@ def _mock(replies: list[str]):
     outputs = []
     for reply in replies:
         output = ModelOutput.from_content(model="mockllm/model", content=reply)
-        output.usage = ModelUsage(input_tokens=10, output_tokens=5, total_tokens=15)  # no tiktoken download
+        output.usage = ModelUsage(
+            input_tokens=10, output_tokens=5, total_tokens=15
+        )  # no tiktoken download
         outputs.append(output)
     return get_model("mockllm/model", custom_outputs=outputs)
 
@@ -67,7 +69,16 @@ def test_verifier_baseline_and_leaderboard_export(claims: Path, tmp_path: Path) 
     from finprobe.cli import app
 
     out = tmp_path / "leaderboard.json"
-    result = CliRunner().invoke(app, ["findver", "export-leaderboard", str(log.location).removeprefix("file://"), "--out", str(out)])
+    result = CliRunner().invoke(
+        app,
+        [
+            "findver",
+            "export-leaderboard",
+            str(log.location).removeprefix("file://"),
+            "--out",
+            str(out),
+        ],
+    )
     assert result.exit_code == 0, result.output
     rows = json.loads(out.read_text())
     assert len(rows) == len(log.samples)
@@ -78,5 +89,14 @@ def test_verifier_baseline_and_leaderboard_export(claims: Path, tmp_path: Path) 
 def test_export_of_a_missing_log_exits_2(tmp_path: Path) -> None:
     from finprobe.cli import app
 
-    result = CliRunner().invoke(app, ["findver", "export-leaderboard", str(tmp_path / "none.eval"), "--out", str(tmp_path / "o.json")])
+    result = CliRunner().invoke(
+        app,
+        [
+            "findver",
+            "export-leaderboard",
+            str(tmp_path / "none.eval"),
+            "--out",
+            str(tmp_path / "o.json"),
+        ],
+    )
     assert result.exit_code == 2

@@ -41,24 +41,43 @@ def test_period_must_match_the_column_year() -> None:
 
 def test_percentage_change_and_its_direction() -> None:
     # (188,058 - 136,092) / 136,092 = 38.18%
-    assert verify_claim("Total revenues increased by 38.18% from 2022 to 2023.", EVIDENCE).label == "entailed"
-    assert verify_claim("Total revenues decreased by 38.18% from 2022 to 2023.", EVIDENCE).label == "refuted"
-    assert verify_claim("Total revenues increased by 36.18% from 2022 to 2023.", EVIDENCE).label == "refuted"
+    assert (
+        verify_claim("Total revenues increased by 38.18% from 2022 to 2023.", EVIDENCE).label
+        == "entailed"
+    )
+    assert (
+        verify_claim("Total revenues decreased by 38.18% from 2022 to 2023.", EVIDENCE).label
+        == "refuted"
+    )
+    assert (
+        verify_claim("Total revenues increased by 36.18% from 2022 to 2023.", EVIDENCE).label
+        == "refuted"
+    )
 
 
 def test_difference_is_recomputed() -> None:
     # 4,438 - 2,486 = 1,952 thousand
-    assert verify_claim("Research and development fell by $1,952 thousand in 2023 compared to 2022.", EVIDENCE).label == "entailed"
+    assert (
+        verify_claim(
+            "Research and development fell by $1,952 thousand in 2023 compared to 2022.", EVIDENCE
+        ).label
+        == "entailed"
+    )
 
 
 def test_dates_are_checked() -> None:
-    assert verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE).label == "entailed"
+    assert (
+        verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE).label
+        == "entailed"
+    )
     verdict = verify_claim("Tom Zapatinas signed the report on April 18, 2024.", EVIDENCE)
     assert verdict.label == "refuted" and verdict.failed[0].kind == "date"
 
 
 def test_explanation_follows_the_paper_template() -> None:
-    text = verify_claim("The Company's cost of sales was $163.8 million in 2023.", EVIDENCE).explanation()
+    text = verify_claim(
+        "The Company's cost of sales was $163.8 million in 2023.", EVIDENCE
+    ).explanation()
     info, _, rest = text.partition("Reasoning:")
     assert info.startswith("Extracted information:\n1. ") and "Table 127" in info
     assert "Step 1:" in rest and text.endswith("Answer: entailed")
@@ -67,6 +86,8 @@ def test_explanation_follows_the_paper_template() -> None:
 def test_baseline_reads_passages_from_metadata() -> None:
     metadata = {
         "statement": "Cost of sales was $163.8 million in 2023.",
-        "passages": [{"id": p.id, "kind": p.kind, "text": p.text, "order": p.order} for p in EVIDENCE],
+        "passages": [
+            {"id": p.id, "kind": p.kind, "text": p.text, "order": p.order} for p in EVIDENCE
+        ],
     }
     assert verifier_baseline(metadata).endswith("Answer: entailed")

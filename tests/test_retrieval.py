@@ -28,8 +28,12 @@ SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 PASSAGES = [
     Passage("0", "ITEM 1. BUSINESS. We sell outdoor gear through retail stores.", "paragraph", 0),
-    Passage("1", "Cost of sales | 163,795 | 142,792\nTotal revenues | 188,058 | 136,092", "table", 1),
-    Passage("2", "The Company carries cybersecurity insurance against cyberattacks.", "paragraph", 2),
+    Passage(
+        "1", "Cost of sales | 163,795 | 142,792\nTotal revenues | 188,058 | 136,092", "table", 1
+    ),
+    Passage(
+        "2", "The Company carries cybersecurity insurance against cyberattacks.", "paragraph", 2
+    ),
     Passage("3", "Our marketing efforts remain focused in North America.", "paragraph", 3),
 ]
 
@@ -57,7 +61,9 @@ def test_bm25_ranks_the_table_for_a_scaled_number() -> None:
 
 
 def test_sub_queries_split_joined_facts() -> None:
-    parts = sub_queries("Cost of sales was $163.8 million, while the company carries no cybersecurity insurance")
+    parts = sub_queries(
+        "Cost of sales was $163.8 million, while the company carries no cybersecurity insurance"
+    )
     assert len(parts) == 2 and "cybersecurity" in parts[1]
     assert sub_queries("Revenue was $5 million.") == []
 
@@ -65,7 +71,12 @@ def test_sub_queries_split_joined_facts() -> None:
 def test_sub_queries_find_both_pieces_of_evidence() -> None:
     retriever = BM25Retriever()
     retriever.index(PASSAGES)
-    top2 = {h.passage.id for h in retriever.retrieve("Cost of sales rose, while the Company carries cybersecurity insurance", 2)}
+    top2 = {
+        h.passage.id
+        for h in retriever.retrieve(
+            "Cost of sales rose, while the Company carries cybersecurity insurance", 2
+        )
+    }
     assert top2 == {"1", "2"}
 
 
@@ -127,7 +138,9 @@ def test_make_retriever_rejects_unknown_names() -> None:
         make_retriever("tfidf")
 
 
-@pytest.mark.skipif(not dense_available(), reason="sentence-transformers / packaged MiniLM not installed")
+@pytest.mark.skipif(
+    not dense_available(), reason="sentence-transformers / packaged MiniLM not installed"
+)
 def test_dense_retriever_ranks_paraphrase_first(tmp_path: Path) -> None:
     retriever = make_retriever("dense", cache=tmp_path)
     retriever.index(PASSAGES)

@@ -186,7 +186,9 @@ def _with_consensus(runs: list[dict]) -> list[dict]:
     by_id: dict[int, dict] = {}
     for group in groups.values():
         if len(group) > 1:
-            by_id.update({id(r): u for r, u in zip(group, apply_scenario_consensus(group), strict=True)})
+            by_id.update(
+                {id(r): u for r, u in zip(group, apply_scenario_consensus(group), strict=True)}
+            )
     return [by_id.get(id(r), r) for r in runs]
 
 

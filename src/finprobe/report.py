@@ -106,10 +106,11 @@ def results_tables(results: dict) -> list[RichTable]:
     return tables
 
 
-def _group_by_benchmark(runs: list[dict]) -> dict[str, list[dict]]:
-    groups: dict[str, list[dict]] = defaultdict(list)
+def _group_by_benchmark(runs: list[dict]) -> dict[tuple[str, str | None], list[dict]]:
+    """Runs grouped by benchmark and, where a benchmark has several tables, by table."""
+    groups: dict[tuple[str, str | None], list[dict]] = defaultdict(list)
     for run in runs:
-        groups[run.get("benchmark", "?")].append(run)
+        groups[(run.get("benchmark", "?"), run.get("split"))].append(run)
     return groups
 
 
@@ -117,6 +118,11 @@ def comparison_rows(
     runs: list[dict], benchmark: str, published_too: bool, split: str | None, top: int = 20
 ) -> tuple[str, list[str], list[tuple[str, bool, dict[str, float]]]]:
     """(split, columns, rows) where a row is (label, is_ours, headline values)."""
+    if (
+        split is None
+    ):  # a run may name the published table it compares with (finauditing: finre, ...)
+        named = {r.get("split") for r in runs if r.get("split")}
+        split = named.pop() if len(named) == 1 else None
     split_name, table = published_split(benchmark, split) if published_too else ("", {})
     columns = headline_columns(runs, table)
     rows: list[tuple[str, bool, dict[str, float]]] = [
@@ -133,8 +139,10 @@ def comparison_table(
     runs: list[dict], published: bool = False, split: str | None = None, top: int = 20
 ) -> list[RichTable]:
     tables = []
-    for benchmark, group in _group_by_benchmark(runs).items():
-        split_name, columns, rows = comparison_rows(group, benchmark, published, split, top)
+    for (benchmark, run_split), group in _group_by_benchmark(runs).items():
+        split_name, columns, rows = comparison_rows(
+            group, benchmark, published, split or run_split, top
+        )
         title = f"{benchmark}" + (f" · published split: {split_name}" if split_name else "")
         table = RichTable(title=title)
         table.add_column("model")
@@ -276,13 +284,15 @@ def write_html_report(runs: list[dict], out: Path, split: str | None = None) -> 
     from finprobe.files import write_text_atomic
 
     sections = []
-    for benchmark, group in _group_by_benchmark(runs).items():
+    for (benchmark, run_split), group in _group_by_benchmark(runs).items():
         has_published = bool(published().get(benchmark, {}).get("splits"))
-        chosen_split = split if split in published().get(benchmark, {}).get("splits", {}) else None
+        splits = published().get(benchmark, {}).get("splits", {})
+        chosen_split = split if split in splits else run_split
         split_name, columns, rows = comparison_rows(
             group, benchmark, has_published, chosen_split, top=30
         )
-        parts = [f"<h2>{html.escape(benchmark)}</h2>"]
+        heading = benchmark + (f" · {run_split}" if run_split else "")
+        parts = [f"<h2>{html.escape(heading)}</h2>"]
         if split_name:
             parts.append(
                 f"<p class='note'>Published models: {html.escape(split_name)} split of the paper.</p>"

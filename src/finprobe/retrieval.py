@@ -429,7 +429,8 @@ class DenseRetriever(_Base):
 
     Args:
         model: a local sentence-transformers folder (default: the packaged MiniLM).
-        window_chars / stride_chars: passage windows (see ``windows``).
+        window_chars / stride_chars: split passages into windows (see ``windows``);
+            None (default) embeds each passage whole, cut by the model at 256 word pieces.
         cache: an ``EmbeddingCache`` (or folder) so repeated runs skip encoding.
         batch_size: encoding batch size.
     """
@@ -439,7 +440,7 @@ class DenseRetriever(_Base):
     def __init__(
         self,
         model: str | Path | None = None,
-        window_chars: int = 600,
+        window_chars: int | None = None,
         stride_chars: int = 450,
         cache: EmbeddingCache | str | Path | None = None,
         batch_size: int = 32,
@@ -475,7 +476,12 @@ class DenseRetriever(_Base):
         texts: list[str] = []
         owner: list[int] = []
         for i, passage in enumerate(self.passages):
-            for window in windows(passage.text, self.window_chars, self.stride_chars):
+            parts = (
+                windows(passage.text, self.window_chars, self.stride_chars)
+                if self.window_chars
+                else [passage.text.strip()]
+            )
+            for window in parts:
                 texts.append(window)
                 owner.append(i)
         vectors = self.cache.get(self._model_key, texts) if self.cache else None

@@ -12,6 +12,7 @@ import copy
 import gc
 import math
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -202,6 +203,8 @@ class Filing:
     extension_prefix: str | None = None
     warnings: list[str] = field(default_factory=list)
     _by_concept: dict[str, list[Fact]] | None = field(default=None, repr=False)
+    # the label linkbase still to read: labels and hrefs are completed on first access
+    _pending_labels: LabelSource | None = field(default=None, repr=False, compare=False)
 
     # --- lookups -----------------------------------------------------------
     def facts_by_concept(self) -> dict[str, list[Fact]]:
@@ -265,12 +268,29 @@ class Filing:
         out.calc = self.calc.copy()
         out.pres = self.pres.copy()
         out.defn = self.defn.copy()
+        # through __dict__: a label linkbase not read yet stays pending in both
+        # (each reads it into its own maps when first asked)
         out.labels = {concept: {role: dict(by_lang) for role, by_lang in by_role.items()}
-                      for concept, by_role in self.labels.items()}  # fmt: skip
-        out.hrefs = dict(self.hrefs)
+                      for concept, by_role in self.__dict__["_labels"].items()}  # fmt: skip
+        out.hrefs = dict(self.__dict__["_hrefs"])
         out.warnings = list(self.warnings)
         out._by_concept = None
         return out
+
+    def _read_pending_labels(self) -> None:
+        source = self._pending_labels
+        self._pending_labels = None
+        try:
+            label_map, hrefs = source.read()  # type: ignore[union-attr]
+        except BaseException:
+            self._pending_labels = source
+            raise
+        labels = self.__dict__["_labels"]
+        for concept, by_role in label_map.items():
+            labels.setdefault(concept, {}).update(by_role)
+        own = self.__dict__["_hrefs"]
+        for concept, href in hrefs.items():
+            own.setdefault(concept, href)
 
     def counts(self) -> dict[str, int]:
         return {
@@ -283,6 +303,65 @@ class Filing:
             "roles": len(self.role_types),
             "labels": sum(len(v) for v in self.labels.values()),
         }
+
+
+def _lazy_field(name: str, doc: str) -> property:
+    """A Filing field completed from the label linkbase on first access."""
+    key = "_" + name
+
+    def get(self: Filing):
+        if self._pending_labels is not None:
+            self._read_pending_labels()
+        return self.__dict__[key]
+
+    def set(self: Filing, value) -> None:
+        self.__dict__[key] = value
+
+    return property(get, set, doc=doc)
+
+
+# set after @dataclass, so the generated __init__ (self.labels = ...) goes through them
+Filing.labels = _lazy_field(  # type: ignore[assignment]
+    "labels", "concept -> role -> lang -> text (the label linkbase is read on first access)"
+)
+Filing.hrefs = _lazy_field(  # type: ignore[assignment]
+    "hrefs", "concept -> locator href (label linkbase locators are added on first access)"
+)
+
+
+@dataclass
+class LabelSource:
+    """A label linkbase not read yet: load_filing defers it until labels are needed."""
+
+    path: Path
+    ids: dict[str, str]  # schema element id -> concept QName
+
+    def read(self) -> tuple[dict[str, dict[str, dict[str, str]]], dict[str, str]]:
+        _, labels, hrefs = read_linkbase(self.path, _href_resolver(self.ids))
+        return labels, hrefs
+
+
+def _href_resolver(ids: dict[str, str]) -> Callable[[str], str | None]:
+    """Locator href -> concept QName (schema ids first, then "prefix_LocalName")."""
+    cache: dict[str, str | None] = {}
+
+    def concept_of_href(href: str) -> str | None:
+        hit = cache.get(href, "")
+        if hit != "":
+            return hit
+        frag = href.rpartition("#")[2]
+        if not frag:
+            result = None
+        elif frag in ids:
+            result = ids[frag]
+        else:
+            # standard taxonomy ids are "prefix_LocalName"
+            p, sep, local = frag.partition("_")
+            result = f"{p}:{local}" if sep else None
+        cache[href] = result
+        return result
+
+    return concept_of_href
 
 
 # --- file discovery -------------------------------------------------------------
@@ -655,27 +734,12 @@ def _load_filing(path: str | Path, labels: bool) -> Filing:
         if actual is not None and Path(href).name != actual.name:
             warnings.append(f"schema references {href} for {kind}; using {actual.name}")
 
-    cache: dict[str, str | None] = {}
-
-    def concept_of_href(href: str) -> str | None:
-        hit = cache.get(href, "")
-        if hit != "":
-            return hit
-        frag = href.rpartition("#")[2]
-        if not frag:
-            result = None
-        elif frag in ids:
-            result = ids[frag]
-        else:
-            # standard taxonomy ids are "prefix_LocalName"
-            p, sep, local = frag.partition("_")
-            result = f"{p}:{local}" if sep else None
-        cache[href] = result
-        return result
+    concept_of_href = _href_resolver(ids)
 
     linkbases: dict[str, list[Arc]] = {}
     label_map: dict[str, dict[str, dict[str, str]]] = {}
     hrefs: dict[str, str] = {}
+    pending: LabelSource | None = None
     for kind in ("calculation", "presentation", "definition", "label"):
         lb_path = getattr(files, kind)
         if lb_path is None:
@@ -683,7 +747,10 @@ def _load_filing(path: str | Path, labels: bool) -> Filing:
                 warnings.append(f"no {kind} linkbase found")
             linkbases[kind] = []
             continue
-        if kind == "label" and not labels:
+        if kind == "label":
+            # read on first access of Filing.labels / .hrefs: many uses never need them
+            if labels:
+                pending = LabelSource(lb_path, ids)
             continue
         arcs, lbls, h = read_linkbase(lb_path, concept_of_href)
         linkbases[kind] = arcs
@@ -718,4 +785,5 @@ def _load_filing(path: str | Path, labels: bool) -> Filing:
         target_namespace=tns,
         extension_prefix=ext_prefix,
         warnings=warnings,
+        _pending_labels=pending,
     )

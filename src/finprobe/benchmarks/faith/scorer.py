@@ -210,7 +210,9 @@ def apply_scenario_consensus(runs: list[dict]) -> list[dict]:
     records_per_run = []
     for run in runs:
         log = run.get("log")
-        records_per_run.append(records_from_log(read_eval_log(log)) if log and Path(log).exists() else None)
+        records_per_run.append(
+            records_from_log(read_eval_log(log)) if log and Path(log).exists() else None
+        )
     available = [r for r in records_per_run if r is not None]
     if len(available) < 2:
         return runs
