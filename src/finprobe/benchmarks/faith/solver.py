@@ -13,6 +13,17 @@ ranks them by how well they fit the sentence:
 - the hint's unit type (percent, money, plain number, physical unit);
 - a prior that favours direct lookups, as real MD&A text does.
 
+Measures the sentence defines in words are computed from the statement lines they
+name and placed above the table candidates when the hint's unit fits: named ratios
+("gross margin", "operating margin", "effective tax rate", "current ratio", "return
+on average equity"), "X, or [MASK] of revenue" and "X as a percentage of Y", listed
+items "together"/"combined" (a sum, or a sum's share of a base line), "defined as A
+less B", "excluding S, revenue grew", compound annual growth, and the change of any of
+these between periods (points for a ratio). A per-share anchor ("or $6.86 per diluted
+share") explains its own row: the blank is the amount, not a per-share figure. Reason
+clauses ("reflecting higher subscription renewals") do not name the blank's row, and
+synonyms ("capital expenditures") reach the tables' spelling.
+
 Table reading rules: per-share and per-unit rows are never scaled; a body heading
 "Revenue (in millions):" scales the rows under it; a table with no stated scale
 whose cells match the sentence's money figures only in thousands is read in

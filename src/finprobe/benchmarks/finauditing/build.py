@@ -16,14 +16,13 @@ Three routes, one row format (the published columns plus structure, see dataset.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import random
 import re
 import tempfile
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -288,27 +287,6 @@ class BuildCounts:
             setattr(self, key, getattr(self, key) + len(value))
 
 
-class _FastCopyFiling(Filing):
-    """A Filing whose copy() duplicates only what the injectors mutate (facts,
-    contexts, labels, hrefs); Filing.copy() deep-copies everything (~0.8 s a filing)."""
-
-    def copy(self) -> Filing:
-        out = copy.copy(self)
-        out.facts = [copy.copy(f) for f in self.facts]
-        out.contexts = dict(self.contexts)
-        out.labels = dict(self.labels)
-        out.hrefs = dict(self.hrefs)
-        out.warnings = list(self.warnings)
-        out._by_concept = None
-        return out
-
-
-def fast_copying(filing: Filing) -> Filing:
-    if isinstance(filing, _FastCopyFiling):
-        return filing
-    return _FastCopyFiling(**{f.name: getattr(filing, f.name) for f in fields(Filing)})
-
-
 def _statement_roles(filing: Filing) -> dict[str, SubFiling]:
     return subfilings_by_role(filing, set(STATEMENT_KINDS))
 
@@ -483,7 +461,6 @@ def instances_from_filing(filing: Filing, name: str, *, seed: int = 0, finmr: in
                           taxonomy: TaxonomyIndex | None = None) -> dict[str, list[dict]]:  # fmt: skip
     """Injected-error instances of all three tasks from one filing."""
     base = int(hashlib.sha1(f"{seed}|{name}".encode()).hexdigest()[:8], 16)
-    filing = fast_copying(filing)
     return {
         "finmr": inject_finmr(filing, name, finmr, random.Random(base + 1), taxonomy),
         "finre": inject_finre(filing, name, finre_per_label, random.Random(base + 2), taxonomy),
