@@ -132,7 +132,14 @@ def _stem(word: str) -> str:
 
 
 def _tokens(text: str) -> list[str]:
-    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
+    out = []
+    for w in _WORD.findall(text.lower()):
+        if w in _STOP:
+            continue
+        out.append(_stem(w))
+        if "-" in w:  # "variable-rate" also names a "Variable Rate" row
+            out.extend(_stem(p) for p in w.split("-") if len(p) > 2 and p not in _STOP)
+    return out
 
 
 _COLUMN_NOISE = frozenset(
@@ -198,6 +205,31 @@ class Cell:
                 re.I,
             )
         )
+
+
+    @cached_property
+    def count_row(self) -> bool:
+        """A row or column of counts, not money: "Outstanding Common Shares", "Gross
+        Leasable Area", "Number of employees", "square feet"."""
+        if "$" in self.text:
+            return False
+        label = self.table.row_label(self.row)
+        if _PER_SHARE_ROW.search(label) or re.search(r"\$|dollars|amount|value", label, re.I):
+            return False
+        return bool(
+            _COUNT_LABEL.search(label)
+            or _COUNT_LABEL.search(self.col_text)
+            and not re.search(r"\$|dollars|amount|rent|value|cost", self.col_text, re.I)
+        )
+
+
+_COUNT_LABEL = re.compile(
+    r"\b(?:number of|(?:common |ordinary |preferred )?shares outstanding|outstanding (?:common |"
+    r"ordinary )?(?:shares|units|op units)|(?:common |op |ordinary )?units outstanding|"
+    r"square f(?:ee|oo)t|sq\.? ?ft|gla|gross leasable area|headcount|employees|"
+    r"(?:weighted[- ]average )?(?:basic |diluted )?shares\b(?! of)(?!holder))",
+    re.I,
+)
 
 
 @dataclass
@@ -286,7 +318,9 @@ def read_context(metadata: dict[str, Any]) -> Context:
         after = after[: reason.start()]
         masked = before + "[MASK]" + after
     left = _tokens(before)[-8:]
-    right = _tokens(after)[:8]
+    if re.search(r"\bof which\s*(?:approximately\s+|about\s+)?$", before, re.I):
+        left = []  # "$1.9 billion, of which [MASK] was variable-rate": the part is named after
+    right = _tokens(re.split(r",?\s*of which\b", after, maxsplit=1, flags=re.I)[0])[:8]
     hint = metadata.get("hint", "")
     units: set[str] = set()
     if "percent" in hint or "%" in hint:
@@ -521,6 +555,10 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
             )
             if per_unit or percent:
                 value = number.value  # per-share and per-unit amounts are never scaled
+            elif _rate_named_amount(table, r, c, number):
+                # "Total Debt - Variable Rate | $426,380": a rate in the label, an amount
+                # in the cells; the table's money scale applies
+                value = number.value * table.row_scale(r)
             elif r in local and number.scale == 1:
                 value = number.value * local[r]
             elif table.scale == 1 and number.scale == 1 and not local:
@@ -540,6 +578,24 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
                 )
             )
     return cells
+
+
+def _rate_named_amount(table: Table, r: int, c: int, number: Any) -> bool:
+    """A row whose label names a rate ("Fixed Rate Debt") but whose cells are amounts:
+    no "%" anywhere, and a "$" in the row or values too large for a rate."""
+    if table.scale == 1 or number.scale != 1 or number.units - {"usd"}:
+        return False
+    label = table.row_label(r)
+    if not re.search(r"\b(?:rate|ratio|margin)\b", label, re.I):
+        return False
+    if re.search(r"%|\bpercent", label + " " + table.column_label(c), re.I):
+        return False
+    if _PER_SHARE_ROW.search(label) or table.names_non_money_unit(r, c):
+        return False
+    row = table.cells[r][table.header_cols :]
+    if any("%" in v for v in row):
+        return False
+    return any("$" in v for v in row) or abs(number.value) >= 1000
 
 
 def implied_scale(table: Table, anchors: list[Any]) -> Decimal:
@@ -1333,6 +1389,7 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
     anchor_rows: dict[tuple[str, int], float] = {}
     anchor_cols: dict[tuple[str, str], float] = {}
     explained: set[tuple[str, int]] = set()
+    same_measure: set[tuple[str, int, str]] = set()
     for anchor in context.anchors:
         hits = {(c.table_index, c.row) for c in cells if _matches_anchor(c, [anchor], c.percent)}
         if "per_share" in anchor.units and not context.per_share_blank:
@@ -1342,6 +1399,18 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
             continue
         for key in hits:
             anchor_rows[key] = anchor_rows.get(key, 0.0) + 6.0 / (1 + len(hits))
+        # "premium of $0.2 million and loan costs of [MASK]" (one period): the anchor is
+        # its row's figure for the blank's period, so the blank is another row; the
+        # row's other periods in the anchor's column are not the blank either
+        target = context.year_slot or context.target_year or scorer.current_year
+        if context.role == "level" and target and len(hits) <= 3:
+            for c in cells:
+                if (
+                    (c.table_index, c.row) in hits
+                    and target in c.years
+                    and _matches_anchor(c, [anchor], c.percent)
+                ):
+                    same_measure.add((c.table_index, c.row, _column_key(c)))
         # "31.8%, [MASK] and 26.0%": listed figures sit in one column of one table
         if 0 < len(hits) <= 3:
             for c in cells:
@@ -1384,6 +1453,8 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         if cand.kind == "lookup":
             first = cand.cells[0]
             cand.score += anchor_cols.get(("", _column_key(first)), 0.0)
+            if (first.table_index, first.row, _column_key(first)) in same_measure:
+                cand.score -= 4.0
 
     candidates.sort(key=lambda c: c.score, reverse=True)
     top = candidates[0].score if candidates else 0.0
@@ -1457,6 +1528,8 @@ def _score(
             score += 3.0  # a share written as a fraction ("0.62")
     if ctx.wants_money and any(c.physical_unit for c in cand.cells):
         score -= 2.0
+    if ctx.wants_money and any(c.count_row for c in cand.cells):
+        score -= 5.0  # a dollar figure is never a share count, an area or a headcount
     if ctx.physical_unit and not ctx.wants_money:
         score += 1.0 if first.physical_unit else 0.0
 

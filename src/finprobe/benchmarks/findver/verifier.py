@@ -124,6 +124,7 @@ class Figure:
     )
     years: frozenset[str]  # years of the figure's column (tables) or sentence (text)
     text: str
+    label: str = ""  # the table row's label; "" for prose
 
 
 def _pipe_rows(text: str) -> list[list[str]]:
@@ -243,7 +244,8 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
             continue  # "three segments", "2 plans": counts of things, rarely the point
         half = span.number.precision / 2
         approx = bool(_APPROX.search(statement[: span.start]))
-        relative = abs(value) * Decimal("0.02" if approx else "0.0005")
+        # exact figures: half the last written digit; "approximately": 2%
+        relative = abs(value) * Decimal("0.02") if approx else Decimal(0)
         before = statement[max(0, span.start - 60) : span.start]
         up, down = bool(_UP.search(before)), bool(_DOWN.search(before))
         direction = 1 if up and not down else -1 if down and not up else 0
@@ -261,10 +263,23 @@ def _years_ok(claim: ClaimNumber, figure_years: frozenset[str]) -> bool:
     return not claim.years or not figure_years or bool(claim.years & figure_years)
 
 
-def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure | None, str]:
+def _row_matches(figure: Figure, claim_terms: set[str] | None) -> bool:
+    """A table figure counts only if its row label shares a word with the claim."""
+    if claim_terms is None or not figure.label:
+        return True
+    from finprobe.retrieval import analyze
+
+    terms = {t for t in analyze(figure.label, numbers=False)}
+    return not terms or bool(terms & claim_terms)
+
+
+def match_number(
+    claim: ClaimNumber, figures: Sequence[Figure], claim_terms: set[str] | None = None
+) -> tuple[Figure | None, str]:
     """The evidence figure (or derivation) that gives the claim number, with a note."""
     target = claim.span.number.value
     tol = claim.tolerance
+    figures = [f for f in figures if _row_matches(f, claim_terms)]
     for figure in figures:
         if figure.percent != claim.percent and claim.percent:
             continue
@@ -290,14 +305,21 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
             return max(a.years) > max(b.years)
         return None
 
-    for members in groups.values():
+    for key, all_members in groups.items():
+        # money is not combined with percentages
+        members = (
+            [m for m in all_members if m.percent == all_members[0].percent]
+            if not claim.percent
+            else all_members
+        )
         if len(members) < 2 or len(members) > 40:
             continue
+        by_period = not key.startswith("col:")  # changes: across a row's periods or in prose
         for a, b in itertools.permutations(members, 2):
             if claim.percent:
                 if b.value != 0:
                     change = (a.value - b.value) / abs(b.value) * hundred
-                    if _close(target, change, tol):
+                    if by_period and _close(target, change, tol):
                         later = ordered(a, b)
                         if claim.direction and later is False:
                             continue  # the same pair read the other way round
@@ -311,7 +333,7 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
                 continue
             for scale in _SCALES:
                 diff = (a.value - b.value) * scale
-                if _close(target, diff, tol):
+                if by_period and _close(target, diff, tol):
                     later = ordered(a, b)
                     if claim.direction and later is False:
                         continue
@@ -320,14 +342,14 @@ def match_number(claim: ClaimNumber, figures: Sequence[Figure]) -> tuple[Figure 
                         continue
                     return a, f"{a.text} minus {b.text} is {diff:,}"
                 total = (a.value + b.value) * scale
-                if a.passage_id == b.passage_id and _close(target, total, tol):
+                if not key.startswith("row:") and _close(target, total, tol):
                     return a, f"{a.text} plus {b.text} is {total:,}"
             if b.value != 0 and not claim.span.number.units - {"multiple"}:
                 ratio = a.value / b.value
                 if _close(target, ratio, tol):
                     return a, f"{a.text} divided by {b.text} is {ratio:.2f}"
         # sums of a whole column or row segment
-        if not claim.percent and 3 <= len(members) <= 12:
+        if not claim.percent and not key.startswith("row:") and 3 <= len(members) <= 12:
             values = [m.value for m in members]
             for start in range(len(values)):
                 running = Decimal(0)
@@ -494,9 +516,12 @@ def verify_claim(
     else:
         evidence = []
     checks: list[Check] = []
+    from finprobe.retrieval import analyze
+
     figures = [f for p in evidence for f in passage_figures(p)]
+    claim_terms = set(analyze(statement, numbers=False))
     for claim in claim_numbers(statement):
-        figure, note = match_number(claim, figures)
+        figure, note = match_number(claim, figures, claim_terms)
         checks.append(
             Check(
                 "number",
