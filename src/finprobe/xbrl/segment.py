@@ -19,6 +19,7 @@ from finprobe.xbrl.linkbase import (
     SUMMATION_ARCROLES,
     Arc,
     dimensional_arcs,
+    secure_parser,
 )
 
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -211,7 +212,7 @@ class SubFiling:
                                          dimension=t.dimension)  # fmt: skip
                     if t.xml:
                         # serialised with its own namespace declarations
-                        m.append(etree.fromstring(t.xml))
+                        m.append(etree.fromstring(t.xml, secure_parser()))
             if ctx.in_scenario:
                 # schema order: entity, period, scenario
                 c.remove(holder)

@@ -1369,7 +1369,8 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         for t in metadata.get("tables", [])
     ]
     context = read_context(metadata)
-    expand_context(context, [t for _, t in tables], metadata["masked_sentence"])
+    masked = metadata["masked_sentence"]
+    expand_context(context, [t for _, t in tables], masked)
     scorer = Scorer([t for _, t in tables], context)
     cells: list[Cell] = []
     for index, table in tables:
@@ -1403,10 +1404,13 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         # its row's figure for the blank's period, so the blank is another row; the
         # row's other periods in the anchor's column are not the blank either
         target = context.year_slot or context.target_year or scorer.current_year
-        if context.role == "level" and target and len(hits) <= 3:
+        at = masked.find(anchor.text)
+        named = set(_tokens(masked[max(0, at - 40) : at])) if at >= 0 else set()
+        own = {k for k in hits if by_row[k][0].row_tokens & named}
+        if context.role == "level" and target and 0 < len(own) <= 2:
             for c in cells:
                 if (
-                    (c.table_index, c.row) in hits
+                    (c.table_index, c.row) in own
                     and target in c.years
                     and _matches_anchor(c, [anchor], c.percent)
                 ):
@@ -1455,6 +1459,8 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
             cand.score += anchor_cols.get(("", _column_key(first)), 0.0)
             if (first.table_index, first.row, _column_key(first)) in same_measure:
                 cand.score -= 4.0
+        elif any((c.table_index, c.row) == key[:2] for c in cand.cells for key in same_measure):
+            cand.score -= 4.0
 
     candidates.sort(key=lambda c: c.score, reverse=True)
     top = candidates[0].score if candidates else 0.0
