@@ -462,3 +462,126 @@ def test_per_share_anchor_explains_its_own_row_not_the_blank() -> None:
 def test_change_word_before_the_blank_and_from_after_is_a_change(masked: str) -> None:
     before, _, after = masked.partition("[MASK]")
     assert mask_role(before, after) == "change"
+
+
+# -- rules added for share counts, rate-named amounts, sensitivities, lists -----
+
+DEBT_2024 = _table(
+    "18",
+    [
+        ["", "December 31,", "December 31,"],
+        ["", "2024", "2023"],
+        ["Total Debt - Fixed Rate", "$1,454,707", "$1,440,773"],
+        ["Total Debt - Variable Rate", "426,380", "364,641"],
+        ["Net unamortized debt issuance costs", "(11,186)", "(12,697)"],
+        ["Unamortized premium", "240", "343"],
+        ["Total Indebtedness", "$1,870,141", "$1,793,060"],
+    ],
+    "A summary of our consolidated debt is as follows (in thousands):",
+)
+SHARES = _table(
+    "11",
+    [
+        ["Outstanding Common Shares as of December 31, 2024", "95,361,676"],
+        ["Outstanding OP Units as of December 31, 2024", "5,346,042"],
+    ],
+    "Remaining Common Shares available under the Plan are as follows:",
+)
+
+
+def test_rate_named_debt_rows_take_the_money_scale() -> None:
+    masked = "As of December 31, 2024, [MASK] of our debt was fixed-rate debt."
+    _assert_answer(_instance([DEBT_2024], masked, "$1"), "$1,454.7 million")
+
+
+def test_money_blank_is_never_a_share_count() -> None:
+    masked = "As of December 31, 2024, our outstanding indebtedness was $1,881.1 million, of which [MASK] was variable-rate indebtedness."
+    _assert_answer(_instance([SHARES, DEBT_2024], masked, "$1"), "$426.4 million")
+
+
+def test_anchor_names_its_own_row_for_the_blanks_period() -> None:
+    masked = "As of December 31, 2024, our indebtedness excluded unamortized premium of $0.2 million and unamortized debt issuance costs of [MASK]."
+    _assert_answer(_instance([DEBT_2024], masked, "$1"), "$11.2 million")
+
+
+REVENUE = _table(
+    "7",
+    [
+        ["", "2024", "2023"],
+        ["Oil production revenue", "$1,813.8", "$2,270.1"],
+        ["Gas production revenue", "327.9", "790.9"],
+        ["NGL production revenue", "222.2", "285.0"],
+        ["Total production revenue", "$2,363.9", "$3,346.0"],
+    ],
+    "Production revenue (in millions):",
+)
+TAX = _table(
+    "19",
+    [
+        ["", "2024", "2023"],
+        ["Income tax expense", "$(96.3)", "$(283.8)"],
+        ["Effective tax rate", "10.5%", "20.3%"],
+    ],
+    "Income tax expense (in millions, except tax rate)",
+)
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "Based on our 2024 production, a 10 percent decrease in realized prices would have "
+            "reduced our oil, gas, and NGL production revenues by approximately $181.4 million, "
+            "[MASK], and $22.2 million, respectively.",
+            "$32.8 million",
+        ),
+        (
+            "A one percent change in our effective tax rate would have changed our income tax "
+            "expense by approximately [MASK] for 2024.",
+            "$9.2 million",
+        ),
+        (
+            "Interest expense on our variable-rate debt would increase by approximately [MASK] "
+            "for a 100-basis-point increase in interest rates.",
+            "$4.3 million",
+        ),
+    ],
+)
+def test_what_if_sensitivity_is_the_shock_times_its_base(masked: str, expected: str) -> None:
+    _assert_answer(_instance([REVENUE, TAX, DEBT_2024], masked, "$1"), expected)
+
+
+def test_blank_shock_is_the_effect_over_its_base() -> None:
+    masked = (
+        "Based on our 2024 production, a [MASK] decrease in realized prices would have reduced "
+        "our oil, gas, and NGL production revenues by approximately $181.4 million, $32.8 "
+        "million, and $22.2 million, respectively."
+    )
+    _assert_answer(_instance([REVENUE], masked, "0.1"), "0.1")
+
+
+def test_parallel_list_slot_names_the_row() -> None:
+    regions = _table(
+        "3",
+        [
+            ["Region", "Annualized Base Rent", "Percentage of Total"],
+            ["New York Metro", "$40,000", "31.8%"],
+            ["Southeast", "28,160", "22.4%"],
+            ["Northeast", "32,690", "26.0%"],
+            ["Midwest", "24,890", "19.8%"],
+        ],
+    )
+    masked = "Our Funds derive 31.8%, 22.4% and [MASK] of their annual base rents in the New York metropolitan, Southeast, and Northeast regions."
+    _assert_answer(_instance([regions], masked, "1%"), "26.0%")
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "The stronger dollar decreased total international sales by [MASK] in 2024.",
+        "Currency moves reduced U.S. sales by approximately [MASK].",
+    ],
+)
+def test_change_word_then_object_then_by_is_a_change(masked: str) -> None:
+    before, _, after = masked.partition("[MASK]")
+    assert mask_role(before, after) == "change"

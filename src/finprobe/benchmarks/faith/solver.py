@@ -22,12 +22,24 @@ less B", "excluding S, revenue grew", compound annual growth, and the change of 
 these between periods (points for a ratio). A per-share anchor ("or $6.86 per diluted
 share") explains its own row: the blank is the amount, not a per-share figure. Reason
 clauses ("reflecting higher subscription renewals") do not name the blank's row, and
-synonyms ("capital expenditures") reach the tables' spelling.
+synonyms ("capital expenditures") reach the tables' spelling. What-if sentences ("a 10
+percent decrease in prices would have reduced revenue by [MASK]", "a one percent change
+in the effective tax rate", "a 100-basis-point increase" on variable-rate debt) are the
+shock times its base (expense / rate for a tax rate; debt rows for interest rates), or,
+with the shock blank, the stated effect over a base when that is a round percentage.
+Parallel lists ("31.8%, [MASK] and 26.0% ... in the New York, Southeast, and Northeast
+regions"; "oil, gas, and NGL revenues by $X, [MASK], and $Z, respectively") give the
+blank its item's row. An anchor named by its own clause ("premium of $0.2 million") is
+that row's figure for the blank's period, so the row's other periods are not the blank;
+"[MASK], of which $X was variable-rate" names the part after "of which", not the blank.
+A money blank is never a share count, area or headcount row.
 
 Table reading rules: per-share and per-unit rows are never scaled; a body heading
 "Revenue (in millions):" scales the rows under it; a table with no stated scale
 whose cells match the sentence's money figures only in thousands is read in
-thousands; a column whose first value has "%" is a percent column; year-less
+thousands; a row naming a rate whose cells are amounts ("Total Debt - Variable Rate |
+$426,380") takes the table's money scale; a row label "2023 vs. 2022" gives its cells'
+periods; a column whose first value has "%" is a percent column; year-less
 columns belong to the table's latest period; acronyms ("R&D") and word prefixes
 ("excluding" / "Excl.") reach the tables' spelling.
 """
@@ -179,6 +191,10 @@ class Cell:
         own = set(_YEAR.findall(self.col_text))
         if own:
             return own
+        # "Total International | 2023 vs. 2022 | (3.3)": the period is in the row label
+        in_row = set(_YEAR.findall(self.table.row_label(self.row)))
+        if in_row and not self.table_years:
+            return in_row
         # "2023 | 2022 | Total Change | Impact of Exchange": a value column without a
         # year in a table of periods belongs to the table's latest period
         if self.table_years:
@@ -205,7 +221,6 @@ class Cell:
                 re.I,
             )
         )
-
 
     @cached_property
     def count_row(self) -> bool:
@@ -305,6 +320,7 @@ class Context:
     year_slot: str | None  # the period a "respectively" list assigns to the mask
     target_year: str | None = None  # the period the blank belongs to, when it can be told
     per_share_blank: bool = False  # "[MASK] per diluted share"
+    paired: bool = False  # the blank is paired with an anchor: "from [MASK] to $X", "$X, or [MASK]"
 
 
 def read_context(metadata: dict[str, Any]) -> Context:
@@ -360,6 +376,14 @@ def read_context(metadata: dict[str, Any]) -> Context:
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
         per_share_blank="per_share" in units or bool(re.match(r"\s*per\b", after)),
+        paired=bool(
+            _CHANGE_PAIR_BEFORE.search(before.rstrip())
+            or re.match(r"\s*(?:to|,?\s*or)\s+\$?\d", after)
+            or re.search(
+                r"\b(?:from|to)\s+\$?[\d.,]+\s*(?:million|billion|thousand|%|percent)?\s*(?:to|from)?\s*$",
+                before,
+            )
+        ),
     )
 
 
@@ -440,6 +464,13 @@ def mask_role(before: str, after: str) -> str:
         return "change"  # "decreased by [MASK] to $13.26 billion"
     if _CHANGE_BEFORE.search(before):
         return "change"  # "increased [MASK] to 152.0" is the change, too
+    if re.search(
+        _CHANGE_WORD
+        + r"(?:\s+(?:[a-z][\w.'-]*|U\.S\.)){1,4}\s+by(?:\s+approximately|\s+about)?\s*$",
+        before,
+        re.I,
+    ) and not re.search(r"\b(?:offset|driven|caused|impacted|affected)\s+by\s*$", before, re.I):
+        return "change"  # "decreased total international sales by [MASK]"
     if _CHANGE_PAIR_BEFORE.search(before):
         return "change"
     if _CHANGE_AFTER.match(after):
@@ -746,7 +777,9 @@ class Scorer:
         coverage = self.weight(row_tokens & (sentence | set(ctx.neighbours))) / total
         missing = self.weight(row_tokens - sentence - set(ctx.neighbours))
         # a heading above the row ("Structural Heart", "Total International") counts half
-        heading = 0.5 * self.weight(heading_tokens & sentence)
+        heading = 0.5 * self.weight(heading_tokens & sentence) + 0.3 * self.weight(
+            heading_tokens & near
+        )
         return (
             0.6 * hit_near
             + 0.35 * hit_sentence
@@ -1359,6 +1392,28 @@ def _measure_values(
     return out
 
 
+def _anchor_rows(
+    masked: str,
+    anchor: Any,
+    hits: set[tuple[str, int]],
+    by_row: dict[tuple[str, int], list[Cell]],
+    scorer: Scorer,
+) -> set[tuple[str, int]]:
+    """The rows an anchor is the figure of, by the words around it in its own clause
+    ("unamortized premium of $0.2 million", "$1,454.7 million ... was fixed")."""
+    at = masked.find(anchor.text)
+    if at < 0 or not hits:
+        return set()
+    end = at + len(anchor.text)
+    after = masked[end : end + 60].split("[MASK]")[0]
+    before = masked[max(0, at - 40) : at].split("[MASK]")[-1]
+    named = set(_tokens(before + " " + after))
+    fit = {k: scorer.weight(by_row[k][0].row_tokens & named) for k in hits}
+    best = max(fit.values())
+    top = {k for k, v in fit.items() if v == best}
+    return top if best > 0 and len(top) <= 2 else set()
+
+
 def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
     """Every candidate with its fit score, best first."""
     tables = [
@@ -1404,9 +1459,7 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         # its row's figure for the blank's period, so the blank is another row; the
         # row's other periods in the anchor's column are not the blank either
         target = context.year_slot or context.target_year or scorer.current_year
-        at = masked.find(anchor.text)
-        named = set(_tokens(masked[max(0, at - 40) : at])) if at >= 0 else set()
-        own = {k for k in hits if by_row[k][0].row_tokens & named}
+        own = _anchor_rows(masked, anchor, hits, by_row, scorer)
         if context.role == "level" and target and 0 < len(own) <= 2:
             for c in cells:
                 if (
@@ -1462,6 +1515,19 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         elif any((c.table_index, c.row) == key[:2] for c in cand.cells for key in same_measure):
             cand.score -= 4.0
 
+    listed = _listed_items(masked)
+    if listed:
+        # the blank's item of a parallel list names its row; the other items do not
+        slot, names = listed
+        for cand in candidates:
+            if cand.kind != "lookup":
+                continue
+            label = cand.cells[0].table.row_label(cand.cells[0].row)
+            others = any(_names_item(label, n) for n in names if n != names[slot])
+            if _names_item(label, names[slot]) and not others:
+                cand.score += 3.0
+            elif others and not _names_item(label, names[slot]):
+                cand.score -= 3.0  # the other items' rows hold the other listed figures
     candidates.sort(key=lambda c: c.score, reverse=True)
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)
@@ -1471,9 +1537,200 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
             continue
         cand.score = top + cand.score - 2.0
         measured.append(cand)
+    measured += sensitivity_candidates(masked, context, candidates, by_row)
     if measured:
         candidates = sorted(candidates + measured, key=lambda c: c.score, reverse=True)
     return candidates
+
+
+_SHOCK_SIZE = r"(\d+(?:\.\d+)?|one|two|three|five|ten|\[MASK\])"
+_SHOCK = re.compile(
+    r"\b(?:a|an)\s+(?:hypothetical\s+|immediate\s+)?" + _SHOCK_SIZE + r"(?:\s*|-)"
+    r"(percent(?:age)?(?:[- ]points?)?|%|basis[- ]points?|bps?|(?<=\[MASK\]))\s+(?:\w+\s+)?"
+    r"(?:increase|decrease|change|decline|rise|drop|reduction|movement|fluctuation)",
+    re.I,
+)
+_DEBT_ROW = re.compile(r"\b(?:debt|borrowings?|loans?|notes|credit facility|indebtedness)\b", re.I)
+_PRETAX_ROW = re.compile(
+    r"(?:income|earnings|loss) before (?:provision for )?(?:income )?tax|pre-?tax (?:income|earn)",
+    re.I,
+)
+
+
+_VALUE_ITEM = re.compile(
+    r"\$?\d[\d,.]*(?:\s*(?:million|billion|thousand|percent|%))?|\[MASK\]", re.I
+)
+
+
+def _listed_items(masked: str) -> tuple[int, list[str]] | None:
+    """Parallel lists: "oil, gas, and NGL revenues by $181.4 million, [MASK], and $22.2
+    million, respectively" or "31.8%, [MASK] and 26.0% of rents in the New York,
+    Southeast, and Northeast regions": the blank's slot (1) and the items' last words."""
+    lists = list(re.finditer(r"\b([a-z][\w-]*),\s+([\w-]+),?\s+and\s+([\w-]+)", masked, re.I))
+    for listed in reversed(lists):
+        names = [n.lower() for n in listed.groups()]
+        if len(set(names)) < 3 or any(_YEAR.fullmatch(n) or n[0].isdigit() for n in names):
+            continue
+        after = masked[listed.end() :].split("respectively")[0]
+        before = masked[: listed.start()]
+        for values in (
+            _VALUE_ITEM.findall(after) if "respectively" in masked else [],
+            _VALUE_ITEM.findall(re.split(r"\.\s", before)[-1])[-3:],
+        ):
+            values = [v for v in values if not _YEAR.fullmatch(v.strip())]
+            if len(values) == 3 and "[MASK]" in values:
+                return values.index("[MASK]"), names
+    return None
+
+
+def _names_item(label: str, name: str) -> bool:
+    """A label word that is the item's word or its prefix ("NGLs" ~ "NGL", "metropolitan"
+    ~ "Metro")."""
+    name = name.lower().rstrip("s")
+    return any(
+        word.startswith(name) or len(word) >= 4 and name.startswith(word)
+        for word in re.findall(r"[a-z]+", label.lower())
+    )
+
+
+def sensitivity_candidates(
+    masked: str,
+    ctx: Context,
+    ranked: list[Candidate],
+    by_row: dict[tuple[str, int], list[Cell]],
+) -> list[Candidate]:
+    """What-if figures: "a 10 percent decrease in realized prices would have reduced
+    revenue by [MASK]" is 10% of revenue; a one-point change in the effective tax rate
+    moves tax expense by 1% of pre-tax income (expense / rate); 100 basis points on
+    variable-rate debt is 1% of that debt. With the shock itself blank ("a [MASK]
+    decrease ... would have reduced revenue by $181.4 million") it is the stated effect
+    over the base, when that is a round percentage."""
+    if "would" not in masked.lower() and "hypothetical" not in masked.lower():
+        return []
+    match = _SHOCK.search(masked)
+    if not match:
+        return []
+    size, unit = match.group(1), match.group(2).lower() or "percent"
+    words = {"one": 1, "two": 2, "three": 3, "five": 5, "ten": 10}
+    divisor = Decimal(10000) if unit.startswith(("basis", "bp")) else Decimal(100)
+    shock_blank = size == "[MASK]"
+    if not shock_blank and "[MASK]" in match.group(0):
+        return []
+    rate_text = masked[match.end() : match.end() + 60].lower()
+    # bases: money levels the sentence names, best fit first
+    bases = [
+        c
+        for c in ranked
+        if c.kind == "lookup"
+        and not c.percent
+        and not c.cells[0].change_column
+        and not c.cells[0].count_row
+        and not c.cells[0].physical_unit
+        and not _PER_SHARE_ROW.search(c.formula)
+        and c.value > 0
+    ]
+    if re.search(r"interest rate|basis[- ]point|\bbps?\b", masked, re.I):
+        debt = [c for c in bases if _DEBT_ROW.search(c.formula)]
+        bases = debt or bases
+    out: list[Candidate] = []
+    if shock_blank:
+        if ctx.wants_money:
+            return []
+        for rank, base in enumerate(bases[:60]):
+            for anchor in ctx.anchors:
+                if "usd" not in anchor.units:
+                    continue
+                points = abs(anchor.value) / base.value * divisor
+                nearest = points.to_integral_value()
+                if nearest in (1, 2, 5, 10, 15, 20, 25, 50, 100) and abs(points - nearest) <= max(
+                    nearest / 200, anchor.precision / base.value * divisor
+                ):
+                    value = nearest / 100 if ctx.wants_plain and divisor == 100 else nearest
+                    return [
+                        Candidate(
+                            value,
+                            False,
+                            "multi_step",
+                            "C",
+                            base.cells,
+                            f"{anchor.text} / {base.formula} = {points:.2f} {unit}",
+                            ranked[0].score + 1.0 - 0.01 * rank,
+                        )
+                    ]
+        return []
+    items = _listed_items(masked)
+    if items:
+        # "oil, gas, and NGL revenues by $X, [MASK], and $Z, respectively": the slot's item
+        slot, names = items
+
+        def named(c: Candidate, name: str) -> bool:
+            return _names_item(c.cells[0].table.row_label(c.cells[0].row), name)
+
+        own = [
+            c
+            for c in bases
+            if named(c, names[slot]) and not any(named(c, n) for n in names if n != names[slot])
+        ]
+        bases = own or bases
+    if not ctx.wants_money:
+        return []
+    fraction = Decimal(words.get(size.lower(), 0) if size.isalpha() else size) / divisor
+    if fraction <= 0:
+        return []
+    if "tax rate" in rate_text:
+        # expense / rate is the pre-tax base the rate applies to
+        rates = [
+            c
+            for c in ranked
+            if c.kind == "lookup" and c.percent and "tax rate" in c.formula.lower() and c.value > 0
+        ]
+        pretax = [c for c in bases if _PRETAX_ROW.search(c.formula)]
+        if rates:
+            rate = rates[0]
+            expense = [
+                c
+                for c in bases
+                if c.cells[0].table_index == rate.cells[0].table_index
+                and c.cells[0].col == rate.cells[0].col
+            ]
+            if expense:
+                base_value = expense[0].value / (rate.value / 100)
+                return [
+                    Candidate(
+                        base_value * fraction,
+                        False,
+                        "multi_step",
+                        "C",
+                        [expense[0].cells[0], rate.cells[0]],
+                        f"{fraction} x {expense[0].formula} / {rate.formula}",
+                        expense[0].score + 4.0,
+                    )
+                ]
+        bases = pretax or bases
+    # the sentence's other effects ("$32.8 million, and $22.2 million, respectively") are
+    # the shock on sibling lines: those lines are not the blank's base
+    siblings = {
+        (c.cells[0].table_index, c.cells[0].row)
+        for c in bases
+        for a in ctx.anchors
+        if "usd" in a.units and _near(c.value * fraction, a)
+    }
+    for base in bases[:6]:
+        if (base.cells[0].table_index, base.cells[0].row) in siblings:
+            continue
+        out.append(
+            Candidate(
+                base.value * fraction,
+                False,
+                "multi_step",
+                "C",
+                base.cells,
+                f"{fraction} x {base.formula}",
+                base.score + 4.0,
+            )
+        )
+        break
+    return out
 
 
 def _fits_hint(cand: Candidate, ctx: Context) -> bool:
@@ -1543,7 +1800,8 @@ def _score(
     # "from [MASK] to $8.7 million" names the blank's own row twice as surely
     # "from [MASK] to $8.7 million" and "increased $1.95 billion, or [MASK]" name the
     # blank's own row twice as surely
-    score += anchor_rows.get(key, 0.0) * (2.0 if ctx.role in ("older", "change") else 1.0)
+    paired = ctx.role == "older" or ctx.role == "change" and ctx.paired
+    score += anchor_rows.get(key, 0.0) * (2.0 if paired else 1.0)
     if (
         cand.kind == "lookup"
         and _matches_anchor(first, ctx.anchors, cand.percent)
