@@ -85,3 +85,15 @@ def test_consensus_scenario_is_the_majority_of_correct_models() -> None:
     run_b = [_record("x", None, True, "B"), _record("y", None, False, "C")]
     run_c = [_record("x", None, True, "C"), _record("y", "D", True, "A")]
     assert consensus_scenarios([run_a, run_b, run_c]) == {"x": "B", "y": "A"}
+
+
+def test_repeated_uids_become_unique_sample_ids(tmp_path) -> None:
+    from finprobe.benchmarks.faith.task import faith_samples
+
+    data = json.loads((Path(__file__).parent / "data" / "faith_tiny.json").read_text())
+    data[0]["instances"].append(dict(data[0]["instances"][0]))  # same uid again
+    path = tmp_path / "dup.json"
+    path.write_text(json.dumps(data))
+    ids = [s.id for s in faith_samples(path)]
+    assert len(ids) == len(set(ids)) == 7
+    assert "tiny-1#2" in ids

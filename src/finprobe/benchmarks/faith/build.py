@@ -771,18 +771,23 @@ def build_instances(
         found = sorted(rng.sample(found, max_sentences))
     index = DerivationIndex(corpus.tables) if answerability != "none" and corpus.tables else None
     sentences = corpus.sentences
+    seen: set[str] = set()
     for i, span_list in found:
         sentence = sentences[i]
         pre = sentences[i - 1] if i > 0 else ""
         post = sentences[i + 1] if i + 1 < len(sentences) else ""
         for span in span_list:
+            uid = _uid(report_id, sentence, span.start, span.end)
+            if uid in seen:  # a sentence repeated in the report would be the same test item twice
+                continue
+            seen.add(uid)
             derivation = (
                 find_derivation(span, index, sentence, neighbours=f"{pre} {post}")
                 if index is not None
                 else None
             )
             instance: dict[str, Any] = {
-                "uid": _uid(report_id, sentence, span.start, span.end),
+                "uid": uid,
                 "sentence": sentence,
                 "pre_sentence": pre,
                 "post_sentence": post,

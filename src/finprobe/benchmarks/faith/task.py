@@ -29,11 +29,18 @@ from finprobe.runner import BenchmarkInfo, answer_or_generate, json_generate
 def faith_samples(data: str | Path) -> list[Sample]:
     reports = load_faith_reports(Path(data))
     samples = []
+    used: set[str] = set()
     for report, instance in iter_instances(reports):
         metadata = instance_metadata(report, instance)
+        # inspect needs unique ids; a dataset with repeated uids keeps every instance
+        uid, n = instance.uid, 1
+        while uid in used:
+            n += 1
+            uid = f"{instance.uid}#{n}"
+        used.add(uid)
         samples.append(
             Sample(
-                id=instance.uid,
+                id=uid,
                 input=prediction_prompt(metadata),
                 target=instance.ground_truth,
                 metadata=metadata,
