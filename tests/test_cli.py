@@ -96,3 +96,16 @@ def test_results_compare_report_on_a_run(tmp_path: Path, tiny_baseline_run) -> N
     page = out.read_text()
     assert page.count("data:image/png;base64,") == 2
     assert "GPT-4.1-mini (published)" in page and "finprobe/faith-solver" in page
+
+
+def test_check_exit_code_says_whether_findings_were_found(tmp_path: Path) -> None:
+    from finprobe.synth import make_report
+    from finprobe.xbrl.synth_export import export_report
+
+    filing = export_report(make_report(seed=3), tmp_path / "synth")
+    clean = finprobe("check", str(filing))
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+    shared = Path(__file__).resolve().parents[2] / "shared" / "data" / "xbrl" / "aapl-10k-2022"
+    if shared.is_dir():
+        found = finprobe("check", str(shared))
+        assert found.returncode == 1 and "DQC_0137" in found.stdout

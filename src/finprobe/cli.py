@@ -277,7 +277,8 @@ def main() -> None:
     os.environ.setdefault("HF_HUB_OFFLINE", "1")
     debug = "--debug" in sys.argv
     try:
-        app(standalone_mode=False)
+        # without standalone mode click returns a command's exit code instead of exiting
+        code = app(standalone_mode=False)
     except InputError as exc:
         if debug:
             raise
@@ -303,6 +304,7 @@ def main() -> None:
             f"[red]error:[/red] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True
         )
         sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 if __name__ == "__main__":

@@ -233,6 +233,28 @@ _DOWN = re.compile(
 )
 
 
+_PERIOD_UNITS = frozenset({"months", "years", "weeks", "days", "quarters", "month", "year", "week", "day"})
+_MANTISSA = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def written_precision(span: NumberSpan) -> Decimal:
+    """Half a unit of the last written digit; trailing zeros of a whole number count.
+
+    ``find_numbers`` reads "20%" as precise to 10 and "$700 million" to 100 million;
+    a claim that writes them means 20 and 700 million (a perturbed 18% or $600 million
+    must fail), so a whole mantissa is precise to one unit of its scale word.
+    """
+    precision = span.number.precision
+    match = _MANTISSA.search(span.text)
+    if match is None or "." in match.group() or len(match.group()) > 3:
+        return precision  # "$280,000" may well be rounded
+    mantissa = Decimal(match.group())
+    if mantissa == 0:
+        return precision
+    scale = abs(span.number.value / mantissa)
+    return min(precision, scale) if scale >= 1 else precision
+
+
 def claim_numbers(statement: str) -> list[ClaimNumber]:
     out = []
     years = frozenset(_YEAR.findall(statement))
@@ -240,9 +262,15 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
         if span.kind not in _CHECKED_KINDS:
             continue
         value = span.number.value
-        if span.kind == "count" and abs(value) < 10 and not span.number.units:
-            continue  # "three segments", "2 plans": counts of things, rarely the point
-        half = span.number.precision / 2
+        if span.kind in ("count", "other") and abs(value) < 10 and not span.number.units:
+            continue  # "three segments", "Tier 1": counts and labels, rarely the point
+        if (
+            span.number.units & _PERIOD_UNITS
+            and not span.number.units - _PERIOD_UNITS
+            and abs(value) <= 12
+        ):
+            continue  # "three months ended", "twelve months": the period, not a figure
+        half = written_precision(span) / 2
         approx = bool(_APPROX.search(statement[: span.start]))
         # exact figures: half the last written digit; "approximately": 2%
         relative = abs(value) * Decimal("0.02") if approx else Decimal(0)
@@ -253,6 +281,13 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
             ClaimNumber(span, max(half, relative), years, "percent" in span.number.units, direction)
         )
     return out
+
+
+def _scales(claim: ClaimNumber, figure: Figure) -> Sequence[Decimal]:
+    """Table figures may be in thousands, millions or billions; prose writes its scale."""
+    if claim.percent or figure.group.startswith("text:"):
+        return (Decimal(1),)
+    return _SCALES
 
 
 def _close(target: Decimal, value: Decimal, tolerance: Decimal) -> bool:
@@ -285,7 +320,7 @@ def match_number(
             continue
         if not _years_ok(claim, figure.years):
             continue
-        for scale in _SCALES if not claim.percent else (Decimal(1),):
+        for scale in _scales(claim, figure):
             if _close(target, figure.value * scale, tol):
                 note = (
                     f"{figure.text} gives {claim.span.text}"
@@ -312,11 +347,20 @@ def match_number(
             if not claim.percent
             else all_members
         )
+        # a zero, or a figure within the rounding tolerance, adds nothing to a derivation
+        members = [m for m in members if m.value != 0]
         if len(members) < 2 or len(members) > 40:
             continue
         by_period = not key.startswith("col:")  # changes: across a row's periods or in prose
         for a, b in itertools.permutations(members, 2):
             if claim.percent:
+                if a.percent and b.percent:
+                    points = a.value - b.value
+                    if by_period and _close(target, points, tol):
+                        return a, f"{a.text} minus {b.text} is {points:.2f} percentage points"
+                    continue
+                if a.percent or b.percent:
+                    continue
                 if b.value != 0:
                     change = (a.value - b.value) / abs(b.value) * hundred
                     if by_period and _close(target, change, tol):
@@ -331,7 +375,9 @@ def match_number(
                     if _close(target, share, tol):
                         return a, f"{a.text} is {share:.2f}% of {b.text}"
                 continue
-            for scale in _SCALES:
+            for scale in _scales(claim, a):
+                if min(abs(a.value), abs(b.value)) * scale <= tol:
+                    continue
                 diff = (a.value - b.value) * scale
                 if by_period and _close(target, diff, tol):
                     later = ordered(a, b)
