@@ -14,7 +14,6 @@ unit hint are then derived from the cells and the surrounding text.
 
 from __future__ import annotations
 
-import gzip
 import json
 import re
 from collections.abc import Iterable, Sequence
@@ -1135,18 +1134,9 @@ def _read_source(path_or_text: str | Path, suffixes: tuple[str, ...]) -> tuple[s
 
 
 def _read_file_text(path: Path) -> str:
-    if not path.exists():
-        raise InputError(path, "file not found")
-    if path.is_dir():
-        raise InputError(path, "is a directory, expected a file")
-    data = path.read_bytes()
-    if path.suffix == ".gz":
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError) as exc:
-            raise InputError(path, f"corrupt gzip data ({exc})") from None
-    if not data.strip():
-        raise InputError(path, "file is empty")
+    from finprobe.files import read_bytes
+
+    data = read_bytes(path)
     if b"\x00" in data[:4096]:
         raise InputError(path, "binary file, expected text, HTML or JSON")
     for enc in ("utf-8-sig", "cp1252"):

@@ -16,7 +16,6 @@ Settings (what goes into the prompt):
 
 from __future__ import annotations
 
-import gzip
 import json
 import math
 from collections.abc import Iterable, Sequence
@@ -26,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.errors import InputError
+from finprobe.files import read_bytes
 from finprobe.retrieval import Passage, in_document_order, make_retriever, passages_from_document
 
 SETTINGS = ("rag", "long-context", "oracle")
@@ -78,17 +78,7 @@ def _parse_label(value: Any, path: Path, example_id: str) -> bool | None:
 
 
 def _read_rows(path: Path) -> list[Any]:
-    if not path.is_file():
-        raise InputError(path, "file not found")
-    raw = path.read_bytes()
-    if path.suffix == ".gz":
-        try:
-            raw = gzip.decompress(raw)
-        except (OSError, EOFError) as exc:
-            raise InputError(path, f"corrupt gzip data ({exc})") from None
-    text = raw.decode("utf-8-sig", errors="replace").strip()
-    if not text:
-        raise InputError(path, "file is empty")
+    text = read_bytes(path).decode("utf-8-sig", errors="replace").strip()
     try:
         data = json.loads(text)
     except json.JSONDecodeError:

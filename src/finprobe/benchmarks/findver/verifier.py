@@ -318,8 +318,8 @@ def match_number(
     for figure in figures:
         if figure.percent != claim.percent and claim.percent:
             continue
-        if not _years_ok(claim, figure.years):
-            continue
+        if not figure.group.startswith("text:") and not _years_ok(claim, figure.years):
+            continue  # a sentence's years often date another event; a column's do not
         for scale in _scales(claim, figure):
             if _close(target, figure.value * scale, tol):
                 note = (
@@ -328,6 +328,8 @@ def match_number(
                     else f"{figure.text} (x{scale:,}) gives {claim.span.text}"
                 )
                 return figure, note
+    # a computed rate may be truncated rather than rounded: allow a full last digit
+    dtol = tol
     groups: dict[str, list[Figure]] = {}
     for figure in figures:
         groups.setdefault(figure.group, []).append(figure)
@@ -363,7 +365,7 @@ def match_number(
                     continue
                 if b.value != 0:
                     change = (a.value - b.value) / abs(b.value) * hundred
-                    if by_period and _close(target, change, tol):
+                    if by_period and _close(target, change, dtol):
                         later = ordered(a, b)
                         if claim.direction and later is False:
                             continue  # the same pair read the other way round
@@ -372,7 +374,7 @@ def match_number(
                             continue
                         return a, f"the change from {b.text} to {a.text} is {change:.2f}%"
                     share = a.value / b.value * hundred
-                    if _close(target, share, tol):
+                    if _close(target, share, dtol):
                         return a, f"{a.text} is {share:.2f}% of {b.text}"
                 continue
             for scale in _scales(claim, a):
@@ -392,7 +394,7 @@ def match_number(
                     return a, f"{a.text} plus {b.text} is {total:,}"
             if b.value != 0 and not claim.span.number.units - {"multiple"}:
                 ratio = a.value / b.value
-                if _close(target, ratio, tol):
+                if _close(target, ratio, dtol):
                     return a, f"{a.text} divided by {b.text} is {ratio:.2f}"
         # sums of a whole column or row segment
         if not claim.percent and not key.startswith("row:") and 3 <= len(members) <= 12:
@@ -528,14 +530,14 @@ def wording_checks(statement: str, evidence: Sequence[Passage]) -> list[Check]:
                     )
         claim_neg = bool(words & _NEGATIONS) or "n't" in clause
         evidence_neg = bool(near & _NEGATIONS) or "n't" in sentence
-        if claim_neg != evidence_neg:
+        if claim_neg and not evidence_neg:
             checks.append(
                 Check(
                     "negation",
                     clause[:60],
                     False,
                     pid,
-                    "the claim and its closest evidence sentence differ in negation",
+                    "the claim negates what its closest evidence sentence states without negation",
                 )
             )
     return checks
