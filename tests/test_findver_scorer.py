@@ -63,10 +63,10 @@ def test_summary_overall_per_subset_and_unparseable_rate() -> None:
     summary = summarize(records)
     head = summary["headline"]
     assert (
-        head["accuracy"] == 50.0
-        and head["ie"] == 50.0
-        and head["math"] == 100.0
-        and head["know"] == 0.0
+        head["overall"] == 50.0
+        and head["IE"] == 50.0
+        and head["Math"] == 100.0
+        and head["Know"] == 0.0
     )
     assert head["unparseable_rate"] == 25.0
     assert summary["breakdowns"]["subset"]["know"]["unparseable_rate"] == 100.0

@@ -64,7 +64,7 @@ def test_verifier_baseline_and_leaderboard_export(claims: Path, tmp_path: Path) 
     assert log.status == "success"
     results = results_from_log(Path(str(log.location).removeprefix("file://")), BENCHMARK)
     assert results["headline"]["unparseable_rate"] == 0.0
-    assert results["headline"]["accuracy"] >= 70.0
+    assert results["headline"]["overall"] >= 70.0
 
     from finprobe.cli import app
 

@@ -91,3 +91,65 @@ def test_baseline_reads_passages_from_metadata() -> None:
         ],
     }
     assert verifier_baseline(metadata).endswith("Answer: entailed")
+
+
+def test_whole_percentages_are_read_at_their_written_digit() -> None:
+    # 38.18% rounds to 38%; "40%" used to pass as "precise to 10"
+    assert (
+        verify_claim("Total revenues increased by 38% from 2022 to 2023.", EVIDENCE).label
+        == "entailed"
+    )
+    assert (
+        verify_claim("Total revenues increased by 40% from 2022 to 2023.", EVIDENCE).label
+        == "refuted"
+    )
+
+
+def test_a_derivation_needs_wording_that_asks_for_it() -> None:
+    # 163,795 + 2,486 = 166,281: a sum only when the claim speaks of a total
+    assert verify_claim("Cost of sales was $166,281 thousand in 2023.", EVIDENCE).label == "refuted"
+    assert (
+        verify_claim(
+            "Cost of sales and research and development totalled $166,281 thousand in 2023.",
+            EVIDENCE,
+        ).label
+        == "entailed"
+    )
+
+
+def test_a_derivation_uses_rows_the_claim_names() -> None:
+    # 38.18% is the revenue change, not a change in marketing spend
+    verdict = verify_claim("Marketing spend increased by 38.18% from 2022 to 2023.", EVIDENCE)
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "38.18%"
+
+
+def test_period_lengths_are_context_not_figures() -> None:
+    verdict = verify_claim(
+        "Over the twelve months of 2023, cost of sales was $163.8 million.",
+        [TABLE],
+    )
+    assert [c.claim_text for c in verdict.checks if c.kind == "number"] == ["$163.8 million"]
+    assert verdict.label == "entailed"
+
+
+def test_prose_figures_keep_their_own_scale() -> None:
+    # "one" in prose is not "$1 million"
+    prose = Passage("9", "The Company received one milestone payment in 2024.", "paragraph", 0)
+    verdict = verify_claim("The Company received a $1 million milestone payment in 2024.", [prose])
+    assert verdict.label == "refuted"
+
+
+def test_change_across_two_tables_with_the_same_row_label() -> None:
+    older = Passage(
+        "20", "Three months ended March 31, 2023 | Amount\nRevenues | 1,250", "table", 0
+    )
+    newer = Passage(
+        "21", "Three months ended March 31, 2024 | Amount\nRevenues | 1,000", "table", 1
+    )
+    verdict = verify_claim(
+        "Revenues decreased by 20.00% from the first quarter of 2023 to that of 2024.",
+        [older, newer],
+    )
+    assert verdict.label == "entailed", verdict.explanation()
+    assert "Revenues" in verdict.checks[0].detail

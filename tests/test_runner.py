@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 import subprocess
 import sys
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -59,55 +57,18 @@ def test_mockllm_retries_invalid_json_and_counts_unparseable(tmp_path: Path) -> 
     assert results["headline"]["overall"] == pytest.approx(expected, abs=0.01)
 
 
-class _FakeOpenAI(BaseHTTPRequestHandler):
-    """A minimal OpenAI-compatible chat server: the first reply has no JSON, re-asks get one."""
-
-    calls: list[int] = []
-
-    def log_message(self, *args: object) -> None:  # keep test output quiet
-        pass
-
-    def do_POST(self) -> None:  # noqa: N802 - http.server API
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        messages = body["messages"]
-        type(self).calls.append(len(messages))
-        content = "Let me think about the tables." if len(messages) == 1 else GOOD_ANSWER
-        reply = {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 0,
-            "model": body.get("model", "tiny"),
-            "choices": [
-                {
-                    "index": 0,
-                    "message": {"role": "assistant", "content": content},
-                    "finish_reason": "stop",
-                }
-            ],
-            "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-        }
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+def _faith_reply(messages: list) -> str:
+    """First reply has no JSON; the re-ask gets one."""
+    return "Let me think about the tables." if len(messages) == 1 else GOOD_ANSWER
 
 
 @pytest.fixture
-def fake_server(monkeypatch: pytest.MonkeyPatch):
-    pytest.importorskip("openai")
-    _FakeOpenAI.calls = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _FakeOpenAI)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv("LOCAL_API_KEY", "not-a-secret")
-    monkeypatch.setenv("LOCAL_BASE_URL", f"http://127.0.0.1:{server.server_port}/v1")
-    yield server
-    server.shutdown()
+def fake_server(openai_server):
+    openai_server.reply = _faith_reply
+    return openai_server
 
 
-def test_local_openai_compatible_server(tmp_path: Path, fake_server: ThreadingHTTPServer) -> None:
+def test_local_openai_compatible_server(tmp_path: Path, fake_server) -> None:
     outcome = run_benchmark(
         "faith",
         "openai-api/local/tiny-model",
@@ -120,14 +81,12 @@ def test_local_openai_compatible_server(tmp_path: Path, fake_server: ThreadingHT
     assert results["samples"] == 6
     assert results["metrics"]["unparseable_rate"] == 0.0
     # every sample needed exactly one re-ask: 6 first calls (1 message) + 6 re-asks (3 messages)
-    assert sorted(_FakeOpenAI.calls) == [1] * 6 + [3] * 6
+    assert sorted(fake_server.calls) == [1] * 6 + [3] * 6
     # "$1,250.4 million" is right for tiny-1 only
     assert results["headline"]["overall"] == pytest.approx(100 / 6, abs=0.01)
 
 
-def test_killed_run_resumes_without_repeating_samples(
-    tmp_path: Path, fake_server: ThreadingHTTPServer
-) -> None:
+def test_killed_run_resumes_without_repeating_samples(tmp_path: Path, fake_server) -> None:
     env = dict(os.environ, FINPROBE_TEST="1")
     command = [
         sys.executable, "-m", "finprobe.cli", "eval", "faith",
@@ -139,7 +98,7 @@ def test_killed_run_resumes_without_repeating_samples(
 
     # kill the run once four samples (eight calls) are done
     def kill_when_ready() -> None:
-        while len(_FakeOpenAI.calls) < 8 and child.poll() is None:
+        while len(fake_server.calls) < 8 and child.poll() is None:
             threading.Event().wait(0.02)
         if child.poll() is None:
             child.send_signal(signal.SIGKILL)
@@ -149,7 +108,7 @@ def test_killed_run_resumes_without_repeating_samples(
     child.wait(timeout=120)
     killer.join()
     assert child.returncode != 0, "the run should have been killed midway"
-    calls_before = len(_FakeOpenAI.calls)
+    calls_before = len(fake_server.calls)
     from finprobe.benchmarks.faith.task import faith
 
     args = {"data": str(TINY.resolve())}
@@ -158,7 +117,7 @@ def test_killed_run_resumes_without_repeating_samples(
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "resumed" in done.stdout
-    calls_after = len(_FakeOpenAI.calls) - calls_before
+    calls_after = len(fake_server.calls) - calls_before
     print(f"calls before kill {calls_before}, after resume {calls_after}")
     # 6 samples x 2 calls in all; the resumed run makes at most the unfinished ones' calls
     assert calls_after <= 2 * 6 - 2 * 3, f"resume repeated finished samples ({calls_after} calls)"

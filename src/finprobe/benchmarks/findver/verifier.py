@@ -3,11 +3,18 @@
 It ranks the evidence passages for the claim, then checks what can be checked:
 
 - numbers: each amount, percentage or ratio in the claim must equal a figure in the
-  evidence (at the claim's written precision, any table scale), or a simple derived
-  figure: a difference, sum, percentage change, share or ratio of two figures from
-  the same table row, the same table column, or the same paragraph;
+  evidence (at the claim's written precision: "20%" means 20, not 15-25, and
+  "$700 million" means 700 million; table figures under any table scale, prose
+  figures at their own), or a simple derived figure the claim's wording asks for
+  ("increased by", "total", "% of", "times"): a difference, sum, percentage change,
+  share or ratio of two figures from the same table row, the same table column,
+  the same paragraph, or rows of one label in two tables. Derivations use only
+  figures whose row label shares a word with the claim, never zeros, word numbers
+  ("one") or figures within the rounding tolerance; period lengths ("three months
+  ended") and small labels ("Tier 1") are context, not checked figures;
 - periods: a table figure must sit in a column whose year the claim names, when it
-  names years and the column has one;
+  names years and the column has one (a sentence's years are not used: they often
+  date another event);
 - dates: a full date in the claim ("April 17, 2024") must appear in the evidence;
 - entities: a name in capitals in the claim must appear in the evidence.
 
@@ -191,6 +198,7 @@ def passage_figures(passage: Passage) -> list[Figure]:
                     f"row:{passage.id}:{r}",
                     frozenset(years),
                     f"{row[0]} = {span.text}" if c > 0 else span.text,
+                    row[0] if c > 0 else "",
                 )
             )
             figures.append(
@@ -201,6 +209,7 @@ def passage_figures(passage: Passage) -> list[Figure]:
                     f"col:{passage.id}:{rank - len(numbers)}",
                     frozenset(years),
                     f"{row[0]} = {span.text}",
+                    row[0] if c > 0 else "",
                 )
             )
     return figures
@@ -222,6 +231,36 @@ class ClaimNumber:
     years: frozenset[str]
     percent: bool
     direction: int = 0  # +1 "increased by", -1 "decreased by", 0 unstated
+    # derivations the claim's wording asks for: "change", "sum", "share", "ratio"
+    operations: frozenset[str] = frozenset({"change", "sum", "share", "ratio"})
+
+
+_OPERATION_CUES = {
+    "change": re.compile(
+        r"\b(?:increas|decreas|rose|risen|fell|fallen|grew|grow|declin|chang|differen|higher|"
+        r"lower|drop|reduc|gain|rais|exceed|improv|widen|narrow|savings?\b|compared|versus)",
+        re.I,
+    ),
+    "sum": re.compile(
+        r"\b(?:total|combined|together|sum|aggregate|cumulative|altogether|plus)", re.I
+    ),
+    "share": re.compile(
+        r"(?:%|\bpercent(?:age)?)\s+of\b|\b(?:share|proportion|portion|accounted|represent|"
+        r"margin|as a percentage|rate|ratio|yield)",
+        re.I,
+    ),
+    "ratio": re.compile(r"\b(?:times|ratio|multiple|per\b|coverage|turnover)", re.I),
+}
+
+
+def requested_operations(statement: str, start: int, end: int) -> frozenset[str]:
+    """The derivations the wording around a claim number calls for.
+
+    A figure that only a derivation nobody asked for can produce (a sum of two
+    unrelated cells, a share of two percentages) is a coincidence, not support.
+    """
+    window = statement[max(0, start - 200) : end + 60]
+    return frozenset(op for op, cue in _OPERATION_CUES.items() if cue.search(window))
 
 
 _UP = re.compile(
@@ -233,7 +272,10 @@ _DOWN = re.compile(
 )
 
 
-_PERIOD_UNITS = frozenset({"months", "years", "weeks", "days", "quarters", "month", "year", "week", "day"})
+_DIGIT = re.compile(r"\d")
+_PERIOD_UNITS = frozenset(
+    {"months", "years", "weeks", "days", "quarters", "month", "year", "week", "day"}
+)
 _MANTISSA = re.compile(r"\d[\d,]*(?:\.\d+)?")
 
 
@@ -278,7 +320,14 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
         up, down = bool(_UP.search(before)), bool(_DOWN.search(before))
         direction = 1 if up and not down else -1 if down and not up else 0
         out.append(
-            ClaimNumber(span, max(half, relative), years, "percent" in span.number.units, direction)
+            ClaimNumber(
+                span,
+                max(half, relative),
+                years,
+                "percent" in span.number.units,
+                direction,
+                requested_operations(statement, span.start, span.end),
+            )
         )
     return out
 
@@ -314,7 +363,6 @@ def match_number(
     """The evidence figure (or derivation) that gives the claim number, with a note."""
     target = claim.span.number.value
     tol = claim.tolerance
-    figures = [f for f in figures if _row_matches(f, claim_terms)]
     for figure in figures:
         if figure.percent != claim.percent and claim.percent:
             continue
@@ -330,9 +378,20 @@ def match_number(
                 return figure, note
     # a computed rate may be truncated rather than rounded: allow a full last digit
     dtol = tol
+    ops = claim.operations
     groups: dict[str, list[Figure]] = {}
+    # a derivation combines figures whose row labels share a word with the claim
+    figures = [f for f in figures if _row_matches(f, claim_terms)]
+    by_label: dict[str, list[Figure]] = {}
     for figure in figures:
         groups.setdefault(figure.group, []).append(figure)
+        if figure.group.startswith("row:") and " = " in figure.text:
+            label = _norm(figure.text.split(" = ")[0]).strip(" :")
+            by_label.setdefault(f"row-label:{label}", []).append(figure)
+    # one row label in two tables (a quarter's table and the year's): a change across them
+    for key, members in by_label.items():
+        if len({m.passage_id for m in members}) > 1:
+            groups[key] = members
     hundred = Decimal(100)
     wrong_way: str | None = None
 
@@ -350,7 +409,7 @@ def match_number(
             else all_members
         )
         # a zero, or a figure within the rounding tolerance, adds nothing to a derivation
-        members = [m for m in members if m.value != 0]
+        members = [m for m in members if m.value != 0 and _DIGIT.search(m.text)]
         if len(members) < 2 or len(members) > 40:
             continue
         by_period = not key.startswith("col:")  # changes: across a row's periods or in prose
@@ -358,14 +417,14 @@ def match_number(
             if claim.percent:
                 if a.percent and b.percent:
                     points = a.value - b.value
-                    if by_period and _close(target, points, tol):
+                    if by_period and "change" in ops and _close(target, points, tol):
                         return a, f"{a.text} minus {b.text} is {points:.2f} percentage points"
                     continue
                 if a.percent or b.percent:
                     continue
                 if b.value != 0:
                     change = (a.value - b.value) / abs(b.value) * hundred
-                    if by_period and _close(target, change, dtol):
+                    if by_period and "change" in ops and _close(target, change, dtol):
                         later = ordered(a, b)
                         if claim.direction and later is False:
                             continue  # the same pair read the other way round
@@ -374,14 +433,14 @@ def match_number(
                             continue
                         return a, f"the change from {b.text} to {a.text} is {change:.2f}%"
                     share = a.value / b.value * hundred
-                    if _close(target, share, dtol):
+                    if "share" in ops and _close(target, share, dtol):
                         return a, f"{a.text} is {share:.2f}% of {b.text}"
                 continue
             for scale in _scales(claim, a):
                 if min(abs(a.value), abs(b.value)) * scale <= tol:
                     continue
                 diff = (a.value - b.value) * scale
-                if by_period and _close(target, diff, tol):
+                if by_period and "change" in ops and _close(target, diff, tol):
                     later = ordered(a, b)
                     if claim.direction and later is False:
                         continue
@@ -390,14 +449,19 @@ def match_number(
                         continue
                     return a, f"{a.text} minus {b.text} is {diff:,}"
                 total = (a.value + b.value) * scale
-                if not key.startswith("row:") and _close(target, total, tol):
+                if "sum" in ops and not key.startswith("row:") and _close(target, total, tol):
                     return a, f"{a.text} plus {b.text} is {total:,}"
-            if b.value != 0 and not claim.span.number.units - {"multiple"}:
+            if "ratio" in ops and b.value != 0 and not claim.span.number.units - {"multiple"}:
                 ratio = a.value / b.value
                 if _close(target, ratio, dtol):
                     return a, f"{a.text} divided by {b.text} is {ratio:.2f}"
         # sums of a whole column or row segment
-        if not claim.percent and not key.startswith("row:") and 3 <= len(members) <= 12:
+        if (
+            "sum" in ops
+            and not claim.percent
+            and not key.startswith("row:")
+            and 3 <= len(members) <= 12
+        ):
             values = [m.value for m in members]
             for start in range(len(values)):
                 running = Decimal(0)
