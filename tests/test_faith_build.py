@@ -208,14 +208,11 @@ def test_build_instances_max_sentences_and_errors():
 
 
 def _mock(replies: list[str]):
-    from inspect_ai.model import ModelOutput, ModelUsage, get_model
+    from inspect_ai.model import get_model
 
-    outputs = []
-    for reply in replies:
-        out = ModelOutput.from_content(model="mockllm/model", content=reply)
-        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        outputs.append(out)
-    return get_model("mockllm/model", custom_outputs=outputs)
+    from finprobe.runner import mock_output
+
+    return get_model("mockllm/model", custom_outputs=[mock_output(reply) for reply in replies])
 
 
 def test_panel_answerability_unanimity():

@@ -6,11 +6,10 @@ import json
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ModelOutput, ModelUsage
 
 from finprobe.benchmarks.finauditing.build import build_dataset
 from finprobe.benchmarks.finauditing.task import BENCHMARK, finauditing, finmr, finre, finsm
-from finprobe.runner import SampleRecord
+from finprobe.runner import SampleRecord, mock_output
 from finprobe.synth import make_report
 from finprobe.xbrl.synth_export import export_report
 
@@ -25,12 +24,7 @@ def data(tmp_path_factory):
 
 
 def _outputs(texts):
-    outs = []
-    for text in texts:
-        out = ModelOutput.from_content(model="mockllm/model", content=text)
-        out.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
-        outs.append(out)
-    return outs
+    return [mock_output(text) for text in texts]
 
 
 def _records(log) -> list[SampleRecord]:

@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 from inspect_ai import eval as inspect_eval
-from inspect_ai.model import ModelOutput, ModelUsage, get_model
+from inspect_ai.model import get_model
 
 from finprobe.benchmarks.fined.dataset import AnnotatedError, FinEDDocument, save_dataset
 from finprobe.benchmarks.fined.prompts import ALL_STRATEGIES, Strategy, build_jobs, chunk_text
 from finprobe.benchmarks.fined.task import BENCHMARK, fined
-from finprobe.runner import SampleRecord
+from finprobe.runner import SampleRecord, mock_output
 
 GOOD = "On April 31, 2024, the Company repaid the loan."
 FILLER = "The Company operates stores in several states and reviews them each year."
@@ -42,17 +42,11 @@ def _dataset(tmp_path: Path) -> Path:
 def _outputs():
     answer = json.dumps([{"error_type": "Illegal Time", "sentences": [GOOD]}])
     for _ in itertools.count():
-        yield ModelOutput.from_content(model="mockllm/model", content="Reasoning... " + answer)
+        yield mock_output("Reasoning... " + answer)
 
 
 def _mock():
-    outs = (
-        o.model_copy(
-            update={"usage": ModelUsage(input_tokens=10, output_tokens=10, total_tokens=20)}
-        )
-        for o in _outputs()
-    )
-    return get_model("mockllm/model", custom_outputs=outs)
+    return get_model("mockllm/model", custom_outputs=_outputs())
 
 
 def _records(log) -> list[SampleRecord]:
