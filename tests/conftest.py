@@ -76,14 +76,26 @@ class FakeOpenAIServer:
         return f"http://127.0.0.1:{self.server.server_port}/v1"
 
 
-@pytest.fixture
-def openai_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeOpenAIServer]:
-    """The fake server, with LOCAL_BASE_URL/LOCAL_API_KEY set for `openai-api/local/<name>`."""
-    pytest.importorskip("openai")
+@pytest.fixture(scope="session")
+def _openai_server_session() -> Iterator[FakeOpenAIServer]:
+    # one server (one port) per session: inspect memoizes model clients, so a
+    # second server on another port would be talked to through a stale client
     fake = FakeOpenAIServer()
     thread = threading.Thread(target=fake.server.serve_forever, daemon=True)
     thread.start()
-    monkeypatch.setenv("LOCAL_API_KEY", "not-a-secret")
-    monkeypatch.setenv("LOCAL_BASE_URL", fake.base_url)
     yield fake
     fake.server.shutdown()
+
+
+@pytest.fixture
+def openai_server(
+    _openai_server_session: FakeOpenAIServer, monkeypatch: pytest.MonkeyPatch
+) -> FakeOpenAIServer:
+    """The fake server, with LOCAL_BASE_URL/LOCAL_API_KEY set for `openai-api/local/<name>`."""
+    pytest.importorskip("openai")
+    fake = _openai_server_session
+    fake.reply = lambda messages: "ok"
+    fake.calls = []
+    monkeypatch.setenv("LOCAL_API_KEY", "not-a-secret")
+    monkeypatch.setenv("LOCAL_BASE_URL", fake.base_url)
+    return fake
