@@ -18,7 +18,7 @@ import random
 import re
 import shutil
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
@@ -133,6 +133,23 @@ class BuiltClaim:
         return "\n".join(lines)
 
 
+def _perturb_change(
+    value: Decimal,
+    direction: str,
+    can_flip: bool,
+    refute: bool,
+    rng: random.Random,
+    bump: Callable[[Decimal], Decimal],
+) -> tuple[Decimal, str, str | None]:
+    """A refuted change claim: a wrong amount (``bump``) or, for a non-zero change, the wrong direction."""
+    if not refute:
+        return value, direction, None
+    perturbation = rng.choice(("number", "direction")) if can_flip else "number"
+    if perturbation == "number":
+        return bump(value), direction, perturbation
+    return value, "decreased" if direction == "increased" else "increased", perturbation
+
+
 def _claims_from_table(
     facts: TableFacts, company: str, rng: random.Random, per_table: int
 ) -> list[BuiltClaim]:
@@ -182,14 +199,10 @@ def _claims_from_table(
         elif kind == "change":
             diff = a.value - b.value
             direction = "increased" if diff >= 0 else "decreased"
-            value = abs(diff)
-            perturbation = None
-            if refute:
-                perturbation = rng.choice(("number", "direction")) if diff != 0 else "number"
-                if perturbation == "number":
-                    value = value + max(Decimal(1), (value * Decimal("0.15")).quantize(Decimal(1)))
-                else:
-                    direction = "decreased" if direction == "increased" else "increased"
+            value, direction, perturbation = _perturb_change(
+                abs(diff), direction, diff != 0, refute, rng,
+                lambda v: v + max(Decimal(1), (v * Decimal("0.15")).quantize(Decimal(1))),
+            )  # fmt: skip
             statement = f"{subject} {direction} by {money(facts, value)} from {old} to {new}."
             used = [b, a]
             steps = [
@@ -199,14 +212,10 @@ def _claims_from_table(
         elif kind == "pct_change":
             change = _pct((a.value - b.value) / abs(b.value) * 100)
             direction = "increased" if change >= 0 else "decreased"
-            value = abs(change)
-            perturbation = None
-            if refute:
-                perturbation = rng.choice(("number", "direction")) if change != 0 else "number"
-                if perturbation == "number":
-                    value = _pct(value * Decimal("1.25") + Decimal("1.5"))
-                else:
-                    direction = "decreased" if direction == "increased" else "increased"
+            value, direction, perturbation = _perturb_change(
+                abs(change), direction, change != 0, refute, rng,
+                lambda v: _pct(v * Decimal("1.25") + Decimal("1.5")),
+            )  # fmt: skip
             statement = f"{subject} {direction} by {value}% from {old} to {new}."
             used = [b, a]
             steps = [
