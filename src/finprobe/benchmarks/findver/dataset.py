@@ -267,6 +267,7 @@ class EvidenceBuilder:
         max_context_tokens: int | None = 120_000,
         truncation: str = "head",
         embedding_cache: str | Path | None = None,
+        fusion: str | Path | None = None,
     ) -> None:
         if setting not in SETTINGS:
             raise InputError(
@@ -280,14 +281,13 @@ class EvidenceBuilder:
         self.max_context_tokens = max_context_tokens
         self.truncation = truncation
         self.embedding_cache = embedding_cache
+        self.fusion = fusion
         self._indexed: tuple[str, Any] | None = None
 
     def _retriever(self, key: str, passages: Sequence[Passage]) -> Any:
         if self._indexed is None or self._indexed[0] != key:
-            retriever = (
-                make_retriever(self.retriever_name, cache=self.embedding_cache)
-                if self.retriever_name != "bm25"
-                else make_retriever("bm25")
+            retriever = make_retriever(
+                self.retriever_name, cache=self.embedding_cache, fusion=self.fusion
             )
             retriever.index(passages)
             self._indexed = (key, retriever)

@@ -38,12 +38,13 @@ def findver_samples(
     max_context_tokens: int | None = 120_000,
     truncation: str = "head",
     embedding_cache: str | Path | None = None,
+    fusion: str | Path | None = None,
 ) -> list[Sample]:
     """One Sample per claim; claims are grouped by report so each is indexed once."""
     claims = load_claims(data)
     reports_dir = Path(reports) if reports else default_reports_dir(data)
     builder = EvidenceBuilder(
-        setting, retriever, top_k, max_context_tokens, truncation, embedding_cache
+        setting, retriever, top_k, max_context_tokens, truncation, embedding_cache, fusion
     )
     order = {c.example_id: i for i, c in enumerate(claims)}
     samples: list[tuple[int, Sample]] = []
@@ -94,6 +95,7 @@ def findver(
     max_context_tokens: int | None = 120_000,
     truncation: str = "head",
     embedding_cache: str | None = None,
+    fusion: str | None = None,
     max_tokens: int = 512,
 ) -> Task:
     """FinDVer: is a claim about a 10-K/10-Q entailed or refuted by the report?
@@ -103,13 +105,16 @@ def findver(
             output). Default: claims built from synthetic reports.
         reports: folder of the reports (default: ``reports/`` beside ``data``).
         setting: rag | long-context | oracle.
-        retriever: bm25 | bm25-plain | dense | hybrid | hybrid-rrf (rag setting).
+        retriever: bm25 | bm25-plain | dense | hybrid | hybrid-score | hybrid-rrf (rag
+            setting); hybrid is BM25 and dense fused by a fitted model.
         top_k: passages retrieved in the rag setting (the paper: 10).
         prompt: cot (reasoning, then the label) | direct (the label only).
         max_context_tokens: long-context budget (estimated tokens); longer reports are
             cut by ``truncation`` and the cut is recorded per sample.
         truncation: head (keep the report's start) | relevance (keep BM25's best passages).
         embedding_cache: folder for passage embeddings (dense and hybrid retrievers).
+        fusion: fusion model JSON for the hybrid retriever (``finprobe findver
+            fit-fusion``); default: the one fitted on the FinDVer dev claims.
         max_tokens: generation limit (the paper: 512).
     """
     if prompt not in ("cot", "direct"):
@@ -125,6 +130,7 @@ def findver(
         max_context_tokens,
         truncation,
         embedding_cache,
+        fusion,
     )
     return Task(
         dataset=MemoryDataset(samples, name=f"findver:{path.name}:{setting}", location=str(path)),
