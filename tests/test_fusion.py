@@ -107,6 +107,11 @@ def test_shipped_model_loads_and_ranks_the_table_first() -> None:
     assert sorted(ranking) == [p.id for p in PASSAGES]
     # the paragraph that introduces the table rises next to it
     assert ranking.index("1") < ranking.index("4")
+    # one-passage and empty documents still rank
+    retriever.index(PASSAGES[2:3])
+    assert retriever.ranking("cost of sales") == ["2"]
+    retriever.index([])
+    assert retriever.retrieve("cost of sales") == []
 
 
 def test_model_files_round_trip_and_reject_foreign_json(tmp_path: Path) -> None:
@@ -132,9 +137,7 @@ def _dev_groups(limit: int) -> list:
     groups = []
     for report in sorted({c["report"] for c in claims}):
         raw = json.loads(gzip.decompress((data / "reports" / f"{report}.gz").read_bytes()))
-        queries = [
-            (c["statement"], c["relevant_context"]) for c in claims if c["report"] == report
-        ]
+        queries = [(c["statement"], c["relevant_context"]) for c in claims if c["report"] == report]
         groups.append((report, passages_from_context(raw["context"]), queries))
     return groups
 
