@@ -313,6 +313,9 @@ class BM25Retriever(_Base):
         import bm25s
 
         self.passages = list(passages)
+        if not self.passages:  # bm25s cannot index an empty corpus
+            self._model, self._vocab, self.token_sets = None, set(), []
+            return
         corpus = [self.tokenizer(p.text) for p in self.passages]
         # bm25s rejects an all-empty corpus; a placeholder token keeps shapes intact
         corpus = [tokens or ["\u2205"] for tokens in corpus]
