@@ -184,7 +184,7 @@ def test_fit_fusion_command_writes_a_model_the_task_can_use(tmp_path: Path) -> N
     assert result.exit_code == 0, result.output
     assert "bm25" in result.output and "hybrid" in result.output and "wrote" in result.output
     model = FusionModel.load(out)
-    assert model.info["documents"] == 4 and "hybrid (cross-validated)" in model.info["recall"]
+    assert model.info["documents"] == 4 and "hybrid (held-out)" in model.info["recall"]
     result = runner.invoke(
         app,
         ["findver", "recall", str(claims), "--retriever", "hybrid", "--fusion", str(out)]
