@@ -277,9 +277,7 @@ def fit_fusion_command(
         ]
 
     start = time.perf_counter()
-    held_out = _recall_of(
-        cross_validated_rankings(examples, folds, l2), golds, "hybrid (held-out)"
-    )
+    held_out = _recall_of(cross_validated_rankings(examples, folds, l2), golds, "hybrid (held-out)")
     model = fit_fusion(examples, folds, l2)
     fit_s = time.perf_counter() - start
     in_sample = _recall_of(
