@@ -60,6 +60,13 @@ def test_bad_data_file_is_one_line_and_exit_2(
     assert "Traceback" not in result.stderr
 
 
+def test_unknown_option_is_a_usage_error_with_exit_2() -> None:
+    result = finprobe("eval", "findver", "--model", "finprobe/findver-verifier", "--bogus")
+    assert result.returncode == 2
+    assert "No such option: --bogus" in result.stderr
+    assert "NoSuchOption" not in result.stderr and "Traceback" not in result.stderr
+
+
 def test_debug_shows_the_traceback(tmp_path: Path) -> None:
     result = finprobe("--debug", "results", str(tmp_path / "missing.results.json"))
     assert result.returncode != 0

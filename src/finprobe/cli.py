@@ -293,11 +293,12 @@ def main() -> None:
         err_console.print("interrupted: run `finprobe eval` again with the same options to resume")
         sys.exit(130)
     except Exception as exc:  # the user gets one line; --debug shows the traceback
-        import click
-
-        if isinstance(exc, click.exceptions.ClickException):
-            exc.show()
-            sys.exit(exc.exit_code)
+        # usage errors: click's, or the copy of click that typer >= 0.2x vendors
+        if callable(getattr(exc, "show", None)) and isinstance(
+            getattr(exc, "exit_code", None), int
+        ):
+            exc.show()  # type: ignore[attr-defined]
+            sys.exit(exc.exit_code)  # type: ignore[attr-defined]
         if debug:
             raise
         err_console.print(
