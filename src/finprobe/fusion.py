@@ -17,8 +17,9 @@ Stage 2 is trained on out-of-fold stage-1 scores, folds grouped by document, so
 it learns how stage 1 behaves on documents it has not seen. The logistic models
 are fit by Newton's method here (no scikit-learn needed); a fitted model is a
 small JSON file (``FusionModel.save``/``load``). FinProbe ships one fitted on
-the FinDVer dev claims; ``finprobe findver fit-fusion`` fits one on any claims
-with annotated evidence and reports cross-validated recall.
+the FinDVer dev claims and builder claims from the same reports; ``finprobe
+findver fit-fusion`` fits one on any claims with annotated evidence and reports
+cross-validated recall.
 """
 
 from __future__ import annotations

@@ -213,29 +213,35 @@ def _recall_of(rankings: list[list[str]], golds: list[list[str]], name: str) -> 
 
 
 def fit_fusion_command(
-    data: Path = typer.Argument(..., help="Claims with relevant_context (e.g. testmini-dev.json)."),
+    data: list[Path] = typer.Argument(
+        ..., help="Claims files with relevant_context (e.g. testmini-dev.json built/claims.json)."
+    ),
     out: Path = typer.Option(..., "--out", help="Fusion model JSON to write."),
     reports: Path | None = typer.Option(
-        None, "--reports", help="Reports folder (default: reports/ beside DATA)."
+        None, "--reports", help="Reports folder for every file (default: reports/ beside each)."
     ),
     folds: int = typer.Option(5, "--folds", min=2, help="Folds, grouped by report."),
     l2: float = typer.Option(1.0, "--l2", min=0.0, help="L2 penalty of both logistic stages."),
     embedding_cache: Path | None = typer.Option(
         None, "--embedding-cache", help="Folder for passage embeddings."
     ),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="First N claims only."),
+    limit: int | None = typer.Option(None, "--limit", min=1, help="First N claims of each file."),
 ) -> None:
     """Fit the hybrid retriever's fusion model on claims with annotated evidence.
 
-    Prints cross-validated recall (each claim ranked by a model fitted without its
-    report) beside BM25 and dense on the same passages, then fits on everything
-    and writes the model; use it with ``-T fusion=FILE`` or ``recall --fusion``.
+    Prints, for each claims file, cross-validated recall (each claim ranked by a
+    model fitted without its report, whichever file it came from) beside BM25 and
+    dense on the same passages, then fits on everything and writes the model; use
+    it with ``-T fusion=FILE`` or ``recall --fusion``. Several files (e.g. the
+    released claims and ``finprobe build findver`` output) make a model that
+    holds up on both kinds of claim.
     """
     import numpy as np
     from rich.progress import Progress
 
     from finprobe.fusion import (
         STAGE1_FEATURES,
+        FusionExample,
         LearnedHybridRetriever,
         cross_validated_rankings,
         fit_fusion,
@@ -244,61 +250,67 @@ def fit_fusion_command(
     from finprobe.retrieval import BM25Retriever, DenseRetriever, DenseUnavailable
 
     try:
-        groups = labelled_groups(data, reports, limit)
-        if len(groups) < folds:
+        per_file = [(path, labelled_groups(path, reports, limit)) for path in data]
+        n_reports = len({name for _, groups in per_file for name, _, _ in groups})
+        if n_reports < folds:
             raise InputError(
-                data, f"claims come from {len(groups)} reports, fewer than {folds} folds"
+                data[0], f"claims come from {n_reports} reports, fewer than {folds} folds"
             )
-        queries = [
-            (name, passages, [(c.statement, c.relevant_context) for c in group])
-            for name, passages, group in groups
-        ]
         dense = DenseRetriever(cache=embedding_cache)  # one model load for all reports
         start = time.perf_counter()
+        examples: list[FusionExample] = []
+        golds: list[list[str]] = []
+        source: list[int] = []
         with Progress(transient=True) as progress:
-            bar = progress.add_task("features", total=len(queries))
-            examples = fusion_examples(
-                queries,
-                lambda: LearnedHybridRetriever(BM25Retriever(), dense, model=None),
-                lambda done, total: progress.update(bar, completed=done),
-            )
+            for i, (path, groups) in enumerate(per_file):
+                bar = progress.add_task(f"features {path.name}", total=len(groups))
+                found = fusion_examples(
+                    [
+                        (name, passages, [(c.statement, c.relevant_context) for c in group])
+                        for name, passages, group in groups
+                    ],
+                    lambda: LearnedHybridRetriever(BM25Retriever(), dense, model=None),
+                    lambda done, total, bar=bar: progress.update(bar, completed=done),
+                )
+                examples += found
+                golds += [[str(g) for g in c.relevant_context] for _, _, grp in groups for c in grp]
+                source += [i] * len(found)
         features_s = time.perf_counter() - start
     except InputError as exc:
         raise _fail(exc) from None
     except DenseUnavailable as exc:
         raise _fail(InputError(None, str(exc))) from None
-    golds = [[str(g) for g in c.relevant_context] for _, _, group in groups for c in group]
 
-    def by_column(name: str) -> list[list[str]]:
-        column = STAGE1_FEATURES.index(name)
+    def ranked(scores: list[np.ndarray]) -> list[list[str]]:
         return [
-            [e.passage_ids[j] for j in np.argsort(-e.features[:, column], kind="stable")]
-            for e in examples
+            [e.passage_ids[j] for j in np.argsort(-s, kind="stable")]
+            for e, s in zip(examples, scores, strict=True)
         ]
 
     start = time.perf_counter()
-    held_out = _recall_of(cross_validated_rankings(examples, folds, l2), golds, "hybrid (held-out)")
+    held_out = cross_validated_rankings(examples, folds, l2)
     model = fit_fusion(examples, folds, l2)
     fit_s = time.perf_counter() - start
-    in_sample = _recall_of(
-        [
-            [e.passage_ids[j] for j in np.argsort(-model.scores(e.features), kind="stable")]
-            for e in examples
-        ],
-        golds,
-        "hybrid (in-sample)",
-    )
-    rows = [
-        _recall_of(by_column("bm25"), golds, "bm25"),
-        _recall_of(by_column("dense"), golds, "dense"),
-        held_out,
-        in_sample,
-    ]
+    rankings = {
+        "bm25": ranked([e.features[:, STAGE1_FEATURES.index("bm25")] for e in examples]),
+        "dense": ranked([e.features[:, STAGE1_FEATURES.index("dense")] for e in examples]),
+        "hybrid (held-out)": held_out,
+        "hybrid (in-sample)": ranked([model.scores(e.features) for e in examples]),
+    }
+    rows = []
+    for i, (path, _) in enumerate(per_file):
+        mine = [j for j, k in enumerate(source) if k == i]
+        prefix = f"{path.name}: " if len(per_file) > 1 else ""
+        for name, ranking in rankings.items():
+            rows.append(
+                _recall_of([ranking[j] for j in mine], [golds[j] for j in mine], prefix + name)
+            )
     model.info.update(
         {
-            "data": Path(data).name,
+            "data": [path.name for path in data],
             "recall": {
                 row["retriever"]: {
+                    "n": row["n"],
                     "mean_fraction": row["mean_fraction"],
                     "all_retrieved": row["all_retrieved"],
                 }
@@ -308,14 +320,12 @@ def fit_fusion_command(
     )
     model.save(out)
     console = Console()
-    console.print(
-        _recall_table(
-            rows, f"Fusion fit on {len(examples)} claims, {len(groups)} reports (%)", timings=False
-        )
-    )
+    title = f"Fusion fit on {len(examples)} claims, {n_reports} reports (%)"
+    console.print(_recall_table(rows, title, timings=False))
     console.print(_PAPER_NOTE)
     console.print(
-        f"features {features_s:.1f} s, {folds}-fold fit and cross-validation {fit_s:.1f} s; wrote {out}"
+        f"features {features_s:.1f} s, {folds}-fold fit and cross-validation {fit_s:.1f} s; "
+        f"wrote {out}"
     )
 
 

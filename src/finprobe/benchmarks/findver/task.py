@@ -114,7 +114,7 @@ def findver(
         truncation: head (keep the report's start) | relevance (keep BM25's best passages).
         embedding_cache: folder for passage embeddings (dense and hybrid retrievers).
         fusion: fusion model JSON for the hybrid retriever (``finprobe findver
-            fit-fusion``); default: the one fitted on the FinDVer dev claims.
+            fit-fusion``); default: the shipped one (FinDVer dev + built claims).
         max_tokens: generation limit (the paper: 512).
     """
     if prompt not in ("cot", "direct"):
