@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
 from rich.console import Console
@@ -100,35 +101,51 @@ def recall_rows(
     fusion: Path | None = None,
 ) -> list[dict]:
     """Recall@k of each retriever over labelled claims, both definitions, with timings."""
-    from finprobe.retrieval import make_retriever, summarize_recall
+    from rich.progress import Progress
 
     groups = labelled_groups(data, reports, limit)
     rows = []
-    for name in retrievers:
-        index_s = query_s = 0.0
-        pairs = []
-        for _, passages, group in groups:
-            retriever = make_retriever(name, cache=embedding_cache, fusion=fusion)
-            start = time.perf_counter()
-            retriever.index(passages)
-            index_s += time.perf_counter() - start
-            start = time.perf_counter()
-            for claim in group:
-                pairs.append((retriever.ranking(claim.statement), claim.relevant_context))
-            query_s += time.perf_counter() - start
-        summary = summarize_recall(pairs, ks)
-        rows.append(
-            {
-                "retriever": name,
-                "n": summary.n,
-                "mean_fraction": summary.mean_fraction,
-                "all_retrieved": summary.all_retrieved,
-                "index_s": index_s,
-                "query_s": query_s,
-                "reports": len(groups),
-            }
-        )
+    # dense encoding takes minutes per hundred reports without a cache: show progress
+    with Progress(transient=True, disable=not sys.stderr.isatty()) as progress:
+        for name in retrievers:
+            bar = progress.add_task(f"{name}: indexing reports", total=len(groups))
+            rows.append(_recall_row(name, groups, ks, embedding_cache, fusion, progress, bar))
     return rows
+
+
+def _recall_row(
+    name: str,
+    groups: list[tuple[str, list, list]],
+    ks: tuple[int, ...],
+    embedding_cache: Path | None,
+    fusion: Path | None,
+    progress: Any,
+    bar: Any,
+) -> dict:
+    from finprobe.retrieval import make_retriever, summarize_recall
+
+    index_s = query_s = 0.0
+    pairs = []
+    for _, passages, group in groups:
+        retriever = make_retriever(name, cache=embedding_cache, fusion=fusion)
+        start = time.perf_counter()
+        retriever.index(passages)
+        index_s += time.perf_counter() - start
+        start = time.perf_counter()
+        for claim in group:
+            pairs.append((retriever.ranking(claim.statement), claim.relevant_context))
+        query_s += time.perf_counter() - start
+        progress.advance(bar)
+    summary = summarize_recall(pairs, ks)
+    return {
+        "retriever": name,
+        "n": summary.n,
+        "mean_fraction": summary.mean_fraction,
+        "all_retrieved": summary.all_retrieved,
+        "index_s": index_s,
+        "query_s": query_s,
+        "reports": len(groups),
+    }
 
 
 def _recall_table(rows: list[dict], title: str, timings: bool = True) -> Table:

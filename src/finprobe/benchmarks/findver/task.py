@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
 from inspect_ai.solver import generate
+from rich.console import Console
+from rich.progress import Progress
 
 from finprobe.benchmarks.findver.dataset import (
     HIDDEN_FROM_BASELINES,
@@ -48,19 +51,28 @@ def findver_samples(
     )
     order = {c.example_id: i for i, c in enumerate(claims)}
     samples: list[tuple[int, Sample]] = []
-    for claim in sorted(claims, key=lambda c: c.report):
-        path = report_path(reports_dir, claim.report)
-        passages = report_passages(path)
-        evidence = builder.build(claim, passages, str(path))
-        metadata = claim_metadata(claim, evidence, path, include_passages=setting != "long-context")
-        user = verification_prompt(evidence_text(evidence.passages), claim.statement, prompt)
-        sample = Sample(
-            id=claim.example_id,
-            input=[ChatMessageSystem(content=SYSTEM_PROMPT), ChatMessageUser(content=user)],
-            target=("entailed" if claim.label else "refuted") if claim.label is not None else "",
-            metadata=metadata,
-        )
-        samples.append((order[claim.example_id], sample))
+    # loading and indexing reports (dense encoding above all) can take minutes
+    with Progress(
+        console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
+    ) as progress:
+        bar = progress.add_task("FinDVer: preparing evidence", total=len(claims))
+        for claim in sorted(claims, key=lambda c: c.report):
+            path = report_path(reports_dir, claim.report)
+            passages = report_passages(path)
+            evidence = builder.build(claim, passages, str(path))
+            metadata = claim_metadata(
+                claim, evidence, path, include_passages=setting != "long-context"
+            )
+            user = verification_prompt(evidence_text(evidence.passages), claim.statement, prompt)
+            label = ("entailed" if claim.label else "refuted") if claim.label is not None else ""
+            sample = Sample(
+                id=claim.example_id,
+                input=[ChatMessageSystem(content=SYSTEM_PROMPT), ChatMessageUser(content=user)],
+                target=label,
+                metadata=metadata,
+            )
+            samples.append((order[claim.example_id], sample))
+            progress.advance(bar)
     return [s for _, s in sorted(samples, key=lambda pair: pair[0])]
 
 
