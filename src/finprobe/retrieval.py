@@ -544,7 +544,7 @@ class HybridRetriever(_Base):
     method: str = "score"
     weight: float = 0.8
     rrf_k: int = 60
-    name: str = "hybrid"
+    name: str = "hybrid-score"
     passages: list[Passage] = field(default_factory=list)
 
     def __post_init__(self) -> None:
