@@ -43,6 +43,7 @@ from finprobe.retrieval import (
     _Base,
     _normalise,
     analyze,
+    rank_positions,
     sub_queries,
 )
 
@@ -87,13 +88,6 @@ STAGE2_EXTRA = tuple(
 # ----------------------------------------------------------------------------- features
 
 
-def _rank_positions(scores: np.ndarray) -> np.ndarray:
-    """1-based rank of each entry (ties keep document order)."""
-    ranks = np.empty(len(scores))
-    ranks[np.argsort(-scores, kind="stable")] = np.arange(1, len(scores) + 1)
-    return ranks
-
-
 def _neighbour_max(values: np.ndarray, pad: float = 0.0) -> np.ndarray:
     left = np.concatenate([[pad], values[:-1]])
     right = np.concatenate([values[1:], [pad]])
@@ -134,21 +128,21 @@ def stage1_features(
     if clauses:
         normalised = [_normalise(c) for c in clauses]
         clause_max, clause_sum = np.max(normalised, axis=0), np.sum(normalised, axis=0)
-        clause_rank = np.min([_rank_positions(c) for c in clauses], axis=0)
+        clause_rank = np.min([rank_positions(c) for c in clauses], axis=0)
     else:
         clause_max = clause_sum = bm25_claim
-        clause_rank = _rank_positions(whole)
+        clause_rank = rank_positions(whole)
     bm25 = _normalise(final)
     dense = dense_scores[:, 0]
     dense_norm = _normalise(dense)
     if dense_scores.shape[1] > 1:
         dense_clause_max = dense_scores[:, 1:].max(axis=1)
         dense_clause_rank = np.min(
-            [_rank_positions(dense_scores[:, j]) for j in range(1, dense_scores.shape[1])], axis=0
+            [rank_positions(dense_scores[:, j]) for j in range(1, dense_scores.shape[1])], axis=0
         )
     else:
-        dense_clause_max, dense_clause_rank = dense, _rank_positions(dense)
-    bm25_ranks, dense_ranks = _rank_positions(final), _rank_positions(dense)
+        dense_clause_max, dense_clause_rank = dense, rank_positions(dense)
+    bm25_ranks, dense_ranks = rank_positions(final), rank_positions(dense)
     number_share = _overlap(numbers, token_sets)
     top = np.argsort(-final, kind="stable")[:3]
     similar = passage_vectors @ passage_vectors[top].T if n else np.zeros((0, 1))
@@ -195,7 +189,7 @@ def stage2_features(stage1: np.ndarray, stage1_scores: np.ndarray) -> np.ndarray
         columns += [(distance == 1).astype(float), (distance == 2).astype(float)]
         columns.append(1.0 / (1.0 + distance))
     z = (stage1_scores - stage1_scores.mean()) / (stage1_scores.std() + 1e-9)
-    ranks = _rank_positions(stage1_scores)
+    ranks = rank_positions(stage1_scores)
     columns += [z, _discount(ranks), _neighbour_max(z, pad=-9.0), (ranks <= 10).astype(float)]
     return np.concatenate([stage1, np.stack(columns, axis=1)], axis=1)
 

@@ -233,6 +233,13 @@ def _normalise(scores: np.ndarray) -> np.ndarray:
     return (scores - low) / (high - low)
 
 
+def rank_positions(scores: np.ndarray) -> np.ndarray:
+    """1-based rank of each entry, best first (ties keep document order)."""
+    ranks = np.empty(len(scores))
+    ranks[np.argsort(-scores, kind="stable")] = np.arange(1, len(scores) + 1)
+    return ranks
+
+
 def _neighbour_bonus(scores: np.ndarray, weight: float) -> np.ndarray:
     if weight <= 0 or scores.size < 2:
         return scores
@@ -564,9 +571,7 @@ class HybridRetriever(_Base):
             return self.weight * _normalise(sparse) + (1 - self.weight) * _normalise(dense)
         fused = np.zeros(len(self.passages))
         for share, scores in ((self.weight, sparse), (1 - self.weight, dense)):
-            ranks = np.empty(len(scores), dtype=np.int64)
-            ranks[np.argsort(-scores, kind="stable")] = np.arange(1, len(scores) + 1)
-            fused += 2 * share / (self.rrf_k + ranks)
+            fused += 2 * share / (self.rrf_k + rank_positions(scores))
         return fused
 
 
