@@ -126,6 +126,12 @@ def test_model_files_round_trip_and_reject_foreign_json(tmp_path: Path) -> None:
     path.write_text(json.dumps(payload))
     with pytest.raises(InputError, match="fusion.json.*refit"):
         FusionModel.load(path)
+    # a stale model does not stop feature extraction (what fitting needs), only scoring
+    retriever = LearnedHybridRetriever(BM25Retriever(), BagOfWordsDense(), path)  # type: ignore[arg-type]
+    retriever.index(PASSAGES)
+    assert retriever.features("cost of sales").shape == (len(PASSAGES), len(STAGE1_FEATURES))
+    with pytest.raises(InputError, match="refit"):
+        retriever.ranking("cost of sales")
     path.write_text('{"version": 1}')
     with pytest.raises(InputError, match="not a FinProbe fusion model"):
         FusionModel.load(path)

@@ -375,7 +375,8 @@ class LearnedHybridRetriever(_Base):
     Args:
         sparse: the BM25 retriever (default settings if None).
         dense: the dense retriever (the packaged MiniLM if None).
-        model: a ``FusionModel``, a path to one, or None for the shipped model.
+        model: a ``FusionModel``, a path to one, or None for the shipped model
+            (read when first needed).
     """
 
     name = "hybrid"
@@ -390,8 +391,17 @@ class LearnedHybridRetriever(_Base):
         super().__init__()
         self.sparse = sparse or BM25Retriever()
         self.dense = dense or DenseRetriever(cache=cache)
-        self.model = model if isinstance(model, FusionModel) else FusionModel.load(model)
+        self._model = model if isinstance(model, FusionModel) else None
+        self._model_file = None if isinstance(model, FusionModel) else model
         self._passage_vectors = np.zeros((0, 1))
+
+    @property
+    def model(self) -> FusionModel:
+        # read on first use: fitting only needs features, and must work when the
+        # shipped model is stale (its features differ from this code's)
+        if self._model is None:
+            self._model = FusionModel.load(self._model_file)
+        return self._model
 
     def index(self, passages: Sequence[Passage]) -> None:
         self.passages = list(passages)
