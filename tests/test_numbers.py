@@ -17,6 +17,7 @@ from finprobe.numbers import (
     parse_number,
     precision_relaxed_match,
     reference_scorer_match,
+    released_value_and_resolution,
 )
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
@@ -72,17 +73,22 @@ def test_match_golden(case: dict) -> None:
     ), case["note"]
 
 
-def test_paper_numeric_match_implies_reference_match() -> None:
-    # Every parsed value is a multiple of its precision, so agreeing after rounding
-    # to the coarser precision puts the two within half of it: the reference
-    # scorer's window. Only its sign rule can reject such a pair.
+def test_released_parser_reads_the_same_values_as_parse_number() -> None:
+    # Two parsers of the same texts: where both read a golden text, they agree
+    # on its value (the released one in binary floats, percent as a fraction).
     checked = 0
     for case in MATCH_CASES:
-        pred = parse_number(case["prediction"])
-        if case["numeric"] and pred is not None and pred.sign >= 0:
+        for text in (case["reference"], case["prediction"]):
+            ours = parse_number(text)
+            released = released_value_and_resolution(text)
+            # The released scorer turns only "five", not "forty-five", into digits.
+            if ours is None or released is None or text == "forty-five":
+                continue
             checked += 1
-            assert reference_scorer_match(case["reference"], case["prediction"]), case
-    assert checked > 100
+            # Magnitudes: the released parser knows only "-" and "(...)" as signs, not "−".
+            magnitude = abs(float(ours.as_fraction()))
+            assert abs(released[0]) == pytest.approx(magnitude, rel=1e-12), text
+    assert checked > 150
 
 
 # --- parsing details ----------------------------------------------------------
@@ -253,3 +259,49 @@ def test_bad_unit_file_raises_input_error(tmp_path: Path, content: str, problem:
 def test_missing_unit_file_raises_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="not found"):
         load_unit_groups(tmp_path / "nope.json")
+
+
+# --- the released FAITH scorer ("reference" mode) ---------------------------
+
+RELEASED_CASES = GOLDEN / "faith_released_scorer_cases.jsonl"
+
+
+def test_reference_mode_matches_the_released_scorer_verdict_for_verdict() -> None:
+    # 19,506 (prediction, ground truth) pairs with the verdict of the authors' src/eval.py.
+    with open(RELEASED_CASES, encoding="utf-8") as f:
+        cases = [json.loads(line) for line in f if line.strip()]
+    assert len(cases) > 19000
+    differ = [
+        c
+        for c in cases
+        if reference_scorer_match(c["ground_truth"], c["prediction"])
+        != c["released_scorer_correct"]
+    ]
+    assert len(differ) <= len(cases) // 1000, differ[:20]
+
+
+@pytest.mark.parametrize(
+    ("ground_truth", "prediction", "correct"),
+    [
+        ("55.5 MMBOE", " 55.5 mmboe ", True),  # exact match, case-insensitive and stripped
+        ("$10,000,000", "$13 million", True),  # "10000000" has resolution 1e7: within 5e6
+        ("$10,500,000", "$13 million", False),  # resolution 1e5: 24% off
+        ("1,200", "1,249", True),  # resolution 100 for "1200": within 50
+        ("0.60", "0.64", True),  # "0.60" has resolution 0.1
+        ("-29%", "-29%", True),  # exact match before the sign rule
+        ("-29%", "-29.00 %", False),  # a negative prediction is wrong
+        ("-29%", "29%", True),  # a negative ground truth compares magnitudes
+        ("$68,154,000", "6.82e+07", True),  # scientific notation
+        ("$5 million", "5 million USD", False),  # currency words after the number fail the parse
+        ("$3.6 billion", "3.6B", False),  # "B" is an alias only in its own case: "b" is not
+        ("5", "five", True),  # number words to twenty
+        ("5", "Five", False),  # ...lower-case only
+        ("(1,284)", "1284", True),
+        ("$0.91", "0.91 per share", True),  # unscaled postfix aliases have scale 1
+        ("$1.2 million per share", "1.2 million per share", True),
+        ("12", "", False),  # an empty prediction is wrong
+        ("12", "12 days", False),
+    ],
+)
+def test_reference_mode_rules(ground_truth: str, prediction: str, correct: bool) -> None:
+    assert reference_scorer_match(ground_truth, prediction) is correct

@@ -43,6 +43,7 @@ __all__ = [
     "parse_number",
     "precision_relaxed_match",
     "reference_scorer_match",
+    "released_value_and_resolution",
 ]
 
 # Enough digits for "$96,773,000,000.12345" divided by 1e-8 without rounding.
@@ -710,31 +711,149 @@ def precision_relaxed_match(
     return MatchResult(numeric=numeric, unit=unit)
 
 
-_RELATIVE_TOLERANCE = Decimal("0.02")
+# ---------------------------------------------------------------------------
+# The FAITH authors' released scorer ("reference" mode)
+#
+# Its own small parser, kept apart from ``parse_number`` on purpose: it must
+# accept and reject exactly what the released ``src/eval.py`` does, quirks
+# included (binary floats, the first number wins, any unknown trailing text
+# fails the parse). Its unit aliases are data: ``data/faith_released_units.json``.
+
+_RELEASED_CURRENCY_RE = re.compile(r"[$€£¥]")
+_RELEASED_PAREN_RE = re.compile(r"\(\s*([-+]?\d*\.?\d+(?:e[-+]?\d+)?)\s*\)")
+_RELEASED_NUMBER_RE = re.compile(r"[-+]?\d*\.?\d+(?:e[-+]?\d+)?")
+_RELEASED_WORDS = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+]
+# Case-sensitive, as released: "Five" stays a word and the parse finds no number in it.
+_RELEASED_WORD_RE = re.compile(r"\b(" + "|".join(_RELEASED_WORDS) + r")\b")
 
 
-def reference_scorer_match(
-    reference: str, prediction: str, groups: UnitGroups | None = None
-) -> bool:
-    """What the FAITH authors' released scorer accepts ("reference" mode).
+@dataclass(frozen=True)
+class _ReleasedUnits:
+    scales: dict[str, float]  # alias as written -> scale (looked up with a lower-cased key)
+    postfixes: tuple[str, ...]  # unscaled, non-currency aliases, longest first
 
-    Exact (case-insensitive, stripped) string match, else numeric: the
-    prediction is right when it is within half the coarser resolution of the
-    reference's magnitude, or within 2% of it. Percent compares as a fraction.
-    A negative prediction is wrong; units are not checked.
+
+@functools.lru_cache(maxsize=1)
+def _released_units() -> _ReleasedUnits:
+    raw = json.loads(
+        resources.files("finprobe").joinpath("data/faith_released_units.json").read_text("utf-8")
+    )
+    scales: dict[str, float] = {}
+    postfixes: set[str] = set()
+    for name, block in raw["units"].items():
+        aliases = [name, *block.get("aliases", [])]
+        if block.get("scale") is not None:
+            for alias in aliases:
+                scales[alias] = float(block["scale"])
+        elif block.get("kind") != "currency":
+            postfixes.update(aliases)
+    return _ReleasedUnits(scales, tuple(sorted(sorted(postfixes), key=len, reverse=True)))
+
+
+def _released_scale(unit_text: str) -> float | None:
+    """Scale of the text after the number: empty, a scale alias, a postfix alias, or scale + postfix."""
+    units = _released_units()
+    key = unit_text.lower().strip()
+    if not key:
+        return 1.0
+    if key in units.scales:
+        return units.scales[key]
+    for alias in units.postfixes:
+        alias = alias.lower().strip()
+        if key == alias:
+            return 1.0
+        if key.endswith(" " + alias):
+            scale = units.scales.get(key[: -(len(alias) + 1)].rstrip())
+            if scale is not None:
+                return scale
+    return None
+
+
+def released_value_and_resolution(text: str) -> tuple[float, float] | None:
+    """(value, resolution) as the released FAITH scorer reads ``text``; None when it cannot.
+
+    Commas and ``$ € £ ¥`` go; a parenthesised number or a leading "-" is
+    negative; the words zero..twenty become digits; the first number is read
+    (scientific notation too) and the rest must be empty or a unit alias.
+    Resolution = scale x 10^(trailing zeros of an integer) x 10^-(decimals
+    without trailing zeros). Empty text gives None (the released code raises).
+    """
+    if not text.strip():
+        return None
+    s = _RELEASED_CURRENCY_RE.sub("", text.replace(",", "").strip())
+    negative = False
+    paren = _RELEASED_PAREN_RE.search(s)
+    if paren:
+        negative = True
+        s = s[: paren.start()] + paren.group(1) + s[paren.end() :]
+    if s.startswith("-"):
+        negative, s = True, s[1:]
+    s = _RELEASED_WORD_RE.sub(lambda m: str(_RELEASED_WORDS.index(m.group(1))), s)
+    m = _RELEASED_NUMBER_RE.search(s)
+    if not m:
+        return None
+    digits = m.group()
+    try:
+        number = float(digits)
+    except OverflowError:  # pragma: no cover - float() returns inf rather than raising
+        return None
+    decimals = len(digits.split(".", 1)[1].rstrip("0")) if "." in digits else 0
+    trailing_zeros = 0 if "." in digits else len(digits) - len(digits.rstrip("0") or "0")
+    scale = _released_scale(s[m.end() :].strip())
+    if scale is None:
+        return None
+    value = number * scale
+    # Same operations in the same order as released, so floats round the same way.
+    resolution = scale * (10**trailing_zeros) * (10**-decimals)
+    return (-value if negative else value), resolution
+
+
+_RELATIVE_TOLERANCE = 0.02
+
+
+def reference_scorer_match(reference: str, prediction: str) -> bool:
+    """What the FAITH authors' released scorer accepts ("reference" mode), verdict for verdict.
+
+    Exact (case-insensitive, stripped) string match, else both sides are read
+    by ``released_value_and_resolution``: a side that does not parse, or a
+    negative prediction, is wrong. Otherwise correct when the difference is at
+    most half the coarser resolution or at most 2% of the ground truth (a
+    negative ground truth compares magnitudes), in binary floating point, as
+    released. Units are not checked. An empty prediction is wrong.
     """
     if reference.strip().lower() == prediction.strip().lower():
         return True
-    g = groups or _default_groups()
-    ref = parse_number(reference, g)
-    pred = parse_number(prediction, g)
-    if ref is None or pred is None:
+    pred = released_value_and_resolution(prediction)
+    ref = released_value_and_resolution(reference)
+    if pred is None or ref is None:
         return False
-    if pred.sign < 0:
+    pred_val, pred_res = pred
+    ref_val, ref_res = ref
+    if pred_val < 0:
         return False
-    target = abs(ref.as_fraction())
-    diff = abs(pred.as_fraction() - target)
-    half = max(ref.fraction_precision(), pred.fraction_precision()) / 2
-    if diff <= half:
-        return True
-    return target != 0 and _CTX.divide(diff, target) <= _RELATIVE_TOLERANCE
+    res = pred_res if pred_res > ref_res else ref_res
+    diff = abs(abs(pred_val) - abs(ref_val)) if ref_val < 0 else abs(pred_val - ref_val)
+    rel = diff / (abs(ref_val) if ref_val else 1)
+    return diff <= 0.5 * res or rel <= _RELATIVE_TOLERANCE

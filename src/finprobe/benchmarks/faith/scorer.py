@@ -25,7 +25,7 @@ from finprobe.jsonout import extract_json
 from finprobe.numbers import precision_relaxed_match, reference_scorer_match
 from finprobe.runner import SampleRecord
 
-SCORER_VERSION = "faith-1.0"
+SCORER_VERSION = "faith-1.1"  # 1.1: reference mode is the released scorer verdict for verdict
 SCORING_MODES = ("reference", "paper")
 SCENARIOS = ("A", "B", "C", "D")
 
