@@ -29,12 +29,20 @@ import uuid
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from pathlib import Path
 from typing import Any
 
 from finprobe.benchmarks.faith.dataset import RELEASED_LABEL_FIELDS
-from finprobe.benchmarks.faith.solver import Cell, _tokens, numeric_cells
+from finprobe.benchmarks.faith.solver import (
+    _ACRONYM,
+    Cell,
+    _initials,
+    _target_year,
+    _tokens,
+    mask_role,
+    numeric_cells,
+)
 from finprobe.document import (
     FinancialDocument,
     Paragraph,
@@ -45,7 +53,13 @@ from finprobe.document import (
 )
 from finprobe.errors import InputError
 from finprobe.files import read_json
-from finprobe.numbers import NumberSpan, ParsedNumber, find_numbers, parse_number
+from finprobe.numbers import (
+    NumberSpan,
+    ParsedNumber,
+    find_numbers,
+    parse_number,
+    released_value_and_resolution,
+)
 from finprobe.numbers import precision_relaxed_match as _prm
 from finprobe.text import split_sentences
 
@@ -56,6 +70,8 @@ __all__ = [
     "build_from_paths",
     "build_instances",
     "find_derivation",
+    "span_ground_truth",
+    "supports",
     "mask_spans",
     "mdna_corpus",
     "panel_answerability",
@@ -230,6 +246,7 @@ class Derivation:
     percent: bool
     text: str  # the value written out, e.g. "$817,880,000" or "62.194332%"
     score: float = 0.0
+    reason: str = ""  # why this candidate and not another
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -238,6 +255,8 @@ class Derivation:
             "formula": self.formula,
             "value": self.text,
             "cells": self.cells,
+            "score": self.score,
+            "reason": self.reason,
         }
 
 
@@ -433,24 +452,16 @@ def _round_half_up(x: Decimal, step: Decimal) -> Decimal:
         return (x / step).quantize(Decimal(1), rounding=ROUND_HALF_UP)
 
 
-def _numeric_equal(
-    ref: Decimal, ref_precision: Decimal, value: Decimal, precision: Decimal
-) -> bool:
-    """Algorithm 1's numeric test on magnitudes (both already on the fraction footing)."""
-    step = max(ref_precision, precision)
-    if step <= 0:
-        return abs(ref) == abs(value)
-    return _round_half_up(abs(ref), step) == _round_half_up(abs(value), step)
+def supports(span_value: Decimal, span_precision: Decimal, value: Decimal) -> bool:
+    """A table value supports a span when, rounded to the span's own precision, it equals it.
 
-
-def _significant_digits(number: ParsedNumber) -> int:
-    value, precision = abs(number.as_fraction()), number.fraction_precision()
-    if not value or not precision:
-        return 0
-    try:
-        return max(0, int((value / precision).adjusted()) + 1)
-    except InvalidOperation:
-        return 0
+    The sentence rounds the table, never the other way: a cell's digits are all
+    exact, an integer cell's trailing zeros too ("10" in millions is not "$13
+    million", "50%" is not "45.4%"). Magnitudes: the sentence's words carry the sign.
+    """
+    if span_precision <= 0:
+        return abs(span_value) == abs(value)
+    return _round_half_up(abs(value), span_precision) * span_precision == abs(span_value)
 
 
 def _format_amount(value: Decimal, money: bool) -> str:
@@ -484,6 +495,7 @@ def find_derivation(
     sentence_context: str,
     *,
     neighbours: str = "",
+    mask: tuple[int, int] | None = None,
     min_score: float = MIN_COMPUTED_SCORE,
 ) -> Derivation | None:
     """The most plausible way the tables give this span, or None.
@@ -508,10 +520,55 @@ def find_derivation(
     ref_p = number.fraction_precision()
     if ref == 0:
         return None  # "$0" and "nil" match every dash in the tables
-    digits = _significant_digits(number)
     context = set(_tokens(sentence_context))
     near = set(_tokens(neighbours))
     years = set(_YEAR.findall(sentence_context))
+    if mask is None and isinstance(span_number, NumberSpan):
+        mask = (span_number.start, span_number.end)
+    if mask is None and text in sentence_context:
+        at = sentence_context.index(text)
+        mask = (at, at + len(text))
+    before, after = (sentence_context[: mask[0]], sentence_context[mask[1] :]) if mask else ("", "")
+    role = mask_role(before, after) if mask else "level"
+    # The period of the blank's own clause ("[MASK] for 2022"); without a mask, any year named.
+    period = _target_year(before, after, role) if mask else None
+    context_metric = context | {
+        re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
+    }
+    acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
+
+    def metric_tokens(cell: Cell) -> set[str]:
+        tokens = (cell.row_tokens | cell.heading_tokens) - _GENERIC_WORDS
+        if not cell.table.row_label(cell.row).strip():
+            tokens = tokens | set(_tokens(cell.table.pre_text))  # an unlabelled one-row table
+        initials = _initials(cell.table.row_label(cell.row)).lower()
+        if len(initials) >= 2 and initials in acronyms:
+            tokens = tokens | {initials}  # "R&D" names "Research and development"
+        return tokens
+
+    def evidence(ids: tuple[int, ...], kind: str) -> bool:
+        """The cells carry the span's metric and period, and the formula fits the blank's role."""
+        cells = [index.cells[k] for k in ids]
+        rows = {(c.table_index, c.row): c for c in cells}.values()
+        # metric: every row named by the sentence or its neighbours, one by the sentence itself
+        named = [bool(metric_tokens(c) & context_metric) for c in rows]
+        near_named = [bool(metric_tokens(c) & (context_metric | near)) for c in rows]
+        if not any(named) or not all(near_named):
+            return False
+        # period: the blank's year must be the (newer) column's year
+        wanted = {period} if period else set()
+        if wanted:
+            if kind in _CHANGE_KINDS and len(cells) >= 2:
+                latest = max(cells[0].years | cells[1].years, default=None)
+                if latest is not None and latest not in wanted:
+                    return False
+            elif any(c.years and not c.years & wanted for c in cells):
+                return False
+        # role: "increased [MASK]" is a change, "was [MASK]" a level
+        is_change = kind in _CHANGE_KINDS or (
+            kind in ("lookup", "raw_lookup") and cells[0].change_column
+        )
+        return is_change == (role == "change")
 
     def relevance(ids: tuple[int, ...]) -> float:
         best = 0.0
@@ -551,15 +608,11 @@ def find_derivation(
         )
         for k in ids[lo:hi]:
             value = index.exact(kind, (k,))
-            precision = index.precision[k] if kind == "lookup" else index.raw_precision(k)
-            if index.percent[k]:
-                precision = precision / _HUNDRED
-            if not _numeric_equal(ref, ref_p, value, precision):
+            if not supports(ref, ref_p, value):
                 continue
-            rel = relevance((k,))
-            if rel == 0 and digits < 3:
-                continue  # "$1.2 billion" equals some unrelated cell too easily
-            found.append((rel + year_fit((k,)), kind, (k,), value))
+            if not evidence((k,), kind):
+                continue
+            found.append((relevance((k,)) + year_fit((k,)), kind, (k,), value))
     # B and C: exact computed values inside the span's rounding window
     values, comps = index.computed[pool]
     half = float(ref_p) / 2 * 1.000001 + 1e-12
@@ -569,14 +622,15 @@ def find_derivation(
     )
     if hi - lo <= 5000:  # a one-digit span ("5%") fits thousands of ratios: no evidence
         for comp in comps[lo:hi]:
-            rel = relevance(comp.cells)
-            if rel == 0:
+            if not evidence(comp.cells, comp.kind):
                 continue
             value = index.exact(comp.kind, comp.cells)
-            if _numeric_equal(ref, ref_p, value, Decimal(0)):
+            if supports(ref, ref_p, value):
                 found.append(
                     (
-                        rel + year_fit(comp.cells) + _SCENARIO_PRIOR[comp.scenario],
+                        relevance(comp.cells)
+                        + year_fit(comp.cells)
+                        + _SCENARIO_PRIOR[comp.scenario],
                         comp.kind,
                         comp.cells,
                         value,
@@ -584,19 +638,37 @@ def find_derivation(
                 )
     # D: change of a ratio between periods (margins, mix), only for rows the sentence names
     if percent and not any(kind == "lookup" for _, kind, _, _ in found):
-        found.extend(_ratio_changes(index, ref, ref_p, context, relevance, year_fit))
+        found.extend(_ratio_changes(index, ref, ref_p, context, relevance, year_fit, evidence))
     found = [f for f in found if f[1] in ("lookup", "raw_lookup") or f[0] >= min_score]
     if not found:
         return None
-    found.sort(key=lambda t: (-t[0], SCENARIO_ORDER.index(_KIND_SCENARIO[t[1]])))
-    for score, kind, cell_ids, value in found:
-        derivation = _describe(index, kind, cell_ids, value, score, number)
-        # the contract: the written span and the candidate agree under Algorithm 1
-        if _prm(text, derivation.text).numeric:
-            return derivation
-    return None
+    # Best label and period fit first; among equals the simpler scenario, then fewer cells.
+    found.sort(key=lambda t: (-t[0], SCENARIO_ORDER.index(_KIND_SCENARIO[t[1]]), len(t[2])))
+    score, kind, cell_ids, value = found[0]
+    reason = _reason(found, role)
+    return _describe(index, kind, cell_ids, value, score, number, reason)
 
 
+def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str) -> str:
+    """Why the first candidate was chosen, in words a reviewer can check."""
+    score, kind, _, _ = found[0]
+    text = f"the blank reads as a {role}; {kind} with the best label and period fit ({score:.2f})"
+    if len(found) > 1:
+        runner = found[1]
+        text += f"; next: {runner[1]} ({runner[0]:.2f}), {len(found) - 1} other candidate(s)"
+    else:
+        text += "; the only candidate"
+    return text
+
+
+# Label words that qualify a metric but never name one: sharing only these is no evidence.
+_GENERIC_WORDS = frozenset(
+    _tokens(
+        "average net other per day daily annual annually basic diluted adjusted related impact "
+        "effect result consolidated prior current including excluding"
+    )
+)
+_CHANGE_KINDS = frozenset({"change", "pct_change", "pp_change", "ratio_change"})
 _KIND_SCENARIO = {
     "lookup": "A",
     "raw_lookup": "A",
@@ -617,6 +689,7 @@ def _ratio_changes(
     context: set[str],
     relevance: Callable[[tuple[int, ...]], float],
     year_fit: Callable[[tuple[int, ...]], float],
+    evidence: Callable[[tuple[int, ...], str], bool],
 ) -> list[tuple[float, str, tuple[int, ...], Decimal]]:
     rows = [key for key, ids in index.by_row.items() if index.cells[ids[0]].row_tokens & context]
     out = []
@@ -637,7 +710,7 @@ def _ratio_changes(
                         continue
                     ids = (a[c1], b[c1], a[c2], b[c2])
                     value = index.exact("ratio_change", ids)
-                    if _numeric_equal(ref, ref_p, value, Decimal(0)):
+                    if supports(ref, ref_p, value) and evidence(ids, "ratio_change"):
                         out.append(
                             (
                                 relevance(ids) + year_fit(ids) + _SCENARIO_PRIOR["D"],
@@ -656,6 +729,7 @@ def _describe(
     value: Decimal,
     score: float,
     number: ParsedNumber,
+    reason: str = "",
 ) -> Derivation:
     cells = [index.cells[k] for k in ids]
     label = [f"{c.table.row_label(c.row)} [{c.col_text}]" for c in cells]
@@ -698,6 +772,7 @@ def _describe(
         percent=percent,
         text=text,
         score=round(score, 3),
+        reason=reason,
     )
 
 
@@ -709,16 +784,35 @@ def _uid(report_id: str, sentence: str, start: int, end: int) -> str:
     return str(uuid.uuid5(_UID_NAMESPACE, f"{report_id}\x1f{sentence}\x1f{start}:{end}"))
 
 
-def _ground_truth(span: NumberSpan, derivation: Derivation | None) -> str:
-    """The exact source value for a money or percent lookup (as the released data), else the span."""
-    if derivation is None or derivation.kind != "lookup":
-        return span.text
-    units = span.number.units
-    if "usd" in units and "per_share" not in units and derivation.text.startswith("$"):
-        return derivation.text
-    if "percent" in units and derivation.percent:
-        return derivation.text
-    return span.text
+def span_ground_truth(span: NumberSpan) -> str:
+    """The sentence's own span as the ground truth, scaled as in the released format.
+
+    "$817.9 million" -> "$817,900,000", "34 percent" -> "34%", "-$(5.2) million" ->
+    "-$5,200,000"; other units keep the span as written when the released scorer
+    reads it ("55.5 MMBOE"), else the scaled number. Never a table value: the
+    sentence is what the model must reproduce, and it may round the table.
+    """
+    number = span.number
+    sign = "-" if number.sign < 0 else ""
+    units = number.units
+    if "percent" in units:
+        return f"{sign}{_plain_digits(abs(number.value))}%"
+    if "usd" in units:
+        return f"{sign}${_plain_digits(abs(number.value), grouped=True)}"
+    if released_value_and_resolution(span.text) is not None:
+        return span.text.strip()
+    return f"{sign}{_plain_digits(abs(number.value), grouped=True)}"
+
+
+def _plain_digits(value: Decimal, grouped: bool = False) -> str:
+    """A Decimal written out without exponent, keeping its written decimals ("13.0")."""
+    if value == value.to_integral_value():
+        value = value.quantize(Decimal(1))  # "$13.0 million" -> 13000000, as released
+    text = f"{value:f}"
+    if not grouped:
+        return text
+    whole, _, frac = text.partition(".")
+    return f"{int(whole):,}" + (f".{frac}" if frac else "")
 
 
 def build_instances(
@@ -795,7 +889,7 @@ def build_instances(
                 "mask_span": [span.start, span.end],
                 "masked_sentence": sentence[: span.start] + "[MASK]" + sentence[span.end :],
                 "span_text": span.text,
-                "ground_truth": _ground_truth(span, derivation),
+                "ground_truth": span_ground_truth(span),
                 "span_kind": span.kind,
                 "derivation": derivation.to_json() if derivation else None,
                 "answerable_by": {},
@@ -1146,14 +1240,15 @@ def synthetic_dataset(path: Path | None = None, n_reports: int = 3, seed: int = 
 # agreement with the pilot's LLM labels
 
 
-def agreement_with_pilot(pilot_path: str | Path, *, chance_baseline: bool = True) -> dict[str, Any]:
+def agreement_with_pilot(pilot_path: str | Path, *, swapped_tables: bool = True) -> dict[str, Any]:
     """Run the derivation finder on every pilot span and compare with the pilot's labels.
 
     The LLM label is the unanimous value of the three released ``*_label``
     fields (None when they disagree). Also compares the finder's scenario with
     the annotated ``mask_type``, and its value with the ``ground_truth`` (Algorithm
-    1, numeric). With ``chance_baseline`` the finder also runs against the
-    tables of a different report: how often it "finds" a derivation by coincidence.
+    1, numeric). With ``swapped_tables`` the finder also runs with each report's
+    tables swapped for the next report's (report i gets report i+1's tables): a
+    derivation found there is a coincidence, so ``swapped_found_rate`` measures them.
     """
     path = Path(pilot_path)
     data = read_json(path)
@@ -1170,7 +1265,7 @@ def agreement_with_pilot(pilot_path: str | Path, *, chance_baseline: bool = True
         indexes.append(DerivationIndex(doc.tables))
     confusion: Counter[tuple[str, str]] = Counter()
     scenarios: Counter[tuple[str, str]] = Counter()
-    value_match = found_total = chance_found = total = 0
+    value_match = found_total = swapped_found = total = 0
     for n, record in enumerate(data):
         for inst in record["instances"]:
             try:
@@ -1182,7 +1277,9 @@ def agreement_with_pilot(pilot_path: str | Path, *, chance_baseline: bool = True
                 ) from None
             span = sentence[start:end]
             neighbours = f"{inst.get('pre_sentence') or ''} {inst.get('post_sentence') or ''}"
-            derivation = find_derivation(span, indexes[n], sentence, neighbours=neighbours)
+            derivation = find_derivation(
+                span, indexes[n], sentence, neighbours=neighbours, mask=(start, end)
+            )
             labels = {k: inst.get(k) for k in RELEASED_LABEL_FIELDS}
             llm = unanimous(labels) if all(labels.values()) else None
             finder = "answerable" if derivation else "unanswerable"
@@ -1194,10 +1291,11 @@ def agreement_with_pilot(pilot_path: str | Path, *, chance_baseline: bool = True
             if derivation:
                 found_total += 1
                 value_match += _prm(str(inst.get("ground_truth", "")), derivation.text).numeric
-            if chance_baseline and len(data) > 1:
+            if swapped_tables and len(data) > 1:
                 other = indexes[(n + 1) % len(data)]
-                chance_found += (
-                    find_derivation(span, other, sentence, neighbours=neighbours) is not None
+                swapped_found += (
+                    find_derivation(span, other, sentence, neighbours=neighbours, mask=(start, end))
+                    is not None
                 )
     unanimous_rows = [(k, v) for k, v in confusion.items() if k[0] != "split"]
     agree = sum(v for (llm, finder), v in unanimous_rows if llm == finder)
@@ -1215,8 +1313,8 @@ def agreement_with_pilot(pilot_path: str | Path, *, chance_baseline: bool = True
         "scenario_confusion": {f"{t}|{f}": v for (t, f), v in sorted(scenarios.items())},
         "scenario_agreement_rate": round(same_type / with_type, 4) if with_type else None,
         "value_match_rate": round(value_match / found_total, 4) if found_total else None,
-        "chance_found_rate": round(chance_found / total, 4)
-        if chance_baseline and total and len(data) > 1
+        "swapped_found_rate": round(swapped_found / total, 4)
+        if swapped_tables and total and len(data) > 1
         else None,
         "seconds": round(time.perf_counter() - started, 2),
     }

@@ -112,7 +112,7 @@ def agreement(
     head.add_column("value", justify="right")
     for key in (
         "instances", "unanimous", "agreement", "agreement_rate", "finder_found",
-        "value_match_rate", "scenario_agreement_rate", "chance_found_rate",
+        "value_match_rate", "scenario_agreement_rate", "swapped_found_rate",
     ):  # fmt: skip
         head.add_row(key.replace("_", " "), str(result[key]))
     console.print(head)

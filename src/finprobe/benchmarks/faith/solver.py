@@ -435,7 +435,7 @@ _CHANGE_BEFORE = re.compile(
 )
 # "increased $894 million, or [MASK]": the second figure of a change
 _CHANGE_PAIR_BEFORE = re.compile(
-    _CHANGE_WORD + r"\s+(?:by\s+)?(?:approximately\s+)?\$?\s?[\d.,]+\s*(?:%|percent|million|"
+    _CHANGE_WORD + r"\s+(?:(?:by|of)\s+)?(?:approximately\s+)?\$?\s?[\d.,]+\s*(?:%|percent|million|"
     r"billion|thousand)?,?\s+or\s*$",
     re.I,
 )
