@@ -280,11 +280,21 @@ def test_build_from_paths_and_cli(tmp_path):
     src.write_text(HTML_10K)
     (tmp_path / "acme-10-Q.html").write_text(HTML_10K.replace("Item 7.", "Item 2."))
     out = tmp_path / "faith.json"
-    summary = build_from_paths([tmp_path], out, only_answerable=True, progress=False)
+    summary = build_from_paths([tmp_path], out, progress=False)
     assert summary["reports"] == 1 and summary["skipped_10q"] == ["acme-10-Q.html"]
+    # by default only answerable spans are written
     assert summary["instances"] == summary["answerable"]["derivation"] >= 4
     reports = load_faith_reports(out)  # the lead's loader reads what we wrote
     assert reports[0].instances[0].ground_truth
+    assert {i.answerability() for i in reports[0].instances} == {"answerable"}
+    kept = tmp_path / "kept.json"
+    summary = build_from_paths([src], kept, keep_unanswerable=True, progress=False)
+    marked = {i.answerability() for i in load_faith_reports(kept)[0].instances}
+    assert marked == {"answerable", "unanswerable"}  # "1,200 employees" has no derivation
+    with pytest.raises(InputError, match="keep-unanswerable"):
+        build_from_paths([src], kept, answerability="none", progress=False)
+    build_from_paths([src], kept, answerability="none", keep_unanswerable=True, progress=False)
+    assert {i.answerability() for i in load_faith_reports(kept)[0].instances} == {"unlabelled"}
 
     app, build = typer.Typer(), typer.Typer()
     app.add_typer(build, name="build")
@@ -293,7 +303,7 @@ def test_build_from_paths_and_cli(tmp_path):
     cli_out = tmp_path / "cli.json"
     result = runner.invoke(app, ["build", "faith", str(src), "--out", str(cli_out)])
     assert result.exit_code == 0, result.output
-    assert len(json.loads(cli_out.read_text())[0]["instances"]) == 5
+    assert len(json.loads(cli_out.read_text())[0]["instances"]) == 4  # answerable only
     bad = runner.invoke(app, ["build", "faith", str(tmp_path / "missing"), "--out", str(cli_out)])
     assert bad.exit_code == 2
     bad = runner.invoke(app, ["build", "faith", str(src), "--out", str(cli_out), "--spans", "x"])

@@ -97,3 +97,45 @@ def test_repeated_uids_become_unique_sample_ids(tmp_path) -> None:
     ids = [s.id for s in faith_samples(path)]
     assert len(ids) == len(set(ids)) == 7
     assert "tiny-1#2" in ids
+
+
+def test_unanswerable_and_unlabelled_instances_are_scored_apart(tmp_path, capsys) -> None:
+    from finprobe.benchmarks.faith.task import faith_samples
+
+    def rec(uid: str, status: str, correct: float) -> SampleRecord:
+        return SampleRecord(
+            id=uid,
+            metadata={"mask_type": "A", "answerability": status},
+            completion="",
+            score={"correct": correct, "paper_correct": correct, "parsed": 1.0},
+            score_metadata={},
+        )
+
+    records = [rec("a", "answerable", 1), rec("b", "answerable", 0), rec("c", "unanswerable", 0)]
+    records.append(rec("d", "unlabelled", 0))
+    summary = summarize(records)
+    assert summary["metrics"]["n"] == 2 and summary["headline"]["overall"] == 50.0
+    assert summary["metrics"]["scope"] == "answerable"
+    assert summary["breakdowns"]["answerability"]["unanswerable"] == {
+        "n": 1, "accuracy": 0.0, "paper_accuracy": 0.0,
+    }  # fmt: skip
+    # a file where nothing is labelled: the headline counts all, and says so
+    only = summarize([rec("d", "unlabelled", 1)])
+    assert only["metrics"]["scope"] == "all" and only["headline"]["overall"] == 100.0
+    # loading such a file says so on stderr
+    data = {
+        "metadata": {},
+        "tables": [],
+        "instances": [
+            {"uid": "u1", "sentence": "Revenue was $5 million.", "mask_span": [12, 22],
+             "masked_sentence": "Revenue was [MASK].", "ground_truth": "$5,000,000",
+             "answerable": False},
+            {"uid": "u2", "sentence": "Revenue was $5 million.", "mask_span": [12, 22],
+             "masked_sentence": "Revenue was [MASK].", "ground_truth": "$5,000,000"},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "mixed.json"
+    path.write_text(json.dumps([data]))
+    samples = faith_samples(path)
+    assert [s.metadata["answerability"] for s in samples] == ["unanswerable", "unlabelled"]
+    assert "1 unanswerable, 1 unlabelled of 2 instances" in capsys.readouterr().err

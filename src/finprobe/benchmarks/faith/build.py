@@ -901,6 +901,9 @@ def build_instances(
         labels = panel_answerability(record, panel_models)
         for instance in record["instances"]:
             instance["answerable_by"]["panel"] = labels.get(instance["uid"], {})
+    for instance in record["instances"]:
+        # None: nothing judged it (answerability "none"); scored apart as unlabelled
+        instance["answerable"] = is_answerable(instance) if answerability != "none" else None
     return record
 
 
@@ -1059,7 +1062,7 @@ def build_from_paths(
     spans: str = "rules",
     answerability: str = "derivation",
     panel_models: Sequence[Any] = (),
-    only_answerable: bool = False,
+    keep_unanswerable: bool = False,
     limit: int | None = None,
     max_sentences: int | None = None,
     include_10q: bool = False,
@@ -1071,9 +1074,11 @@ def build_from_paths(
 
     from finprobe.files import write_json_atomic
 
-    if only_answerable and answerability == "none":
+    if answerability == "none" and not keep_unanswerable:
         raise InputError(
-            None, "--only-answerable needs an answerability method (derivation or panel)"
+            None,
+            "--answerability none judges no span answerable: add --keep-unanswerable "
+            "to write them all, marked unlabelled",
         )
     files = collect_inputs(paths)
     if limit is not None:
@@ -1105,8 +1110,9 @@ def build_from_paths(
             )
             if not record["metadata"]["has_mdna"]:
                 no_mdna.append(path.name)
-            if only_answerable:
-                record["instances"] = [i for i in record["instances"] if is_answerable(i)]
+            record["metadata"]["kept_unanswerable"] = keep_unanswerable
+            if not keep_unanswerable:
+                record["instances"] = [i for i in record["instances"] if i["answerable"]]
             records.append(record)
             bar.advance(task)
     write_json_atomic(Path(out), records)

@@ -33,8 +33,11 @@ def build_faith(
         None, "--panel-model", help="inspect model for the answerability panel (repeat)."
     ),
     spans: str = typer.Option("rules", "--spans", help="rules | spacy (needs a spaCy model)"),
-    only_answerable: bool = typer.Option(
-        False, "--only-answerable", help="Keep only spans judged answerable."
+    keep_unanswerable: bool = typer.Option(
+        False,
+        "--keep-unanswerable",
+        help="Also write spans not judged answerable, marked answerable=false "
+        "(null with --answerability none). Default: answerable spans only.",
     ),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Process at most N input files."),
     max_sentences: int | None = typer.Option(
@@ -61,7 +64,7 @@ def build_faith(
             spans=spans,
             answerability=answerability,
             panel_models=panel_model or [],
-            only_answerable=only_answerable,
+            keep_unanswerable=keep_unanswerable,
             limit=limit,
             max_sentences=max_sentences,
             include_10q=include_10q,

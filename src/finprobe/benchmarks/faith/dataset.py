@@ -48,6 +48,30 @@ class FaithInstance:
         start, end = self.mask_span
         return self.sentence[start:end]
 
+    def answerability(self) -> str:
+        """The status "answerable", "unanswerable" or "unlabelled", from what the file records.
+
+        A builder's ``answerable`` flag (or its ``answerable_by`` evidence) first;
+        else the released annotators' labels: unanimous "unanswerable" is
+        unanswerable, any other labelled span is answerable (the released data
+        are scored whole, as published); no label of any kind is unlabelled.
+        """
+        flag = self.extra.get("answerable")
+        if isinstance(flag, bool):
+            return "answerable" if flag else "unanswerable"
+        by = self.extra.get("answerable_by")
+        if isinstance(by, dict) and by:
+            panel = by.get("panel")
+            if isinstance(panel, dict) and panel:
+                values = set(panel.values())
+                return "answerable" if values == {"answerable"} else "unanswerable"
+            if any(v is True for v in by.values()):
+                return "answerable"
+            return "unanswerable"
+        if self.labels:
+            return "unanswerable" if self.unanimous_label() == "unanswerable" else "answerable"
+        return "unlabelled"
+
     def unanimous_label(self) -> str | None:
         """'answerable'/'unanswerable' when every annotator agrees, else None."""
         values = {v for v in self.labels.values() if v}
@@ -110,7 +134,7 @@ def parse_report(record: dict, n: int, path: Path | None = None) -> FaithReport:
                     extra={
                         k: v
                         for k, v in inst.items()
-                        if k in ("derivation", "answerable_by", "scenario_source")
+                        if k in ("derivation", "answerable_by", "answerable", "scenario_source")
                     },
                 )
             )
@@ -187,11 +211,12 @@ def instance_metadata(report: FaithReport, instance: FaithInstance) -> dict[str,
         "hint": unit_hint(instance.ground_truth),
         "mask_type": instance.mask_type,
         "ground_truth": instance.ground_truth,
+        "answerability": instance.answerability(),
     }
 
 
 # Metadata a baseline must never see: it sees only what a model sees.
-HIDDEN_FROM_BASELINES = ("ground_truth", "mask_type")
+HIDDEN_FROM_BASELINES = ("ground_truth", "mask_type", "answerability")
 
 
 def tables_from_metadata(metadata: dict[str, Any]) -> list[FaithTable]:

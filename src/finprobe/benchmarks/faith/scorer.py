@@ -122,14 +122,43 @@ def sample_scenario(record: SampleRecord) -> str | None:
     return None
 
 
+ANSWERABILITY = ("answerable", "unanswerable", "unlabelled")
+
+
 def summarize(
     records: list[SampleRecord], scenarios: dict[str, str] | None = None
 ) -> dict[str, Any]:
     """Accuracy overall, value, unit and by scenario, in both modes.
 
-    ``scenarios`` (uid -> scenario) overrides per-sample scenarios: ``compare`` passes
-    the cross-model consensus for instances without an annotated mask_type.
+    The headline counts the answerable instances only; unanswerable and
+    unlabelled ones (a build kept with ``--keep-unanswerable``, a file with no
+    labels) are scored apart in ``breakdowns.answerability``. When no instance
+    is known answerable, the headline counts them all and says so (``scope``).
+    ``scenarios`` (uid -> scenario) overrides per-sample scenarios: ``compare``
+    passes the cross-model consensus for instances without an annotated mask_type.
     """
+    groups: dict[str, list[SampleRecord]] = defaultdict(list)
+    for record in records:
+        groups[record.metadata.get("answerability") or "answerable"].append(record)
+    scope = "answerable" if groups.get("answerable") else "all"
+    headline_records = groups["answerable"] if scope == "answerable" else records
+    result = _summarize_group(headline_records, scenarios)
+    result["metrics"]["scope"] = scope
+    result["breakdowns"]["answerability"] = {
+        name: {
+            "n": len(group),
+            "accuracy": _pct(sum(r.score.get("correct", 0) for r in group), len(group)),
+            "paper_accuracy": _pct(sum(r.score.get("paper_correct", 0) for r in group), len(group)),
+        }
+        for name in ANSWERABILITY
+        if (group := groups.get(name))
+    }
+    return result
+
+
+def _summarize_group(
+    records: list[SampleRecord], scenarios: dict[str, str] | None
+) -> dict[str, Any]:
     n = len(records)
     totals: dict[str, float] = defaultdict(float)
     by_scenario: dict[str, list[SampleRecord]] = defaultdict(list)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+from collections import Counter
 from pathlib import Path
 
 from inspect_ai import Task, task
@@ -26,6 +28,24 @@ from finprobe.benchmarks.faith.solver import solve_from_tables
 from finprobe.runner import BenchmarkInfo, answer_or_generate, json_generate
 
 
+def answerability_note(path: Path, samples: list[Sample]) -> str | None:
+    """One line saying how many instances are not known answerable, or None when all are."""
+    counts = Counter(s.metadata["answerability"] for s in samples if s.metadata)
+    apart = {k: v for k, v in counts.items() if k != "answerable"}
+    if not apart:
+        return None
+    parts = ", ".join(f"{v} {k}" for k, v in sorted(apart.items()))
+    scope = (
+        f"the headline counts only the {counts['answerable']} answerable"
+        if counts.get("answerable")
+        else "no instance is labelled answerable, so the headline counts them all"
+    )
+    return (
+        f"note: {path}: {parts} of {len(samples)} instances; scored apart "
+        f"(breakdowns.answerability), {scope}"
+    )
+
+
 def faith_samples(data: str | Path) -> list[Sample]:
     reports = load_faith_reports(Path(data))
     samples = []
@@ -46,6 +66,9 @@ def faith_samples(data: str | Path) -> list[Sample]:
                 metadata=metadata,
             )
         )
+    note = answerability_note(Path(data), samples)
+    if note:
+        print(note, file=sys.stderr)
     return samples
 
 
