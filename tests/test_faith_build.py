@@ -349,3 +349,43 @@ def test_build_on_a_real_findver_10k(tmp_path):
         s, e = inst["mask_span"]
         assert inst["sentence"][s:e] == inst["span_text"]
         assert precision_relaxed_match(inst["ground_truth"], inst["span_text"]).numeric
+
+
+def test_build_writes_a_data_card_and_show_prints_the_derivation(tmp_path):
+    from finprobe.benchmarks.faith.card import data_card, self_check
+
+    src = tmp_path / "acme-10-K.html"
+    src.write_text(HTML_10K)
+    out = tmp_path / "faith.json"
+    summary = build_from_paths([src], out, progress=False)
+    card = json.loads(Path(summary["card"]).read_text())
+    assert card["instances"] == summary["instances"] >= 4
+    assert card["self_check"]["cells_from_source"] is True
+    assert card["self_check"]["passed"] == card["instances"] and not card["self_check"]["failed"]
+    assert card["by_scenario"]["A"] >= 2 and "lookup" in card["by_kind"]
+    assert 0 <= card["sentence_only_probe"]["rate"] <= 1
+    # the self-check is not a rubber stamp: a tampered cell or ground truth fails it
+    records = json.loads(out.read_text())
+    inst = next(i for i in records[0]["instances"] if i["span_text"] == "$817.9 million")
+    tables = {t["table_index"]: t for t in records[0]["tables"]}
+    assert self_check(inst, tables) is None
+    cell = inst["derivation"]["cells"][0]
+    tables[cell["table_index"]]["cells"][cell["row"]][cell["col"]] = "717,880"
+    assert "reads '717,880'" in self_check(inst, tables)
+    wrong = dict(inst, ground_truth="$817,880,000")  # a table value is not the span
+    assert "is not the span" in self_check(
+        wrong, {t["table_index"]: t for t in records[0]["tables"]}
+    )
+    fresh = json.loads(out.read_text())
+    assert data_card(fresh)["self_check"]["passed"] == card["instances"]
+    assert data_card(records)["self_check"]["failed"]  # the tampered cell is caught
+
+    app, build = typer.Typer(), typer.Typer()
+    app.add_typer(build, name="build")
+    register(build, app)
+    shown = CliRunner().invoke(app, ["faith", "show", str(out), inst["uid"][:12]])
+    assert shown.exit_code == 0, shown.output
+    assert "[[$817.9 million]]" in shown.output and "Revenue was [MASK]" in shown.output
+    assert "lookup" in shown.output and "row 'Revenue'" in shown.output
+    missing = CliRunner().invoke(app, ["faith", "show", str(out), "no-such-uid"])
+    assert missing.exit_code == 2

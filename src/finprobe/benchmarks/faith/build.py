@@ -36,8 +36,10 @@ from typing import Any
 from finprobe.benchmarks.faith.dataset import RELEASED_LABEL_FIELDS
 from finprobe.benchmarks.faith.solver import (
     _ACRONYM,
+    _INCREASE,
     Cell,
     _initials,
+    _respectively_slot,
     _target_year,
     _tokens,
     mask_role,
@@ -464,6 +466,13 @@ def supports(span_value: Decimal, span_precision: Decimal, value: Decimal) -> bo
     return _round_half_up(abs(value), span_precision) * span_precision == abs(span_value)
 
 
+def _significant_digits(number: ParsedNumber) -> int:
+    value, precision = abs(number.as_fraction()), number.fraction_precision()
+    if not value or not precision:
+        return 0
+    return max(0, int((value / precision).adjusted()) + 1)
+
+
 def _format_amount(value: Decimal, money: bool) -> str:
     value = abs(value)
     if value == value.to_integral_value():
@@ -522,6 +531,8 @@ def find_derivation(
         return None  # "$0" and "nil" match every dash in the tables
     context = set(_tokens(sentence_context))
     near = set(_tokens(neighbours))
+    # a span of one or two significant digits ("$0.6 million") equals many cells by chance
+    digits = _significant_digits(number)
     years = set(_YEAR.findall(sentence_context))
     if mask is None and isinstance(span_number, NumberSpan):
         mask = (span_number.start, span_number.end)
@@ -531,32 +542,61 @@ def find_derivation(
     before, after = (sentence_context[: mask[0]], sentence_context[mask[1] :]) if mask else ("", "")
     role = mask_role(before, after) if mask else "level"
     # The period of the blank's own clause ("[MASK] for 2022"); without a mask, any year named.
-    period = _target_year(before, after, role) if mask else None
+    # "in 2023 and 2022 were [MASK] and $14.72 billion, respectively": the blank's slot
+    period = _respectively_slot(before, after, _YEAR.findall(sentence_context)) if mask else None
+    if period is None and mask:
+        period = _target_year(before, after, role)
+    comparison = re.search(r"compared (?:with|to)|as compared|versus|\bvs\.?", after, re.I)
+    own_years = set(_YEAR.findall(before + (after[: comparison.start()] if comparison else after)))
+    if period is None and len(years) > 1:
+        # "increased ... to [MASK]" is the later level, "from [MASK]" the earlier one
+        if role == "older" or re.search(r"\bfrom\s+(?:approximately\s+|about\s+)?$", before):
+            period = min(years)
+        elif re.search(r"\bto\s+(?:approximately\s+|about\s+)?$", before) and _INCREASE.search(
+            before
+        ):
+            period = max(years)
     context_metric = context | {
         re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
     }
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
 
-    def metric_tokens(cell: Cell) -> set[str]:
-        tokens = (cell.row_tokens | cell.heading_tokens) - _GENERIC_WORDS
+    def label_sets(cell: Cell) -> list[set[str]]:
+        """The words naming a cell's metric: its row label, and the label with its heading."""
+        row = cell.row_tokens - _GENERIC_WORDS
         if not cell.table.row_label(cell.row).strip():
-            tokens = tokens | set(_tokens(cell.table.pre_text))  # an unlabelled one-row table
+            row = row | set(_tokens(cell.table.pre_text))  # an unlabelled one-row table
         initials = _initials(cell.table.row_label(cell.row)).lower()
         if len(initials) >= 2 and initials in acronyms:
-            tokens = tokens | {initials}  # "R&D" names "Research and development"
-        return tokens
+            row = row | {initials}  # "R&D" names "Research and development"
+        return [row, row | (cell.heading_tokens - _GENERIC_WORDS)]
+
+    def coverage(cell: Cell, words: set[str]) -> float:
+        """Share of the label's words the text names (the better of row, row + heading)."""
+        return max((len(t & words) / len(t) for t in label_sets(cell) if t), default=0.0)
 
     def evidence(ids: tuple[int, ...], kind: str) -> bool:
         """The cells carry the span's metric and period, and the formula fits the blank's role."""
         cells = [index.cells[k] for k in ids]
-        rows = {(c.table_index, c.row): c for c in cells}.values()
-        # metric: every row named by the sentence or its neighbours, one by the sentence itself
-        named = [bool(metric_tokens(c) & context_metric) for c in rows]
-        near_named = [bool(metric_tokens(c) & (context_metric | near)) for c in rows]
+        named_cells = cells
+        if kind == "share" and not cells[1].table.row_label(cells[1].row).strip():
+            named_cells = cells[:1]  # an unlabelled row under the items is the column's total
+        rows = {(c.table_index, c.row): c for c in named_cells}.values()
+        # metric: most of every row's label words are in the sentence (or, for a second
+        # row, its neighbours), and one row is named by the sentence itself
+        # computed values and one-digit spans match many cells by chance: most of each
+        # label must be named; a lookup of a longer span needs one label word
+        computed = kind not in ("lookup", "raw_lookup")
+        need = _MIN_LABEL_COVERAGE if computed or digits < 2 else 1e-9
+        named = [coverage(c, context_metric) >= need for c in rows]
+        near_named = [coverage(c, context_metric | near) >= need for c in rows]
         if not any(named) or not all(near_named):
             return False
-        # period: the blank's year must be the (newer) column's year
-        wanted = {period} if period else set()
+        if kind == "sum" and not (all(named) and _SUM_CUE.search(sentence_context)):
+            return False  # a sum only where the sentence adds two named items
+        # period: the blank's year (else one the sentence names outside the comparison
+        # that follows the blank) must be the (newer) column's
+        wanted = {period} if period else own_years
         if wanted:
             if kind in _CHANGE_KINDS and len(cells) >= 2:
                 latest = max(cells[0].years | cells[1].years, default=None)
@@ -661,6 +701,10 @@ def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str)
     return text
 
 
+# For spans of one or two significant digits, the share of a row label's words the
+# sentence must name: "Interest income" is not named by "income tax expense ... [MASK]".
+# Longer spans need one label word: their digits are evidence already.
+_MIN_LABEL_COVERAGE = 0.6
 # Label words that qualify a metric but never name one: sharing only these is no evidence.
 _GENERIC_WORDS = frozenset(
     _tokens(
@@ -668,6 +712,7 @@ _GENERIC_WORDS = frozenset(
         "effect result consolidated prior current including excluding"
     )
 )
+_SUM_CUE = re.compile(r"\b(?:combined|together|aggregate|in total|total of|sum of|plus)\b", re.I)
 _CHANGE_KINDS = frozenset({"change", "pct_change", "pp_change", "ratio_change"})
 _KIND_SCENARIO = {
     "lookup": "A",
@@ -765,8 +810,12 @@ def _describe(
                 "row_label": c.table.row_label(c.row),
                 "column_label": c.col_text,
                 "text": c.text,
+                # the value the formula used: signed, table scale applied unless the
+                # formula says "as written"; percent cells in percent points
+                "value": f"{(c.raw if kind == 'raw_lookup' else index.val[k]):f}",
+                "percent": index.percent[k],
             }
-            for c in cells
+            for k, c in zip(ids, cells, strict=True)
         ],
         value=value * _HUNDRED if percent else value,
         percent=percent,
@@ -855,7 +904,12 @@ def build_instances(
     if corpus is None:
         return record
     record["tables"] = [
-        {"table_index": t.id[1:], "pre_text": t.pre_text, "cells": [list(r) for r in t.cells]}
+        {
+            "table_index": t.id[1:],
+            "pre_text": t.pre_text,
+            "cells": [list(r) for r in t.cells],
+            "source_block": t.source_id,
+        }
         for t in corpus.tables
     ]
     found = [(i, mask_spans(s, spans)) for i, s in enumerate(corpus.sentences)]
@@ -1085,6 +1139,7 @@ def build_from_paths(
         files = files[:limit]
     started = time.perf_counter()
     records: list[dict[str, Any]] = []
+    sources: list[Path] = []
     skipped_10q: list[str] = []
     no_mdna: list[str] = []
     with Progress(
@@ -1114,9 +1169,18 @@ def build_from_paths(
             if not keep_unanswerable:
                 record["instances"] = [i for i in record["instances"] if i["answerable"]]
             records.append(record)
+            sources.append(path)
             bar.advance(task)
     write_json_atomic(Path(out), records)
+    card = build_card(records, sources)
+    card_path = Path(f"{out}.card.json")
+    write_json_atomic(card_path, card)
     summary = summarize_dataset(records)
+    summary["card"] = str(card_path)
+    summary["self_check"] = {k: v for k, v in card["self_check"].items() if k != "failed"}
+    summary["self_check"]["failed"] = len(card["self_check"]["failed"])
+    summary["swapped_tables"] = card.get("swapped_tables")
+    summary["sentence_only_probe"] = card["sentence_only_probe"]
     summary.update(
         out=str(out),
         files=len(files),
@@ -1125,6 +1189,54 @@ def build_from_paths(
         seconds=round(time.perf_counter() - started, 1),
     )
     return summary
+
+
+def build_card(records: list[dict[str, Any]], sources: list[Path]) -> dict[str, Any]:
+    """The data card of a build: self-check against the source files, swapped-tables negative."""
+    from finprobe.benchmarks.faith.card import data_card
+
+    readers = [
+        _source_cell_reader(path, record) for path, record in zip(sources, records, strict=True)
+    ]
+    swapped: list[bool] = []
+    with_tables = [n for n, r in enumerate(records) if r["tables"]]
+    if len(with_tables) > 1:
+        indexes = {
+            n: DerivationIndex(load_faith_report(records[n], f"card-{n}").tables)
+            for n in with_tables
+        }
+        for pos, n in enumerate(with_tables):
+            other = indexes[with_tables[(pos + 1) % len(with_tables)]]
+            for inst in records[n]["instances"]:
+                if not inst.get("answerable"):
+                    continue
+                start, end = inst["mask_span"]
+                found = find_derivation(
+                    inst["sentence"][start:end],
+                    other,
+                    inst["sentence"],
+                    neighbours=f"{inst['pre_sentence']} {inst['post_sentence']}",
+                    mask=(start, end),
+                )
+                swapped.append(found is not None)
+    return data_card(records, source_cells=readers, swapped=swapped)
+
+
+def _source_cell_reader(
+    path: Path, record: dict[str, Any]
+) -> Callable[[str, int, int], str | None]:
+    """Reads a cited cell from the source report, loaded again (not the builder's copy)."""
+    doc = load_document(path)
+    blocks = {b.id: b for b in doc.blocks if isinstance(b, Table)}
+    source = {str(t["table_index"]): t.get("source_block") for t in record["tables"]}
+
+    def read(table_index: str, row: int, col: int) -> str | None:
+        block = blocks.get(source.get(table_index) or "")
+        if block is None or row >= len(block.cells) or col >= len(block.cells[row]):
+            return None
+        return block.cells[row][col]
+
+    return read
 
 
 def summarize_dataset(records: list[dict[str, Any]]) -> dict[str, Any]:

@@ -88,6 +88,16 @@ def build_faith(
         *((f"scenario {k}", v) for k, v in summary["scenario_mix"].items()),
         ("answerable (derivation)", summary["answerable"]["derivation"]),
         ("answerable (panel, unanimous)", summary["answerable"]["panel_unanimous"]),
+        (
+            "self-check (cells re-read from source)",
+            f"{summary['self_check']['passed']} of {summary['self_check']['checked']} pass",
+        ),
+        (
+            "swapped-tables found rate",
+            (summary["swapped_tables"] or {}).get("found_rate", "n/a (one report)"),
+        ),
+        ("sentence-only answerable rate", summary["sentence_only_probe"]["rate"]),
+        ("data card", summary["card"]),
         ("seconds", summary["seconds"]),
     ]
     for name, value in rows:
@@ -142,7 +152,38 @@ def agreement(
     console.print(scen)
 
 
+def show(
+    data: Path = typer.Argument(..., help="FAITH dataset JSON (from finprobe build faith)."),
+    uid: str = typer.Argument(..., help="Instance uid (a unique prefix is enough)."),
+) -> None:
+    """Print one instance for review: the sentence with the mask, its derivation and cells."""
+    from finprobe.benchmarks.faith.card import show_instance
+    from finprobe.files import read_json
+
+    try:
+        records = read_json(data)
+        if isinstance(records, dict):
+            records = [records]
+        if not isinstance(records, list):
+            raise InputError(data, "not a FAITH dataset (expected a list of reports)")
+        hits = [
+            (r, i)
+            for r in records
+            for i in r.get("instances", [])
+            if str(i.get("uid", "")).startswith(uid)
+        ]
+        if not hits:
+            raise InputError(data, f"no instance with uid {uid!r}")
+        if len(hits) > 1 and not any(i["uid"] == uid for _, i in hits):
+            raise InputError(data, f"uid prefix {uid!r} matches {len(hits)} instances")
+    except InputError as exc:
+        raise _fail(exc) from None
+    record, instance = next(((r, i) for r, i in hits if i["uid"] == uid), hits[0])
+    print(show_instance(record, instance))
+
+
 def register(build_app: typer.Typer, app: typer.Typer) -> None:
     build_app.command("faith")(build_faith)
     faith_app.command("agreement")(agreement)
+    faith_app.command("show")(show)
     app.add_typer(faith_app, name="faith")
