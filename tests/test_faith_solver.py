@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from finprobe.benchmarks.faith.dataset import unit_hint
-from finprobe.benchmarks.faith.solver import mask_role, rank_candidates, solve_from_tables
+from finprobe.benchmarks.faith.sentence import mask_role
+from finprobe.benchmarks.faith.solver import rank_candidates, solve_from_tables
 from finprobe.numbers import reference_scorer_match
 from finprobe.synth import make_report, to_faith_record
 

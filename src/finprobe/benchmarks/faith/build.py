@@ -33,17 +33,16 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 from pathlib import Path
 from typing import Any
 
+from finprobe.benchmarks.faith.cells import Cell, numeric_cells
 from finprobe.benchmarks.faith.dataset import RELEASED_LABEL_FIELDS
-from finprobe.benchmarks.faith.solver import (
+from finprobe.benchmarks.faith.sentence import (
     _ACRONYM,
     _INCREASE,
-    Cell,
     _initials,
     _respectively_slot,
     _target_year,
     _tokens,
     mask_role,
-    numeric_cells,
 )
 from finprobe.document import (
     FinancialDocument,

@@ -1,0 +1,266 @@
+"""Reading FAITH tables: numeric cells with their labels, periods and scales."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cached_property
+from typing import Any
+
+from finprobe.benchmarks.faith.sentence import _YEAR, _tokens
+from finprobe.document import Table
+
+
+@dataclass
+class Cell:
+    table: Table
+    table_index: str
+    row: int
+    col: int
+    value: Decimal  # magnitude, table scale applied (percent stays in points)
+    percent: bool
+    text: str
+    raw: Decimal = Decimal(0)  # magnitude as written in the cell, no table scale
+    heading: str = ""  # the body heading row above ("Total International", "Nutritionals —")
+    table_years: frozenset[str] = frozenset()
+
+    @cached_property
+    def row_tokens(self) -> set[str]:
+        return set(_tokens(self.table.row_label(self.row)))
+
+    @cached_property
+    def heading_tokens(self) -> set[str]:
+        return set(_tokens(self.heading)) - self.row_tokens
+
+    @cached_property
+    def col_text(self) -> str:
+        return self.table.column_label(self.col)
+
+    @cached_property
+    def years(self) -> set[str]:
+        own = set(_YEAR.findall(self.col_text))
+        if own:
+            return own
+        # "Total International | 2023 vs. 2022 | (3.3)": the period is in the row label
+        in_row = set(_YEAR.findall(self.table.row_label(self.row)))
+        if in_row and not self.table_years:
+            return in_row
+        # "2023 | 2022 | Total Change | Impact of Exchange": a value column without a
+        # year in a table of periods belongs to the table's latest period
+        if self.table_years:
+            return {max(self.table_years)}
+        return set()
+
+    @cached_property
+    def change_column(self) -> bool:
+        """A column of changes between periods ("2023 vs. 2022 Change", "Increase (Decrease)")."""
+        text = self.col_text.lower()
+        return (
+            bool(re.search(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", text))
+            or len(self.years) >= 2
+        )
+
+    @cached_property
+    def physical_unit(self) -> bool:
+        """Row labels like "Oil (MMBbl)" or "(per BOE)" name a non-money unit."""
+        label = self.table.row_label(self.row)
+        return bool(
+            re.search(
+                r"\((?:mm|m|b)?(?:boe|bbl|bcf|mcf|btu|boe per day|mboe per day)[^)]*\)|per boe|per day",
+                label,
+                re.I,
+            )
+        )
+
+    @cached_property
+    def count_row(self) -> bool:
+        """A row or column of counts, not money: "Outstanding Common Shares", "Gross
+        Leasable Area", "Number of employees", "square feet"."""
+        if "$" in self.text:
+            return False
+        label = self.table.row_label(self.row)
+        if _PER_SHARE_ROW.search(label) or re.search(r"\$|dollars|amount|value", label, re.I):
+            return False
+        return bool(
+            _COUNT_LABEL.search(label)
+            or _COUNT_LABEL.search(self.col_text)
+            and not re.search(r"\$|dollars|amount|rent|value|cost", self.col_text, re.I)
+        )
+
+
+_COUNT_LABEL = re.compile(
+    r"\b(?:number of|(?:common |ordinary |preferred )?shares outstanding|outstanding (?:common |"
+    r"ordinary )?(?:shares|units|op units)|(?:common |op |ordinary )?units outstanding|"
+    r"square f(?:ee|oo)t|sq\.? ?ft|gla|gross leasable area|headcount|employees|"
+    r"(?:weighted[- ]average )?(?:basic |diluted )?shares\b(?! of)(?!holder))",
+    re.I,
+)
+
+
+_SCALE_WORDS = {"thousand": Decimal(1000), "million": Decimal(10) ** 6, "billion": Decimal(10) ** 9}
+_SECTION_SCALE = re.compile(r"\(\s*(?:\$|dollars)?\s*in (thousand|million|billion)s?", re.I)
+
+
+def section_scales(table: Table) -> dict[int, Decimal]:
+    """Rows under a body heading like "Revenue (in millions):" take that heading's scale."""
+    scales: dict[int, Decimal] = {}
+    current: Decimal | None = None
+    for r in range(table.header_rows, table.n_rows):
+        row = table.cells[r]
+        values = row[table.header_cols :]
+        label = table.row_label(r)
+        is_heading = not any(any(ch.isdigit() for ch in v) for v in values if v not in label)
+        if is_heading:
+            match = _SECTION_SCALE.search(label)
+            current = (
+                _SCALE_WORDS[match.group(1).lower()]
+                if match
+                else (None if label.endswith(":") else current)
+            )
+            continue
+        if current is not None:
+            scales[r] = current
+    return scales
+
+
+_PER_SHARE_ROW = re.compile(
+    r"\bper\b.*\bshare|\bper (?:diluted |basic )?share|\bEPS\b|\bper (?:boe|bbl|mcf|unit)\b", re.I
+)
+
+
+def _is_heading_row(table: Table, r: int) -> bool:
+    label = table.row_label(r)
+    values = table.cells[r][table.header_cols :]
+    return bool(label) and not any(any(ch.isdigit() for ch in v) for v in values if v not in label)
+
+
+def _headings(table: Table) -> dict[int, str]:
+    """The body heading ("Total International", "Oil (per Bbl):") that each row sits under."""
+    out: dict[int, str] = {}
+    current = ""
+    for r in range(table.header_rows, table.n_rows):
+        if _is_heading_row(table, r):
+            current = table.row_label(r).rstrip(":—- ")
+            continue
+        if not any(table.cells[r]):
+            continue
+        out[r] = current
+    return out
+
+
+def _percent_columns(table: Table) -> set[int]:
+    """Columns whose first value carries "%" and the rest are bare ("1.1%" then "9.8")."""
+    cols = set()
+    for c in range(table.header_cols, table.n_cols):
+        values = [
+            table.cells[r][c]
+            for r in range(table.header_rows, table.n_rows)
+            if any(ch.isdigit() for ch in table.cells[r][c])
+        ]
+        if values and "%" in values[0] and not any("$" in v for v in values):
+            cols.add(c)
+    return cols
+
+
+def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1)) -> list[Cell]:
+    cells = []
+    local = section_scales(table) if table.scale == 1 else {}
+    headings = _headings(table)
+    percent_cols = _percent_columns(table)
+    years = frozenset(y for c in range(table.n_cols) for y in _YEAR.findall(table.column_label(c)))
+    for r in range(table.header_rows, table.n_rows):
+        label = table.row_label(r)
+        per_unit = bool(_PER_SHARE_ROW.search(label))
+        for c in range(table.header_cols, table.n_cols):
+            raw = table.cells[r][c]
+            if not raw or not any(ch.isdigit() for ch in raw):
+                continue
+            number = table.number(r, c)
+            value = table.scaled_value(r, c)
+            if number is None or value is None:
+                continue
+            if _YEAR.fullmatch(raw.strip()):
+                continue
+            percent = (
+                "percent" in number.units
+                or c in percent_cols
+                or table.is_per_share_or_percent(r, c)
+                and "%" in (raw + table.column_label(c))
+            )
+            if per_unit or percent:
+                value = number.value  # per-share and per-unit amounts are never scaled
+            elif _rate_named_amount(table, r, c, number):
+                # "Total Debt - Variable Rate | $426,380": a rate in the label, an amount
+                # in the cells; the table's money scale applies
+                value = number.value * table.row_scale(r)
+            elif r in local and number.scale == 1:
+                value = number.value * local[r]
+            elif table.scale == 1 and number.scale == 1 and not local:
+                value = number.value * implied_scale
+            cells.append(
+                Cell(
+                    table,
+                    index,
+                    r,
+                    c,
+                    abs(value),
+                    bool(percent),
+                    raw,
+                    abs(number.value),
+                    headings.get(r, ""),
+                    years,
+                )
+            )
+    return cells
+
+
+def _rate_named_amount(table: Table, r: int, c: int, number: Any) -> bool:
+    """A row whose label names a rate ("Fixed Rate Debt") but whose cells are amounts:
+    no "%" anywhere, and a "$" in the row or values too large for a rate."""
+    if table.scale == 1 or number.scale != 1 or number.units - {"usd"}:
+        return False
+    label = table.row_label(r)
+    if not re.search(r"\b(?:rate|ratio|margin)\b", label, re.I):
+        return False
+    if re.search(r"%|\bpercent", label + " " + table.column_label(c), re.I):
+        return False
+    if _PER_SHARE_ROW.search(label) or table.names_non_money_unit(r, c):
+        return False
+    row = table.cells[r][table.header_cols :]
+    if any("%" in v for v in row):
+        return False
+    return any("$" in v for v in row) or abs(number.value) >= 1000
+
+
+def implied_scale(table: Table, anchors: list[Any]) -> Decimal:
+    """A table with no stated scale whose cells match the sentence's money figures only
+    when read in thousands (or millions) is in thousands: "$426.4 million" ~ 426,380."""
+    if table.scale != 1:
+        return Decimal(1)
+    money = [
+        a for a in anchors if "usd" in a.units and a.scale >= 1000 and "percent" not in a.units
+    ]
+    if not money:
+        return Decimal(1)
+    for factor in (Decimal(1000), Decimal(10) ** 6):
+        for r in range(table.header_rows, table.n_rows):
+            for c in range(table.header_cols, table.n_cols):
+                number = table.number(r, c)
+                if number is None or number.scale != 1 or "percent" in number.units:
+                    continue
+                value = abs(number.value)
+                if any(_near(value, a) for a in money):
+                    return Decimal(1)  # already matches as written
+                if any(
+                    _near(value * factor, a) and a.precision <= value * factor / 100 for a in money
+                ):
+                    return factor
+    return Decimal(1)
+
+
+def _near(value: Decimal, anchor: Any) -> bool:
+    """The table value rounds to the anchor as written ("$1.7 million" ~ 1,744,488)."""
+    target = abs(anchor.value)
+    tolerance = max(anchor.precision / 2, abs(target) * Decimal("0.0005"))
+    return abs(value - target) <= tolerance

@@ -1,0 +1,486 @@
+"""What the solver knows about one blank, candidates, and how labels fit the sentence."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+from finprobe.benchmarks.faith.cells import Cell, _near
+from finprobe.benchmarks.faith.sentence import (
+    _ACRONYM,
+    _CHANGE_PAIR_BEFORE,
+    _COLUMN_NOISE,
+    _INCREASE,
+    _RATIO,
+    _SHARE,
+    _YEAR,
+    _initials,
+    _respectively_slot,
+    _target_year,
+    _tokens,
+    mask_role,
+)
+from finprobe.document import Table
+from finprobe.numbers import find_numbers
+
+
+@dataclass
+class Candidate:
+    value: Decimal
+    percent: bool
+    kind: str  # lookup | change | pct_change | ratio | share | sum
+    scenario: str
+    cells: list[Cell]
+    formula: str
+    score: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class SolverAnswer:
+    answer: str
+    scenario: str
+    metrics: list[str]
+    tables: list[str]
+    reasoning: str
+
+    def to_completion(self) -> str:
+        block = {
+            "results": {
+                "answer": self.answer,
+                "scenario": self.scenario,
+                "necessary_metrics": self.metrics,
+                "reference": self.tables,
+            }
+        }
+        return f"{self.reasoning}\n\n```json\n{json.dumps(block, indent=2)}\n```"
+
+
+KIND_SCENARIO = {
+    "lookup": "A",
+    "change": "B",
+    "pct_change": "B",
+    "ratio": "C",
+    "share": "C",
+    "sum": "C",
+}
+# Log-prior of each kind: most MD&A figures are read straight from a table.
+KIND_PRIOR = {
+    "lookup": 0.0,
+    "change": -1.6,
+    "pct_change": -1.4,
+    "share": -2.0,
+    "ratio": -2.4,
+    "sum": -2.6,
+}
+
+
+@dataclass
+class Context:
+    """What the sentence says about the masked value."""
+
+    left: list[str]
+    right: list[str]
+    sentence: list[str]
+    neighbours: list[str]
+    years: list[str]
+    anchors: list[Decimal]
+    hint_units: frozenset[str]
+    wants_percent: bool
+    wants_money: bool
+    wants_plain: bool
+    direction: bool
+    share_words: bool
+    ratio_words: bool
+    role: str  # "change" | "older" | "newer" | "level"
+    physical_unit: bool  # the hint names a non-money unit (MMBOE, Bcf, ...)
+    year_slot: str | None  # the period a "respectively" list assigns to the mask
+    target_year: str | None = None  # the period the blank belongs to, when it can be told
+    per_share_blank: bool = False  # "[MASK] per diluted share"
+    paired: bool = False  # the blank is paired with an anchor: "from [MASK] to $X", "$X, or [MASK]"
+
+
+def read_context(metadata: dict[str, Any]) -> Context:
+    masked = metadata["masked_sentence"]
+    before, _, after = masked.partition("[MASK]")
+    # "revenue rose [MASK], reflecting higher subscription renewals": the reason names
+    # other lines, not the blank's
+    reason = _REASON.search(after)
+    because = after[reason.start() :] if reason else ""
+    if reason:
+        after = after[: reason.start()]
+        masked = before + "[MASK]" + after
+    left = _tokens(before)[-8:]
+    if re.search(r"\bof which\s*(?:approximately\s+|about\s+)?$", before, re.I):
+        left = []  # "$1.9 billion, of which [MASK] was variable-rate": the part is named after
+    right = _tokens(re.split(r",?\s*of which\b", after, maxsplit=1, flags=re.I)[0])[:8]
+    hint = metadata.get("hint", "")
+    units: set[str] = set()
+    if "percent" in hint or "%" in hint:
+        units.add("percent")
+    if "$" in hint or "dollar" in hint:
+        units.add("usd")
+    if "per-share" in hint:
+        units.add("per_share")
+    match = re.search(r"expressed in ([A-Z0-9 ]+)", hint)
+    if match:
+        units.add(match.group(1).strip().lower())
+    anchors = []
+    for span in find_numbers(masked.replace("[MASK]", " ")):
+        if getattr(span, "kind", "") in ("year", "date", "ordinal"):
+            continue
+        anchors.append(span.number)
+    near = before[-60:] + " " + after[:60]
+    years = _YEAR.findall(masked)
+    return Context(
+        left=left,
+        right=right,
+        sentence=_tokens(masked),
+        neighbours=_tokens(
+            metadata.get("pre_sentence", "") + " " + metadata.get("post_sentence", "") + because
+        ),
+        years=years,
+        anchors=anchors,
+        hint_units=frozenset(units),
+        wants_percent="percent" in units,
+        wants_money="usd" in units or "per_share" in units,
+        wants_plain="plain number" in hint,
+        direction=bool(_INCREASE.search(near)),
+        share_words=bool(_SHARE.search(after[:40])),
+        ratio_words=bool(_RATIO.search(near)),
+        role=mask_role(before, after),
+        physical_unit=bool(units - {"usd", "percent", "per_share"}),
+        year_slot=_respectively_slot(before, after, years),
+        target_year=_target_year(before, after, mask_role(before, after)),
+        per_share_blank="per_share" in units or bool(re.match(r"\s*per\b", after)),
+        paired=bool(
+            _CHANGE_PAIR_BEFORE.search(before.rstrip())
+            or re.match(r"\s*(?:to|,?\s*or)\s+\$?\d", after)
+            or re.search(
+                r"\b(?:from|to)\s+\$?[\d.,]+\s*(?:million|billion|thousand|%|percent)?\s*(?:to|from)?\s*$",
+                before,
+            )
+        ),
+    )
+
+
+def expand_context(context: Context, tables: list[Table], masked: str) -> None:
+    """Let the sentence's words reach the tables' spelling: "R&D" names a row
+    "Research and development", "excluding" a column "Excl. Exchange"."""
+    labels: set[str] = set()
+    vocabulary: set[str] = set()
+    for table in tables:
+        for r in range(table.n_rows):
+            label = table.row_label(r)
+            labels.add(label)
+            vocabulary.update(_tokens(label))
+        for c in range(table.header_cols, table.n_cols):
+            vocabulary.update(_tokens(table.column_label(c)))
+    before, _, after = masked.partition("[MASK]")
+    near_text = before[-80:] + " " + after[:80]
+    for acronym in set(_ACRONYM.findall(masked)):
+        letters = acronym.replace("&", "")
+        if len(letters) < 2:
+            continue
+        for label in labels:
+            words = re.findall(r"[A-Za-z]+", label)
+            if _initials(label) == letters and len(words) <= 2 * len(letters) + 2:
+                expansion = _tokens(label)
+                context.sentence.extend(expansion)
+                if acronym in near_text:
+                    context.left.extend(expansion)
+    # "capital expenditures" is spelled "Purchases of property and equipment" in the tables
+    lowered = masked.lower()
+    for pattern, concept in _LINE_SYNONYMS:
+        match = pattern.search(lowered)
+        if not match:
+            continue
+        test = _MEASURE_ROWS[concept]
+        for label in labels:
+            if test(_label(label)):
+                expansion = _tokens(label)
+                context.sentence.extend(expansion)
+                if match.group(0) in near_text.lower():
+                    context.left.extend(expansion)
+    own = set(context.sentence)
+    for token in list(own - vocabulary):
+        if len(token) < 4:
+            continue
+        for word in vocabulary:
+            if len(word) >= 4 and (word.startswith(token) or token.startswith(word)):
+                context.sentence.append(word)
+                if token in context.left or token in context.right:
+                    context.left.append(word)
+
+
+_LINE_SYNONYMS = [
+    (re.compile(p), concept)
+    for p, concept in [
+        (r"capital expenditures|\bcapex\b|capital spending", "capex"),
+        (r"operating cash flows?|cash (?:flows? )?(?:provided by|from|generated (?:by|from)) operati",
+         "operating_cash_flow"),
+        (r"pre-?tax (?:income|earnings)", "pretax_income"),
+        (r"tax provision|income tax expense|provision for income taxes", "income_tax"),
+        (r"\bcost of (?:revenues?|sales|goods sold)", "cost_of_revenue"),
+    ]
+]  # fmt: skip
+_EXCLUDING = frozenset({"excl", "exclud", "excluding", "ex", "adjusted", "adjust"})
+
+
+class Scorer:
+    """Lexical fit between the sentence and a table location, rarity-weighted."""
+
+    def __init__(self, tables: list[Table], context: Context) -> None:
+        self.context = context
+        counts: Counter[str] = Counter()
+        documents = 0
+        for table in tables:
+            for r in range(table.n_rows):
+                counts.update(set(_tokens(table.row_label(r))))
+                documents += 1
+        self.idf = {w: math.log((documents + 1) / (n + 0.5)) for w, n in counts.items()}
+        self.default_idf = math.log(documents + 1)
+        # the report's own period: the latest year its tables show most often
+        latest: Counter[str] = Counter()
+        for table in tables:
+            years = _YEAR.findall(" ".join(table.column_label(c) for c in range(table.n_cols)))
+            if years:
+                latest[max(years)] += 1
+        self.current_year = latest.most_common(1)[0][0] if latest else None
+
+    def column_fit(self, cell: Cell) -> float:
+        """Column headers naming a segment or category the sentence names ("for the Funds")."""
+        tokens = set(_tokens(re.sub(_YEAR, " ", cell.col_text))) - _COLUMN_NOISE
+        if not tokens:
+            return 0.0
+        hits = tokens & set(self.context.sentence)
+        score = 1.5 * len(hits) - 0.4 * len(tokens - hits)
+        # constant-currency / adjusted figures: "excluding" names the "Excl." column
+        sentence_excludes = bool(set(self.context.sentence) & _EXCLUDING)
+        if tokens & _EXCLUDING:
+            score += 1.5 if sentence_excludes else -1.0
+        return score
+
+    def weight(self, tokens: set[str] | list[str]) -> float:
+        return sum(self.idf.get(t, self.default_idf) for t in tokens)
+
+    def label_fit(self, row_tokens: set[str], heading_tokens: set[str] = frozenset()) -> float:
+        if not row_tokens:
+            return 0.0
+        ctx = self.context
+        near = set(ctx.left) | set(ctx.right)
+        sentence = set(ctx.sentence)
+        hit_near = self.weight(row_tokens & near)
+        hit_sentence = self.weight(row_tokens & sentence)
+        hit_neighbours = self.weight(row_tokens & set(ctx.neighbours))
+        total = self.weight(row_tokens)
+        coverage = self.weight(row_tokens & (sentence | set(ctx.neighbours))) / total
+        missing = self.weight(row_tokens - sentence - set(ctx.neighbours))
+        # a heading above the row ("Structural Heart", "Total International") counts half
+        heading = 0.5 * self.weight(heading_tokens & sentence) + 0.3 * self.weight(
+            heading_tokens & near
+        )
+        return (
+            0.6 * hit_near
+            + 0.35 * hit_sentence
+            + 0.1 * hit_neighbours
+            + 3.0 * coverage
+            - 0.15 * missing
+            + heading
+        )
+
+    def table_fit(self, table: Table) -> float:
+        tokens = set(_tokens(table.pre_text[-300:]))
+        return 0.15 * self.weight(tokens & set(self.context.sentence))
+
+    def year_fit(self, years: set[str]) -> float:
+        if not self.context.years or not years:
+            return 0.0
+        first = self.context.years[0]
+        if first in years:
+            return 2.0
+        if years & set(self.context.years):
+            return 1.0
+        return -1.5
+
+
+def _matches_anchor(cell_or_value: Cell | Decimal, anchors: list[Any], percent: bool) -> bool:
+    for anchor in anchors:
+        anchor_percent = "percent" in anchor.units
+        if anchor_percent != percent:
+            continue
+        if isinstance(cell_or_value, Cell):
+            if _near(cell_or_value.value, anchor) or _near(cell_or_value.raw, anchor):
+                return True
+        elif _near(cell_or_value, anchor):
+            return True
+    return False
+
+
+def _derived(
+    cells_by_row: dict[tuple[str, int], list[Cell]], rows: list[tuple[str, int]]
+) -> list[Candidate]:
+    out: list[Candidate] = []
+    for key in rows:
+        row_cells = [c for c in cells_by_row.get(key, []) if not c.percent and c.years]
+        for i, a in enumerate(row_cells):
+            for b in row_cells[i + 1 :]:
+                if a.years == b.years:
+                    continue
+                newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
+                label = newer.table.row_label(newer.row)
+                out.append(
+                    Candidate(
+                        abs(newer.value - older.value),
+                        False,
+                        "change",
+                        "B",
+                        [newer, older],
+                        f"{label}: {newer.col_text} - {older.col_text}",
+                    )
+                )
+                if older.value:
+                    out.append(
+                        Candidate(
+                            abs(newer.value - older.value) / older.value * 100,
+                            True,
+                            "pct_change",
+                            "B",
+                            [newer, older],
+                            f"{label}: ({newer.col_text} - {older.col_text}) / {older.col_text}",
+                        )
+                    )
+    return out
+
+
+def _pairwise(top: list[Cell]) -> list[Candidate]:
+    """Ratios, shares and sums of the best-fitting cells of one column."""
+    out: list[Candidate] = []
+    for i, a in enumerate(top):
+        for b in top:
+            if a is b or a.table is not b.table or a.col != b.col or a.percent or b.percent:
+                continue
+            if b.value and a.value < b.value:
+                out.append(
+                    Candidate(
+                        a.value / b.value * 100,
+                        True,
+                        "share",
+                        "C",
+                        [a, b],
+                        f"{a.table.row_label(a.row)} / {b.table.row_label(b.row)}",
+                    )
+                )
+            elif b.value:
+                out.append(
+                    Candidate(
+                        a.value / b.value * 100,
+                        True,
+                        "ratio",
+                        "C",
+                        [a, b],
+                        f"{a.table.row_label(a.row)} / {b.table.row_label(b.row)}",
+                    )
+                )
+        for b in top[i + 1 :]:
+            if a.table is b.table and a.col == b.col and not a.percent and not b.percent:
+                out.append(
+                    Candidate(
+                        a.value + b.value,
+                        False,
+                        "sum",
+                        "C",
+                        [a, b],
+                        f"{a.table.row_label(a.row)} + {b.table.row_label(b.row)}",
+                    )
+                )
+    return out
+
+
+# -- measures named in words: margins, rates, totals, definitions -------------------
+
+
+def _label(text: str) -> str:
+    return re.sub(r"\s+", " ", text.lower().replace("’", "'")).strip(" :")
+
+
+def _is_total_tax(label: str) -> bool:
+    return (
+        "income tax" in label
+        and not re.search(r"before|deferred|payable|paid|receivable|net of|benefit plan", label)
+        and not label.startswith("net income")
+    )
+
+
+# the standard statement lines, by the way 10-K tables spell them
+_MEASURE_ROWS: dict[str, Any] = {
+    "revenue": lambda s: bool(
+        re.fullmatch(
+            r"(?:total )?(?:net )?(?:operating )?(?:revenues?|sales)(?:, net)?(?: \([^)]*\))?",
+            s,
+        )
+    ),
+    "cost_of_revenue": lambda s: bool(
+        re.match(r"(?:total )?costs? of (?:revenues?|sales|goods sold|products sold)", s)
+    ),
+    "gross_profit": lambda s: bool(re.fullmatch(r"gross (?:profit|margin)(?: \(loss\))?", s)),
+    "operating_expenses": lambda s: bool(
+        re.fullmatch(r"total (?:operating )?(?:costs and )?expenses", s)
+    ),
+    "operating_income": lambda s: bool(
+        re.fullmatch(
+            r"(?:total )?(?:operating (?:income|profit|earnings)(?: \(loss\))?"
+            r"|(?:income|earnings)(?: \(loss\))? from operations)",
+            s,
+        )
+    ),
+    "pretax_income": lambda s: bool(
+        re.search(r"(?:income|earnings)(?: \(loss\))?.* before (?:provision for )?income tax", s)
+    ),
+    "income_tax": _is_total_tax,
+    "net_income": lambda s: bool(
+        re.fullmatch(r"net (?:income|earnings)(?: \(loss\))?(?: attributable to [\w .,']+)?", s)
+    ),
+    "current_assets": lambda s: s == "total current assets",
+    "current_liabilities": lambda s: s == "total current liabilities",
+    "total_assets": lambda s: s == "total assets",
+    "equity": lambda s: bool(
+        re.fullmatch(r"total (?:stockholders|shareholders|shareowners|share owners)'? equity", s)
+    ),
+    "operating_cash_flow": lambda s: s.startswith("net cash") and "operating activities" in s,
+    "capex": lambda s: bool(
+        re.match(
+            r"(?:capital expenditures|(?:purchases?|additions|acquisitions?|payments for)"
+            r" (?:of|to) (?:property|premises|fixed assets|capital assets))",
+            s,
+        )
+    ),
+    "cash": lambda s: s in ("cash and cash equivalents", "cash"),
+    "debt": lambda s: bool(re.fullmatch(r"(?:total )?(?:long-term )?debt(?:, net)?", s)),
+}
+# words a sentence uses for those lines
+_MEASURE_NAMES: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(p, re.I), name)
+    for p, name in [
+        (r"^(?:total |net |consolidated )*(?:revenues?|sales|net sales)$", "revenue"),
+        (r"^costs? of (?:revenues?|sales|goods sold)$", "cost_of_revenue"),
+        (r"^capital expenditures$|^capex$", "capex"),
+        (r"^(?:net )?cash (?:provided by|from|generated by|generated from) operati\w+(?: activities)?$"
+         r"|^operating cash flows?$", "operating_cash_flow"),
+        (r"^current assets$", "current_assets"),
+        (r"^current liabilities$", "current_liabilities"),
+        (r"^(?:pre-?tax income|income before (?:income )?taxes)$", "pretax_income"),
+    ]
+]  # fmt: skip
+
+
+_REASON = re.compile(
+    r"\b(?:reflecting|due to|driven by|primarily|mainly|as a result of|led by|offset by|"
+    r"attributable to|resulting from|because)\b",
+    re.I,
+)

@@ -1,0 +1,449 @@
+"""Measures a sentence defines in words (margins, shares, sums, growth), computed from
+the statement lines they name."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from finprobe.benchmarks.faith.cells import Cell, _near
+from finprobe.benchmarks.faith.context import (
+    _MEASURE_NAMES,
+    _MEASURE_ROWS,
+    Candidate,
+    Context,
+    Scorer,
+    _label,
+)
+from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _tokens
+
+
+@dataclass
+class Measure:
+    """A figure per period: one statement line, or a combination of lines."""
+
+    name: str
+    values: dict[str, Decimal]
+    cells: dict[str, list[Cell]]
+    unit: str = "money"  # money | percent | plain
+
+
+def _table_of(measure: Measure) -> str:
+    return next(iter(measure.cells.values()))[0].table_index
+
+
+def _row_measure(cells: list[Cell]) -> Measure | None:
+    values: dict[str, Decimal] = {}
+    used: dict[str, list[Cell]] = {}
+    for cell in cells:
+        if cell.percent or cell.change_column or len(cell.years) != 1:
+            continue
+        (year,) = cell.years
+        if year not in values:
+            values[year] = cell.value
+            used[year] = [cell]
+    if not values:
+        return None
+    first = cells[0]
+    return Measure(first.table.row_label(first.row), values, used)
+
+
+def _combine(name: str, parts: list[Measure], op: str, unit: str = "money") -> Measure | None:
+    years = set.intersection(*(set(p.values) for p in parts))
+    values: dict[str, Decimal] = {}
+    used: dict[str, list[Cell]] = {}
+    ordered = sorted(years)
+    for i, year in enumerate(ordered):
+        xs = [p.values[year] for p in parts]
+        cells = [c for p in parts for c in p.cells[year]]
+        if op == "sum":
+            value = sum(xs, Decimal(0))
+        elif op == "diff":
+            value = xs[0] - sum(xs[1:], Decimal(0))
+        elif op == "ratio":
+            if not xs[1]:
+                continue
+            value = xs[0] / xs[1] * (100 if unit == "percent" else 1)
+        elif op == "return_avg":  # x / average of y over this and the prior period
+            if i == 0:
+                continue
+            prior = parts[1].values[ordered[i - 1]]
+            if not xs[1] + prior:
+                continue
+            value = xs[0] / ((xs[1] + prior) / 2) * 100
+            cells = cells + parts[1].cells[ordered[i - 1]]
+        else:
+            raise ValueError(op)
+        values[year] = value
+        used[year] = cells
+    return Measure(name, values, used, unit) if values else None
+
+
+# measures a sentence names: (phrase, operation, lines, unit)
+_NAMED_MEASURES: list[tuple[re.Pattern[str], str, tuple[str, ...], str]] = [
+    (re.compile(p, re.I), op, lines, unit)
+    for p, op, lines, unit in [
+        (r"gross (?:profit )?margin", "ratio", ("gross_profit", "revenue"), "percent"),
+        (r"operating (?:profit |income )?margin|operating income as a percent(?:age)? of",
+         "ratio", ("operating_income", "revenue"), "percent"),
+        (r"net (?:profit |income )?margin|profit margin|net (?:income|earnings) as a percent(?:age)? of",
+         "ratio", ("net_income", "revenue"), "percent"),
+        (r"effective (?:income )?tax rate", "ratio", ("income_tax", "pretax_income"), "percent"),
+        (r"current ratio", "ratio", ("current_assets", "current_liabilities"), "plain"),
+        (r"debt[- ]to[- ]equity(?: ratio)?", "ratio", ("debt", "equity"), "plain"),
+        (r"working capital", "diff", ("current_assets", "current_liabilities"), "money"),
+        (r"free cash flow", "diff", ("operating_cash_flow", "capex"), "money"),
+        (r"return on average (?:(?:stockholders|shareholders|shareowners)'?\s+|common |total )*equity",
+         "return_avg", ("net_income", "equity"), "percent"),
+        (r"return on (?:(?:stockholders|shareholders|shareowners)'?\s+|common |total )*equity",
+         "ratio", ("net_income", "equity"), "percent"),
+        (r"return on average (?:total )?assets", "return_avg", ("net_income", "total_assets"), "percent"),
+        (r"return on (?:total )?assets", "ratio", ("net_income", "total_assets"), "percent"),
+    ]
+]  # fmt: skip
+
+_SUM_WORDS = re.compile(r"\b(?:together|combined|in total|in the aggregate|aggregate)\b", re.I)
+_NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
+
+
+class MeasureReader:
+    """Reads which statement lines a sentence combines, and how."""
+
+    def __init__(self, by_row: dict[tuple[str, int], list[Cell]], scorer: Scorer) -> None:
+        self.scorer = scorer
+        self.rows: list[tuple[str, Measure]] = []
+        for group in by_row.values():
+            measure = _row_measure(group)
+            if measure is not None:
+                self.rows.append((_label(measure.name), measure))
+
+    def line(self, name: str) -> Measure | None:
+        """The statement line; the one with most periods when several tables show it."""
+        test = _MEASURE_ROWS[name]
+        found = [m for label, m in self.rows if test(label)]
+        if not found:
+            return None
+        return max(found, key=lambda m: len(m.values))
+
+    def phrase(
+        self, text: str, exclude: tuple[Measure, ...] = (), table: str | None = None
+    ) -> tuple[Measure, float] | None:
+        """The line a short phrase names ("accounts receivable", "capital expenditures")."""
+        text = re.sub(r"^(?:our|the|its|total|net|consolidated)\s+", "", text.strip().lower())
+        for pattern, name in _MEASURE_NAMES:
+            if pattern.search(text):
+                line = self.line(name)
+                if line is not None and line not in exclude:
+                    return line, 1.0
+        words = set(_tokens(text)) - {"net"}
+        if not words:
+            return None
+        best: tuple[Measure, float] | None = None
+        for label, measure in self.rows:
+            if measure in exclude:
+                continue
+            row = set(_tokens(label)) - {"net"}
+            if not row:
+                continue
+            fit = len(words & row) / len(words | row)
+            # "inventories" / "inventory"
+            fit = max(fit, self._prefix_fit(words, row))
+            # ties go to the plainer label: "Cash and cash equivalents" over "Net increase in cash and cash equivalents"
+            raw_words, raw_row = set(re.findall(r"[a-z]+", text)), set(re.findall(r"[a-z]+", label))
+            fit += 0.01 * len(raw_words & raw_row) / len(raw_words | raw_row)
+            if table is not None and _table_of(measure) == table:
+                fit += 0.05  # the other items' table: one statement, not a mix
+            if best is None or fit > best[1] + 1e-9:
+                best = (measure, fit)
+        return best if best and best[1] >= 0.5 else None
+
+    @staticmethod
+    def _prefix_fit(words: set[str], row: set[str]) -> float:
+        hits = sum(1 for w in words if any(r[:5] == w[:5] and len(w) >= 5 for r in row))
+        return hits / max(len(words), len(row)) if hits == len(words) else 0.0
+
+    def items(self, text: str) -> list[Measure]:
+        """ "Cash and cash equivalents, accounts receivable and inventories": three lines."""
+        pieces = [p for p in re.split(r",\s*(?:and\s+)?|\s+and\s+", text) if p.strip()]
+        if len(pieces) < 2 or len(pieces) > 7:
+            return []
+        best: tuple[float, list[Measure]] = (0.0, [])
+        # every way to glue neighbouring pieces back together ("cash" + "cash equivalents")
+        for mask in range(1 << (len(pieces) - 1)):
+            groups, current = [], [pieces[0]]
+            for i, piece in enumerate(pieces[1:]):
+                if mask >> i & 1:
+                    current.append(piece)
+                else:
+                    groups.append(" and ".join(current))
+                    current = [piece]
+            groups.append(" and ".join(current))
+            if len(groups) < 2:
+                continue
+            found: list[Measure] = []
+            total = 0.0
+            for group in groups:
+                hit = self.phrase(group, tuple(found))
+                if hit is None:
+                    break
+                found.append(hit[0])
+                total += hit[1]
+            else:
+                home = Counter(_table_of(m) for m in found).most_common(1)[0][0]
+                again = [self.phrase(group, (), home) for group in groups]
+                if all(again) and len({id(h[0]) for h in again if h}) == len(groups):
+                    found = [h[0] for h in again if h]
+                score = total / len(groups) + 0.01 * len(groups)
+                if score > best[0]:
+                    best = (score, found)
+        return best[1]
+
+
+def _subject(before: str) -> str:
+    """The noun phrase ahead of the blank's verb: "Cost of revenue and X together represented"."""
+    text = re.sub(
+        r"\s*(?:,\s*)?(?:together|combined|in total|in the aggregate)?\s*(?:totaled|totalled|total|"
+        r"were|was|represented|amounted to|accounted for|comprised|of|equaled|reached)?"
+        r"\s*(?:approximately|about|roughly|nearly)?\s*\$?\s*$",
+        "",
+        before,
+        flags=re.I,
+    )
+    text = re.sub(
+        r"^.*?\b(?:in|for|during|at|as of)\s+(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d{2},\s*",
+        "",
+        text,
+        flags=re.I,
+    )
+    text = re.sub(r"\s*(?:together|combined)$", "", text, flags=re.I)
+    return text.strip(" ,")
+
+
+def measure_candidates(
+    metadata: dict[str, Any],
+    context: Context,
+    reader: MeasureReader,
+    current_year: str | None,
+) -> list[Candidate]:
+    """Candidates the sentence's own words define: "gross margin", "X, or [MASK] of revenue",
+    "A, B and C together totaled [MASK]", "defined as A less B", "excluding S, revenue grew"."""
+    masked = metadata["masked_sentence"].replace("’", "'")
+    before, _, after = masked.partition("[MASK]")
+    mask_at = len(before)
+    found: list[tuple[Measure, str, float]] = []  # measure, how it was read, confidence
+
+    # a measure the sentence names ("Operating margin was [MASK]"), nearest to the blank
+    named: list[tuple[int, Measure]] = []
+    for pattern, op, lines, unit in _NAMED_MEASURES:
+        for match in pattern.finditer(masked):
+            distance = (
+                mask_at - match.end() if match.end() <= mask_at else match.start() - mask_at - 6
+            )
+            if distance > 90 or distance < -40:
+                continue
+            parts = [reader.line(name) for name in lines]
+            if any(p is None for p in parts):
+                continue
+            measure = _combine(match.group(0), parts, op, unit)  # type: ignore[arg-type]
+            if measure is not None:
+                named.append((abs(distance), measure))
+    if named:
+        named.sort(key=lambda t: t[0])
+        found.append((named[0][1], named[0][1].name, 3.0))
+
+    # "defined as A less B"
+    definition = re.search(
+        r"defined? as ([^,;]+?)\s+(less|minus|plus|net of)\s+([^,;.]+)", masked, re.I
+    )
+    if definition:
+        a = reader.phrase(definition.group(1))
+        b = reader.phrase(definition.group(3), (a[0],) if a else ())
+        if a and b:
+            op = "sum" if definition.group(2).lower() == "plus" else "diff"
+            measure = _combine(definition.group(0), [a[0], b[0]], op)
+            if measure is not None:
+                found.append((measure, "definition", 3.5))
+
+    subject = _subject(before)
+    # "A, B and C together totaled [MASK]"
+    listed = reader.items(subject) if subject else []
+    whole = reader.phrase(subject) if listed else None
+    if whole and whole[1] >= 0.8:
+        listed = []  # "Cash and cash equivalents" is one line, not two
+    if listed and (
+        _SUM_WORDS.search(before[-60:] + after[:20]) or re.search(r"\btotal(?:ed|led)?\s*$", before)
+    ):
+        measure = _combine(subject, listed, "sum")
+        if measure is not None:
+            found.append((measure, "sum", 3.0))
+
+    # "X, or [MASK] of revenue" / "X as a percentage of Y was [MASK]"
+    of_total = re.match(
+        r"\s*(?:of|as a percent(?:age)? of)\s+(?:our\s+|the\s+|its\s+|total\s+|consolidated\s+)*"
+        r"((?:19|20)\d{2}\s+)?([a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b|\bat\b|\bas of\b)",
+        after,
+        re.I,
+    )
+    as_pct = re.search(
+        r"(.+?)\s+as a percent(?:age)? of\s+(?:total\s+)?(.+?)\s+(?:was|were)\s*$", before, re.I
+    )
+    if (context.wants_percent or context.wants_plain) and (of_total or as_pct):
+        base_phrase = of_total.group(2) if of_total else as_pct.group(2)  # type: ignore[union-attr]
+        base = reader.phrase(base_phrase)
+        part: Measure | None = None
+        if base is not None:
+            if as_pct:
+                hit = reader.phrase(_subject(as_pct.group(1)), (base[0],))
+                part = hit[0] if hit else None
+            else:
+                listed = reader.items(subject) if subject else []
+                if listed and base[0] not in listed:
+                    part = _combine(subject, listed, "sum")
+                else:
+                    part = _anchored_part(reader, context, before, base[0])
+        if base is not None and part is not None:
+            measure = _combine("share", [part, base[0]], "ratio", "percent")
+            if measure is not None:
+                found.append((measure, "share", 2.5 * base[1]))
+
+    # "revenue grew at a compound annual rate of [MASK]": the growth of the line named
+    if re.search(r"compound annual (?:growth )?rate|\bCAGR\b", masked, re.I) and not found:
+        clause = re.split(r"[,;]", before)[-1]
+        noun = re.split(_CHANGE_WORD + r"|\bgrowth\b", clause, flags=re.I)[0]
+        hit = reader.phrase(" ".join(noun.split()[-4:])) if noun.strip() else None
+        if hit:
+            found.append((hit[0], "growth", 3.0))
+
+    out: list[Candidate] = []
+    for measure, how, confidence in found:
+        out.extend(_measure_values(measure, how, confidence, context, current_year, masked))
+
+    # "Excluding S, revenue grew [MASK]": the total without that line
+    excluding = re.search(r"\bexcluding\s+(?:the\s+)?([^,]+),\s*(.*)$", before, re.I)
+    if excluding and context.role == "change":
+        left = reader.phrase(excluding.group(1))
+        rest = re.sub(_CHANGE_WORD + r".*$", "", excluding.group(2), flags=re.I)
+        total = reader.phrase(rest) if rest.strip() else None
+        if left and total and left[1] >= 0.6 and left[0] is not total[0]:
+            measure = _combine(
+                f"{total[0].name} excluding {left[0].name}", [total[0], left[0]], "diff"
+            )
+            if measure is not None:
+                out.extend(
+                    _measure_values(measure, "excluding", 3.0, context, current_year, masked)
+                )
+    return out
+
+
+def _anchored_part(
+    reader: MeasureReader, context: Context, before: str, base: Measure
+) -> Measure | None:
+    """The part of "X were $3.2 billion, or [MASK] of revenue": the line the figure is read from,
+    else the line the subject names."""
+    for anchor in context.anchors:
+        if "percent" in anchor.units:
+            continue
+        for _, measure in reader.rows:
+            if measure is base:
+                continue
+            if any(_near(v, anchor) for v in measure.values.values()):
+                return measure
+    subject = _subject(re.split(r",\s*or\s*$", before.rstrip())[0])
+    subject = re.sub(r"\s+(?:were|was|of|totaled|totalled)\s.*$", "", subject, flags=re.I)
+    hit = reader.phrase(subject, (base,)) if subject else None
+    return hit[0] if hit else None
+
+
+def _measure_values(
+    measure: Measure,
+    how: str,
+    confidence: float,
+    context: Context,
+    current_year: str | None,
+    masked: str,
+) -> list[Candidate]:
+    """The measure's value for the blank: its level in the blank's period, its change, or its
+    compound growth."""
+    years = sorted(measure.values)
+    if not years:
+        return []
+    target = context.year_slot or context.target_year or current_year or years[-1]
+    if target not in measure.values:
+        target = (
+            years[-1]
+            if not context.years
+            else next((y for y in context.years if y in measure.values), years[-1])
+        )
+    out: list[Candidate] = []
+    value = measure.values[target]
+
+    def make(v: Decimal, percent: bool, kind: str, formula: str, cells: list[Cell]) -> None:
+        scenario = "D" if kind == "multi_step" or len(cells) > 2 else "C"
+        out.append(Candidate(abs(v), percent, kind, scenario, cells, formula))
+
+    growth = re.search(r"compound annual (?:growth )?rate|\bCAGR\b", masked, re.I)
+    if growth and measure.unit == "money" and len(years) >= 2:
+        span = re.search(r"\b(?:last|past|prior)\s+(\w+)\s+(?:fiscal\s+)?years\b", masked, re.I)
+        n = _NUMBER_WORDS.get(span.group(1).lower(), 0) if span else 0
+        start = str(int(target) - n) if n else years[0]
+        if start in measure.values and measure.values[start] > 0 and int(target) > int(start):
+            ratio = float(value / measure.values[start])
+            rate = Decimal(str((ratio ** (1 / (int(target) - int(start))) - 1) * 100))
+            make(rate, True, "multi_step", f"CAGR of {measure.name} {start}-{target}",
+                 measure.cells[target] + measure.cells[start])  # fmt: skip
+    if context.role == "change":
+        older = [y for y in context.years if y in measure.values and y < target]
+        prior = older[0] if older else max((y for y in years if y < target), default=None)
+        if prior is not None:
+            old = measure.values[prior]
+            cells = measure.cells[target] + measure.cells[prior]
+            kind = "multi_step"
+            if measure.unit == "money":
+                make(value - old, False, kind, f"change in {measure.name} {prior}-{target}", cells)
+                if old:
+                    make((value - old) / abs(old) * 100, True, kind,
+                         f"percentage change in {measure.name} {prior}-{target}", cells)  # fmt: skip
+            else:  # a change of a ratio is in points
+                make(value - old, measure.unit == "percent", kind,
+                     f"change in {measure.name} {prior}-{target}", cells)  # fmt: skip
+    else:
+        kind = {"share": "share", "sum": "sum"}.get(
+            how, "ratio" if measure.unit != "money" else "sum"
+        )
+        if len(measure.cells[target]) > 2 and kind != "share":
+            kind = "multi_step" if measure.unit != "money" else "sum"
+        make(
+            value,
+            measure.unit == "percent",
+            kind,
+            f"{measure.name} {target}",
+            measure.cells[target],
+        )
+    for cand in out:
+        cand.score = confidence
+    return out
+
+
+def _anchor_rows(
+    masked: str,
+    anchor: Any,
+    hits: set[tuple[str, int]],
+    by_row: dict[tuple[str, int], list[Cell]],
+    scorer: Scorer,
+) -> set[tuple[str, int]]:
+    """The rows an anchor is the figure of, by the words around it in its own clause
+    ("unamortized premium of $0.2 million", "$1,454.7 million ... was fixed")."""
+    at = masked.find(anchor.text)
+    if at < 0 or not hits:
+        return set()
+    end = at + len(anchor.text)
+    after = masked[end : end + 60].split("[MASK]")[0]
+    before = masked[max(0, at - 40) : at].split("[MASK]")[-1]
+    named = set(_tokens(before + " " + after))
+    fit = {k: scorer.weight(by_row[k][0].row_tokens & named) for k in hits}
+    best = max(fit.values())
+    top = {k for k, v in fit.items() if v == best}
+    return top if best > 0 and len(top) <= 2 else set()

@@ -1,0 +1,200 @@
+"""What-if sentences ("a 10 percent decrease in prices would have reduced revenue by
+[MASK]") and parallel lists ("$X, [MASK] and $Z, respectively")."""
+
+from __future__ import annotations
+
+import re
+from decimal import Decimal
+
+from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, _near
+from finprobe.benchmarks.faith.context import Candidate, Context
+from finprobe.benchmarks.faith.sentence import _YEAR
+
+_SHOCK_SIZE = r"(\d+(?:\.\d+)?|one|two|three|five|ten|\[MASK\])"
+_SHOCK = re.compile(
+    r"\b(?:a|an)\s+(?:hypothetical\s+|immediate\s+)?" + _SHOCK_SIZE + r"(?:\s*|-)"
+    r"(percent(?:age)?(?:[- ]points?)?|%|basis[- ]points?|bps?|(?<=\[MASK\]))\s+(?:\w+\s+)?"
+    r"(?:increase|decrease|change|decline|rise|drop|reduction|movement|fluctuation)",
+    re.I,
+)
+_DEBT_ROW = re.compile(r"\b(?:debt|borrowings?|loans?|notes|credit facility|indebtedness)\b", re.I)
+_PRETAX_ROW = re.compile(
+    r"(?:income|earnings|loss) before (?:provision for )?(?:income )?tax|pre-?tax (?:income|earn)",
+    re.I,
+)
+
+
+_VALUE_ITEM = re.compile(
+    r"\$?\d[\d,.]*(?:\s*(?:million|billion|thousand|percent|%))?|\[MASK\]", re.I
+)
+
+
+def _listed_items(masked: str) -> tuple[int, list[str]] | None:
+    """Parallel lists: "oil, gas, and NGL revenues by $181.4 million, [MASK], and $22.2
+    million, respectively" or "31.8%, [MASK] and 26.0% of rents in the New York,
+    Southeast, and Northeast regions": the blank's slot (1) and the items' last words."""
+    lists = list(re.finditer(r"\b([a-z][\w-]*),\s+([\w-]+),?\s+and\s+([\w-]+)", masked, re.I))
+    for listed in reversed(lists):
+        names = [n.lower() for n in listed.groups()]
+        if len(set(names)) < 3 or any(_YEAR.fullmatch(n) or n[0].isdigit() for n in names):
+            continue
+        after = masked[listed.end() :].split("respectively")[0]
+        before = masked[: listed.start()]
+        for values in (
+            _VALUE_ITEM.findall(after) if "respectively" in masked else [],
+            _VALUE_ITEM.findall(re.split(r"\.\s", before)[-1])[-3:],
+        ):
+            values = [v for v in values if not _YEAR.fullmatch(v.strip())]
+            if len(values) == 3 and "[MASK]" in values:
+                return values.index("[MASK]"), names
+    return None
+
+
+def _names_item(label: str, name: str) -> bool:
+    """A label word that is the item's word or its prefix ("NGLs" ~ "NGL", "metropolitan"
+    ~ "Metro")."""
+    name = name.lower().rstrip("s")
+    return any(
+        word.startswith(name) or len(word) >= 4 and name.startswith(word)
+        for word in re.findall(r"[a-z]+", label.lower())
+    )
+
+
+def sensitivity_candidates(
+    masked: str,
+    ctx: Context,
+    ranked: list[Candidate],
+    by_row: dict[tuple[str, int], list[Cell]],
+) -> list[Candidate]:
+    """What-if figures: "a 10 percent decrease in realized prices would have reduced
+    revenue by [MASK]" is 10% of revenue; a one-point change in the effective tax rate
+    moves tax expense by 1% of pre-tax income (expense / rate); 100 basis points on
+    variable-rate debt is 1% of that debt. With the shock itself blank ("a [MASK]
+    decrease ... would have reduced revenue by $181.4 million") it is the stated effect
+    over the base, when that is a round percentage."""
+    if "would" not in masked.lower() and "hypothetical" not in masked.lower():
+        return []
+    match = _SHOCK.search(masked)
+    if not match:
+        return []
+    size, unit = match.group(1), match.group(2).lower() or "percent"
+    words = {"one": 1, "two": 2, "three": 3, "five": 5, "ten": 10}
+    divisor = Decimal(10000) if unit.startswith(("basis", "bp")) else Decimal(100)
+    shock_blank = size == "[MASK]"
+    if not shock_blank and "[MASK]" in match.group(0):
+        return []
+    rate_text = masked[match.end() : match.end() + 60].lower()
+    # bases: money levels the sentence names, best fit first
+    bases = [
+        c
+        for c in ranked
+        if c.kind == "lookup"
+        and not c.percent
+        and not c.cells[0].change_column
+        and not c.cells[0].count_row
+        and not c.cells[0].physical_unit
+        and not _PER_SHARE_ROW.search(c.formula)
+        and c.value > 0
+    ]
+    if re.search(r"interest rate|basis[- ]point|\bbps?\b", masked, re.I):
+        debt = [c for c in bases if _DEBT_ROW.search(c.formula)]
+        bases = debt or bases
+    out: list[Candidate] = []
+    if shock_blank:
+        if ctx.wants_money:
+            return []
+        for rank, base in enumerate(bases[:60]):
+            for anchor in ctx.anchors:
+                if "usd" not in anchor.units:
+                    continue
+                points = abs(anchor.value) / base.value * divisor
+                nearest = points.to_integral_value()
+                if nearest in (1, 2, 5, 10, 15, 20, 25, 50, 100) and abs(points - nearest) <= max(
+                    nearest / 200, anchor.precision / base.value * divisor
+                ):
+                    value = nearest / 100 if ctx.wants_plain and divisor == 100 else nearest
+                    return [
+                        Candidate(
+                            value,
+                            False,
+                            "multi_step",
+                            "C",
+                            base.cells,
+                            f"{anchor.text} / {base.formula} = {points:.2f} {unit}",
+                            ranked[0].score + 1.0 - 0.01 * rank,
+                        )
+                    ]
+        return []
+    items = _listed_items(masked)
+    if items:
+        # "oil, gas, and NGL revenues by $X, [MASK], and $Z, respectively": the slot's item
+        slot, names = items
+
+        def named(c: Candidate, name: str) -> bool:
+            return _names_item(c.cells[0].table.row_label(c.cells[0].row), name)
+
+        own = [
+            c
+            for c in bases
+            if named(c, names[slot]) and not any(named(c, n) for n in names if n != names[slot])
+        ]
+        bases = own or bases
+    if not ctx.wants_money:
+        return []
+    fraction = Decimal(words.get(size.lower(), 0) if size.isalpha() else size) / divisor
+    if fraction <= 0:
+        return []
+    if "tax rate" in rate_text:
+        # expense / rate is the pre-tax base the rate applies to
+        rates = [
+            c
+            for c in ranked
+            if c.kind == "lookup" and c.percent and "tax rate" in c.formula.lower() and c.value > 0
+        ]
+        pretax = [c for c in bases if _PRETAX_ROW.search(c.formula)]
+        if rates:
+            rate = rates[0]
+            expense = [
+                c
+                for c in bases
+                if c.cells[0].table_index == rate.cells[0].table_index
+                and c.cells[0].col == rate.cells[0].col
+            ]
+            if expense:
+                base_value = expense[0].value / (rate.value / 100)
+                return [
+                    Candidate(
+                        base_value * fraction,
+                        False,
+                        "multi_step",
+                        "C",
+                        [expense[0].cells[0], rate.cells[0]],
+                        f"{fraction} x {expense[0].formula} / {rate.formula}",
+                        expense[0].score + 4.0,
+                    )
+                ]
+        bases = pretax or bases
+    # the sentence's other effects ("$32.8 million, and $22.2 million, respectively") are
+    # the shock on sibling lines: those lines are not the blank's base
+    siblings = {
+        (c.cells[0].table_index, c.cells[0].row)
+        for c in bases
+        for a in ctx.anchors
+        if "usd" in a.units and _near(c.value * fraction, a)
+    }
+    for base in bases[:6]:
+        if (base.cells[0].table_index, base.cells[0].row) in siblings:
+            continue
+        out.append(
+            Candidate(
+                base.value * fraction,
+                False,
+                "multi_step",
+                "C",
+                base.cells,
+                f"{fraction} x {base.formula}",
+                base.score + 4.0,
+            )
+        )
+        break
+    return out

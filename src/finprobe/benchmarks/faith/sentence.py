@@ -1,0 +1,225 @@
+"""Reading a FAITH masked sentence: words, the blank's role and its period."""
+
+from __future__ import annotations
+
+import re
+
+from finprobe.numbers import find_numbers
+
+_WORD = re.compile(r"[a-z][a-z&'-]*|\d{4}")
+_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "and",
+        "or",
+        "in",
+        "on",
+        "for",
+        "to",
+        "from",
+        "by",
+        "with",
+        "as",
+        "at",
+        "our",
+        "we",
+        "its",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "was",
+        "were",
+        "is",
+        "are",
+        "be",
+        "been",
+        "has",
+        "have",
+        "had",
+        "which",
+        "who",
+        "than",
+        "compared",
+        "versus",
+        "vs",
+        "respectively",
+        "during",
+        "year",
+        "years",
+        "ended",
+        "ending",
+        "period",
+        "periods",
+        "total",
+        "primarily",
+        "due",
+        "mainly",
+        "million",
+        "billion",
+        "thousand",
+        "percent",
+        "approximately",
+        "about",
+        "increase",
+        "increased",
+        "decrease",
+        "decreased",
+        "change",
+        "changed",
+    ]
+)
+_INCREASE = re.compile(
+    r"\b(increas|decreas|grew|growth|declin|rose|fell|higher|lower|up|down|chang|improv|drop|reduc)\w*",
+    re.I,
+)
+_SHARE = re.compile(
+    r"\b(of (?:our |the )?total|percent of|% of|share of|represent|accounted for|portion)", re.I
+)
+_RATIO = re.compile(r"\b(margin|ratio|rate|as a percent|as a percentage|yield|per)\b", re.I)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ies", "es", "s", "ing", "ed"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _tokens(text: str) -> list[str]:
+    out = []
+    for w in _WORD.findall(text.lower()):
+        if w in _STOP:
+            continue
+        out.append(_stem(w))
+        if "-" in w:  # "variable-rate" also names a "Variable Rate" row
+            out.extend(_stem(p) for p in w.split("-") if len(p) > 2 and p not in _STOP)
+    return out
+
+
+_COLUMN_NOISE = frozenset(
+    _tokens(
+        "months month quarter three six nine twelve fiscal december june september march ended as of amount change between dollar dollars percent in thousands millions"
+    )
+) | {"$", "%", "vs", "chang"}
+
+
+_CLAUSE_BREAK = re.compile(
+    r"compared (?:with|to)|as compared|versus|\bvs\.?|\bfrom\b|\bwhile\b|;|, and\b|, or\b|\. ",
+    re.I,
+)
+
+
+def _target_year(before: str, after: str, role: str) -> str | None:
+    """The year of the blank's own clause: "[MASK] for 2022", "In 2022, sales fell [MASK]".
+
+    The clause runs from the last comparison word before the blank to the next one
+    after it, so "$68.2 million for 2023, compared to a loss of [MASK] for 2022"
+    gives 2022.
+    """
+    if role == "older":
+        # "from [MASK] to $8.7 million for 2023 compared to 2022": the blank's year is
+        # the one named with the comparison, not the newer figure's
+        compared = re.search(r"(?:compared (?:with|to)|versus|\bvs\.?)(.*)", after, re.I)
+        years = _YEAR.findall(compared.group(1)) if compared else []
+        return years[0] if years else None
+    breaks = list(_CLAUSE_BREAK.finditer(before))
+    own_before = before[breaks[-1].end() :] if breaks else before
+    stop = _CLAUSE_BREAK.search(after)
+    own_after = after[: stop.start()] if stop else after
+    later = _YEAR.findall(own_after)
+    if later:
+        return later[0]
+    earlier = _YEAR.findall(own_before)
+    if earlier:
+        return earlier[-1]
+    if not breaks:
+        # the sentence's opening period ("For 2023, revenue was [MASK]")
+        years = _YEAR.findall(before)
+        if years:
+            return years[-1]
+    return None
+
+
+_CHANGE_WORD = (
+    r"(?:increas|decreas|grew|grow|declin|rose|fell|chang|improv|reduc|drop|offset|higher|lower"
+    r"|rise)\w*"
+)
+_CHANGE_BEFORE = re.compile(
+    _CHANGE_WORD + r"(?:\s+(?:by|of|favorably|unfavorably|approximately|about|nearly|roughly|"
+    r"more than|over|\$))*\s*$",
+    re.I,
+)
+# "increased $894 million, or [MASK]": the second figure of a change
+_CHANGE_PAIR_BEFORE = re.compile(
+    _CHANGE_WORD + r"\s+(?:(?:by|of)\s+)?(?:approximately\s+)?\$?\s?[\d.,]+\s*(?:%|percent|million|"
+    r"billion|thousand)?,?\s+or\s*$",
+    re.I,
+)
+_FROM_BEFORE = re.compile(r"\bfrom\s*(?:approximately\s+|about\s+)?$", re.I)
+_COMPARED_BEFORE = re.compile(
+    r"(compared (?:with|to)|versus|vs\.?|from|prior year(?:'s)?|as compared to)"
+    r"(?:\s+(?:approximately|about|a|an|net|\w+\s+of))*\s*$",
+    re.I,
+)
+_CHANGE_AFTER = re.compile(
+    r"\s*(?:,?\s*(?:and|or)\s+[\d.,]+\s*(?:%|percent)?\s*)?(?:\w+\s+)?"
+    r"(?:increase|decrease|change|growth|decline|rise|reduction|more|less|higher|lower|"
+    r"improvement|drop)s?\b",
+    re.I,
+)
+
+
+def mask_role(before: str, after: str) -> str:
+    """What the blank is, from the words around it ("increased [MASK]" is a change)."""
+    before = before.rstrip()
+    if _FROM_BEFORE.search(before) and re.match(r"\s*to\b", after):
+        return "older"
+    if re.search(r"\b(?:by|of)\s*(?:approximately\s+|about\s+)?$", before) and re.search(
+        _CHANGE_WORD + r"\s+(?:by|of)\s*(?:approximately\s+|about\s+)?$", before, re.I
+    ):
+        return "change"  # "decreased by [MASK] to $13.26 billion"
+    if _CHANGE_BEFORE.search(before):
+        return "change"  # "increased [MASK] to 152.0" is the change, too
+    if re.search(
+        _CHANGE_WORD
+        + r"(?:\s+(?:[a-z][\w.'-]*|U\.S\.)){1,4}\s+by(?:\s+approximately|\s+about)?\s*$",
+        before,
+        re.I,
+    ) and not re.search(r"\b(?:offset|driven|caused|impacted|affected)\s+by\s*$", before, re.I):
+        return "change"  # "decreased total international sales by [MASK]"
+    if _CHANGE_PAIR_BEFORE.search(before):
+        return "change"
+    if _CHANGE_AFTER.match(after):
+        return "change"
+    if _COMPARED_BEFORE.search(before):
+        return "older"
+    return "level"
+
+
+def _respectively_slot(before: str, after: str, years: list[str]) -> str | None:
+    """In "2023 and 2022 were $X and [MASK], respectively" the blank belongs to 2022."""
+    if "respectively" not in after or len(years) < 2:
+        return None
+    slots = len(
+        re.findall(r"\d[\d,.]*|\[MASK\]", before + "[MASK]" + after.split("respectively")[0])
+    )
+    position = len(find_numbers(before.split(years[-1])[-1])) if years[-1] in before else 0
+    ordered = [y for y in dict.fromkeys(years)]
+    if position < len(ordered) and slots >= 2:
+        return ordered[position]
+    return None
+
+
+_ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,6}\b")
+_MINOR = frozenset(["and", "of", "the", "for", "in", "on", "to", "&"])
+
+
+def _initials(label: str) -> str:
+    words = re.findall(r"[A-Za-z]+", label)
+    return "".join(w[0].upper() for w in words if w.lower() not in _MINOR)
