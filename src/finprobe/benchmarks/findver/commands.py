@@ -118,7 +118,8 @@ def _recall_row(
     progress: Any,
     bar: Any,
 ) -> dict:
-    from finprobe.retrieval import make_retriever, summarize_recall
+    from finprobe.retrieval import summarize_recall
+    from finprobe.retrievers import make_retriever
 
     index_s = query_s = 0.0
     pairs = []
