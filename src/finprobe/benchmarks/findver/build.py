@@ -124,7 +124,7 @@ class TableFacts:
 
 
 _MONTHS_ENDED = re.compile(
-    r"(?i)\b(three|six|nine)\s+months\s+ended\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
+    r"(?i)\b(three|six|nine)\s+months\s*ended\s*((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
 )
 
 
