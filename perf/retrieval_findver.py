@@ -40,10 +40,10 @@ from finprobe.retrieval import (  # noqa: E402
     DenseRetriever,
     HybridRetriever,
     dense_available,
-    make_retriever,
     passages_from_context,
     summarize_recall,
 )
+from finprobe.retrievers import make_retriever  # noqa: E402
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "findver"
 PAPER = {"BM25 (paper)": (31.96, 38.62, 46.42), "OAI-3-large (paper)": (34.92, 41.79, 51.65)}

@@ -531,3 +531,31 @@ def test_mdna_absent() -> None:
         "Item 1. Business\n\nWe sell things.\n\nItem 7. Management's Discussion and Analysis\n\nItem 7A. Market risk"
     )
     assert mdna_blocks(doc) == []  # only a heading: too little content
+
+
+def test_parentheses_split_across_cells_read_negative() -> None:
+    """EDGAR splits "(92,291)" into "( 92,291" and ")": the merged cell keeps a space."""
+    table = Table(
+        "t",
+        [
+            ["", "", "2023", "", "2022", ""],
+            ["Net change in cash", "", "( 92,291", ")", "( 381,850", ")"],
+            ["Cost of revenue", "$", "( 5.5 )", "", "—", ""],
+            ["Growth", "", "(37 )%", "", "4", ""],
+        ],
+    )
+    values = [[table.scaled_value(r, c) for c in (1, 2)] for r in (1, 2, 3)]
+    assert values == [
+        [Decimal(-92291), Decimal(-381850)],
+        [Decimal("-5.5"), Decimal(0)],  # a dash is zero
+        [Decimal(-37), Decimal(4)],
+    ]
+
+
+def test_real_split_parenthesis_is_negative() -> None:
+    path = REPORTS / "KRNLW-2024-03-12_10-K.json.gz"
+    if not path.is_file():
+        pytest.skip("shared FinDVer data not present")
+    table = load_findver_report(path).block("c210.t1")
+    [r] = [r for r in range(table.n_rows) if table.row_label(r) == "Net Change in Cash"]
+    assert [table.number(r, c).value for c in (1, 2)] == [Decimal(-92291), Decimal(-381850)]

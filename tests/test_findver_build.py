@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from finprobe.benchmarks.findver.build import build_dataset
+from finprobe.benchmarks.findver.build import build_claims_for_document, build_dataset
 from finprobe.benchmarks.findver.dataset import load_claims, report_passages, report_path
 from finprobe.benchmarks.findver.verifier import verify_claim
+from finprobe.document import load_findver_report
 from finprobe.errors import InputError
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -83,3 +86,151 @@ def test_build_from_real_reports_via_cli(tmp_path: Path) -> None:
 def test_build_without_inputs_is_an_input_error(tmp_path: Path) -> None:
     with pytest.raises(InputError, match="no reports"):
         build_dataset([], tmp_path / "x.json")
+
+
+# ---------------------------------------------------------------- tables read as meant
+
+_TABLE = """| | Year Ended December 31, |
+| | 2023 | | 2022 |
+| Product revenue | $ | 1,200 | $ | 1,000 |
+| Service revenue | 800 | 1,000 |
+| Total revenue | 2,000 | 2,000 |
+| Cost of goods sold | ( 717 | ) | ( 850 | ) |
+| Operating expenses | (739) | (760) |
+| Gross profit | 1,283 | 1,150 |
+| Net loss | ( 120 | ) | (200) |
+| Unamortized loan discounts | — | — |
+| Loss per share | $ (0.12) | $ (0.20) |"""
+
+
+def _report(
+    tmp_path: Path, table: str = _TABLE, caption: str = "(in thousands, except per share data)"
+) -> Path:
+    path = tmp_path / "src" / "TEST-2024-03-01_10-K.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    context = [
+        {
+            "id": 0,
+            "type": "paragraph",
+            "context": f"Consolidated Statements of Operations {caption}",
+        },
+        {"id": 1, "type": "table", "context": table},
+        {
+            "id": 2,
+            "type": "table",
+            "context": "| | 2023 | 2022 |\n| Headcount | 50 | 40 |\n| Offices | 3 | 2 |",
+        },
+    ]
+    path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
+    return path
+
+
+@pytest.fixture(scope="module")
+def small_build(tmp_path_factory: pytest.TempPathFactory) -> list[dict]:
+    tmp = tmp_path_factory.mktemp("small")
+    report = _report(tmp)
+    rows = []
+    for seed in range(40):  # many draws over one table: every kind and perturbation
+        out = tmp / f"b{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    return rows
+
+
+def test_numbers_as_the_table_means_them(small_build: list[dict]) -> None:
+    statements = {r["statement"] for r in small_build}
+    # the scale caption is carried into the claim; per-share rows keep their own unit
+    assert "Product revenue was $1,200 thousand in 2023." in statements
+    assert any(
+        "per share" in s and "thousand" not in s for s in statements if "Loss per share" in s
+    )
+    # expenses shown in parentheses: their size; the split "( 120" + ")" is a loss
+    assert "Cost of goods sold was $717 thousand in 2023." in statements
+    assert any(s.startswith("Net loss was") and "$120 thousand" in s for s in statements)
+    # an all-dash row says nothing: no "was $0", nothing perturbed into zero
+    assert not any("Unamortized" in s for s in statements)
+    assert not any(" by $0 " in s or " by $1 " in s or "$0 " in s for s in statements)
+    for r in small_build:
+        assert "in thousands" in r["explanation"] or "per share" in r["statement"]
+
+
+def test_direction_of_expenses_and_losses_is_their_size(small_build: list[dict]) -> None:
+    rows = {r["statement"]: r for r in small_build}
+    # (850) -> (717): the cost decreased by 133 (15.65%); the loss (200) -> (120) narrowed
+    for statement, r in rows.items():
+        if r["perturbation"] == "number" or " by " not in statement:
+            continue
+        if statement.startswith("Cost of goods sold"):
+            assert ("decreased" in statement) == r["entailment_label"], statement
+        if statement.startswith("Net loss"):
+            assert ("narrowed" in statement) == r["entailment_label"], statement
+            assert "increased" not in statement and "decreased" not in statement
+    for true in (
+        "Cost of goods sold decreased by $133 thousand from 2022 to 2023.",
+        "Net loss narrowed by 40.00% from 2022 to 2023.",
+    ):
+        if true in rows:
+            assert rows[true]["entailment_label"]
+    assert any(s.startswith(("Cost of goods sold decreased", "Net loss narrowed")) for s in rows)
+
+
+def test_shares_only_of_a_containing_total(small_build: list[dict]) -> None:
+    shares = [r for r in small_build if r["kind"] in ("share", "margin")]
+    assert shares
+    for r in shares:
+        part, whole = (c["row"] for c in r["cells"])
+        if r["kind"] == "share":
+            assert whole == "Total revenue" and part in ("Product revenue", "Service revenue")
+        else:
+            assert (part, whole) == ("Gross profit", "Total revenue")
+        value = Decimal(re.search(r"([\d.]+)%", r["statement"]).group(1))
+        assert 0 < value <= 100
+    assert any(
+        r["statement"] == "In 2023, product revenue made up 60.00% of total revenue."
+        for r in shares
+    )
+
+
+def test_refuted_claims_keep_the_form_of_true_ones(small_build: list[dict]) -> None:
+    refuted = [r for r in small_build if not r["entailment_label"]]
+    assert {r["perturbation"] for r in refuted} >= {"number", "direction", "period", "entity"}
+    for r in refuted:
+        if r["kind"] == "lookup" and r["perturbation"] == "number":
+            figure = re.search(r"\$([\d,.]+)", r["statement"]).group(1)
+            assert "." not in figure or "per share" in r["statement"], r["statement"]
+
+
+def test_self_check_fails_claims_read_against_other_evidence(
+    small_build: list[dict], tmp_path: Path
+) -> None:
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    report = _report(tmp_path)
+    for r in small_build[:30]:
+        assert self_check(r, report).passed
+        other = 1 if r["relevant_context"] == [2] else 2  # the evidence swapped for another table
+        swapped = dict(r, relevant_context=[other])
+        assert not self_check(swapped, report).passed
+        flipped = dict(r, entailment_label=not r["entailment_label"])
+        assert not self_check(flipped, report).passed
+
+
+def test_table_without_stated_scale_and_small_figures_builds_nothing(tmp_path: Path) -> None:
+    report = _report(tmp_path, caption="")
+    rows = build_claims_for_document(load_findver_report(report), report.name)
+    assert all("per share" in r["statement"] for r in rows)
+
+
+def test_data_card_is_written_beside_the_claims(tmp_path: Path) -> None:
+    pytest.importorskip("sklearn")
+    out = tmp_path / "built" / "claims.json"
+    card = build_dataset([_report(tmp_path)], out, synthetic=2, seed=1)
+    saved = json.loads((tmp_path / "built" / "claims.card.json").read_text())
+    assert saved["claims"] == card["claims"] == len(json.loads(out.read_text()))
+    assert (
+        saved["self_check"]["checked"]
+        == saved["self_check"]["passed"] + saved["self_check"]["dropped"]
+    )
+    assert sum(saved["by_label"].values()) == saved["claims"]
+    probe = saved["claim_only_probe"]
+    assert probe["majority"] >= 50 and (probe["accuracy"] is None or 0 <= probe["accuracy"] <= 100)

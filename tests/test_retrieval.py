@@ -16,13 +16,13 @@ from finprobe.retrieval import (
     analyze,
     dense_available,
     in_document_order,
-    make_retriever,
     number_tokens,
     recall_at_k,
     sub_queries,
     summarize_recall,
     windows,
 )
+from finprobe.retrievers import make_retriever
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 

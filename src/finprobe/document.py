@@ -87,6 +87,8 @@ _DASHES = {
     "N/A",
 }
 _PREFIX_FRAGMENTS = {"$", "$(", "(", "€", "£", "¥", "US$", "C$", "A$", "Rs.", "₹"}
+# spaces just inside a value's parentheses: "( 92,291 )" reads as "(92,291)"
+_PAREN_SPACE = re.compile(r"(\()\s+(?=[$\d.])|(?<=[\d%])\s+(\))")
 _SUFFIX_FRAGMENTS = {")", "%", ")%", "%)", "pts", "bps", "x"}
 _FOOTNOTE = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-z]{1,2}|[ivx]{1,4}|\*{1,3})\s*\)|\*{1,3}|†|‡)$")
 # "(31)" alone in a cell: a footnote marker or a small negative number. Only
@@ -506,7 +508,8 @@ class Table:
         if key not in self._parsed:
             from finprobe.numbers import parse_number  # lazy: numbers is optional here
 
-            cell = self.cells[r][c]
+            # "( 92,291" + ")" from split cells: a negative, spaces or not
+            cell = _PAREN_SPACE.sub(lambda m: m.group(1) or m.group(2), self.cells[r][c])
             self._parsed[key] = None if not cell or _is_dash(cell) else parse_number(cell)
         return self._parsed[key]
 

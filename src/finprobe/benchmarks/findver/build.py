@@ -1,13 +1,25 @@
 """``finprobe build findver``: claims with evidence and explanations, from any report.
 
-From each table with period columns, entailed claims state a lookup (a cell), a
-change or a percentage change between two periods, or a share of a total; refuted
-claims perturb one of them: a number (scaled), a period (another column's value),
-a direction (increase <-> decrease), or an entity (another row's label). Each claim
-carries its evidence id (the table's FinDVer context id) and an explanation in the
-paper's template: extracted information as a numbered list, reasoning steps, label.
-Output: a claims JSON in the FinDVer format (plus ``kind`` and ``perturbation``)
-and, beside it, ``reports/`` with every report the claims use.
+From each table with period columns, entailed claims state a **lookup** (a cell), a
+**change** or a **pct_change** between the two latest periods, a **share** of a total
+that contains the row (the block's total row, whose components sum to it), or a
+named **margin** (gross, operating or net income over revenue); refuted claims
+perturb one of them: a number (same precision and form), a period (another
+column's different value), a direction, or an entity (another row's different
+value).
+
+Numbers are read as the table means them: parenthesised values are negative (also
+when the parentheses sit in neighbouring cells), dashes are zero, and the table's
+scale ("in thousands") is written into the claim ("$92,291 thousand"); a
+per-share row keeps its own unit. For rows shown negative in both periods
+(expenses, losses, outflows) "increased / decreased" speak of the amount's size,
+and losses "narrowed / widened". Tables whose money scale the report does not
+state, and whose figures are too small to be whole dollars, are skipped.
+
+Every claim is then re-verified by ``selfcheck`` (a separate reader of the report
+file); claims that fail are dropped and counted in the data card (``card``).
+Output: a claims JSON in the FinDVer format (plus ``kind``, ``perturbation`` and the
+cited ``cells``), ``reports/`` beside it, and the data card ``<out>.card.json``.
 """
 
 from __future__ import annotations
@@ -17,43 +29,126 @@ import json
 import random
 import re
 import shutil
-from collections import Counter
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
 from finprobe.errors import InputError
 
-KINDS = ("lookup", "change", "pct_change", "share")
+KINDS = ("lookup", "change", "pct_change", "share", "margin")
 PERTURBATIONS = ("number", "period", "direction", "entity")
 _YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
+_DASH_CELL = re.compile(r"^\$?\s*[—–\-−]+$")
+_TOTAL = re.compile(r"(?i)^total\b|\btotal\s*$")
+_PER_SHARE = re.compile(
+    r"(?i)per\s+(?:common\s+|diluted\s+|basic\s+|limited\s+|ordinary\s+)?(?:share|unit)|\bEPS\b"
+)
+_COUNT = re.compile(
+    r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
+)
+_SKIP_ROW = re.compile(
+    r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions)\b"
+)
+_FOOTNOTE = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z])\)|\*+)\s*$")  # "Deposits (2)": a footnote mark
+_LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
+_SCALE_WORDS = {
+    Decimal(1): "",
+    Decimal(1000): "thousand",
+    Decimal(1_000_000): "million",
+    Decimal(1_000_000_000): "billion",
+}
+# named ratios: (name, numerator row, denominator row)
+_REVENUE = re.compile(
+    r"(?i)^(?:total\s+)?(?:net\s+)?(?:operating\s+)?(?:revenues?|sales)(?:,?\s+net)?$|^total net (?:revenues?|sales)$"
+)
+_MARGINS = (
+    ("gross margin", re.compile(r"(?i)^gross (?:profit|margin)$")),
+    ("operating margin", re.compile(r"(?i)^(?:operating income|income from operations)$")),
+    ("net margin", re.compile(r"(?i)^net income$")),
+)
+
+
+def _q(decimals: int) -> Decimal:
+    return Decimal(1).scaleb(-decimals)
+
+
+def _pct(value: Decimal) -> Decimal:
+    return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
 
 
 @dataclass(frozen=True)
 class Cell:
     row_label: str
     period: str
-    value: Decimal  # as written in the table, no scale
-    text: str
+    value: Decimal  # as the table means it (sign, dash = 0), table scale not applied
+    text: str  # the cell as printed
+    decimals: int  # digits after the point, as printed
+
+
+@dataclass
+class Row:
+    label: str
+    index: int  # table row
+    cells: dict[str, Cell]  # period -> cell
+    unit: str  # "money" | "per_share" | "count"
+    scale: Decimal
+
+    @property
+    def negative(self) -> bool:
+        """Shown negative (in parentheses) and never positive: an expense, loss or outflow."""
+        values = [c.value for c in self.cells.values()]
+        return any(v < 0 for v in values) and not any(v > 0 for v in values)
+
+    @property
+    def mixed(self) -> bool:
+        values = [c.value for c in self.cells.values()]
+        return any(v < 0 for v in values) and any(v > 0 for v in values)
 
 
 @dataclass
 class TableFacts:
     table_id: str
     evidence_id: str
-    periods: list[str]  # one per period column, left to right
-    rows: dict[str, list[Cell]]  # row label -> cells in period order
-    scale_word: str  # "", "thousand", "million", "billion"
+    periods: list[str]  # newest first
+    rows: dict[str, Row]
     dollars: bool
+    scale_source: str  # "table", "whole dollars"
+    totals: dict[str, list[str]] = field(default_factory=dict)  # total -> component labels
+    span: str = ""  # "three months ended March 31" when the columns are not whole years
+
+    def when(self, end: str = ".") -> str:
+        """The sentence's end, naming the span of a quarter's columns."""
+        return f", for the {self.span}{end}" if self.span else end
 
 
-_SCALE_WORDS = {
-    Decimal(1000): "thousand",
-    Decimal(1_000_000): "million",
-    Decimal(1_000_000_000): "billion",
-}
+_MONTHS_ENDED = re.compile(
+    r"(?i)\b(three|six|nine)\s+months\s*ended\s*((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
+)
+
+
+def _percent_column(table: Any, c: int) -> bool:
+    body = [table.cells[r][c] for r in range(table.header_rows, table.n_rows) if table.cells[r][c]]
+    return bool(body) and sum("%" in x for x in body) * 2 > len(body)
+
+
+def _decimals(text: str) -> int:
+    m = re.search(r"\.(\d+)", text)
+    return len(m.group(1)) if m else 0
+
+
+def _cell_value(table: Any, r: int, c: int) -> tuple[Decimal, str] | None:
+    """The cell as the table means it: negative in parentheses, a dash is zero."""
+    text = table.cells[r][c].strip()
+    if not text:
+        return None
+    if _DASH_CELL.match(text):
+        return Decimal(0), text
+    number = table.number(r, c)
+    if number is None or number.units - {"usd"} or number.scale != 1:
+        return None
+    return number.value, text
 
 
 def table_facts(table: Any) -> TableFacts | None:
@@ -61,54 +156,149 @@ def table_facts(table: Any) -> TableFacts | None:
     if table.header_rows < 1 or len(table.cells) < 3:
         return None
     columns: dict[int, str] = {}
-    for c in range(table.header_cols, len(table.cells[0])):
-        years = _YEAR.findall(table.column_label(c))
-        if len(set(years)) == 1:
-            columns[c] = years[0]
-    periods = list(dict.fromkeys(columns.values()))
-    if len(periods) < 2:
+    spans: set[str] = set()
+    for c in range(table.header_cols, table.n_cols):
+        label = table.column_label(c)
+        years = _YEAR.findall(label)
+        if len(set(years)) != 1 or re.search(r"(?i)change|%|percent|variance", label):
+            continue
+        if _percent_column(table, c):
+            continue
+        if years[0] in columns.values():
+            return None  # two columns of one year (quarter and year to date, segments): ambiguous
+        columns[c] = years[0]
+        if m := _MONTHS_ENDED.search(label):
+            spans.add(f"{m.group(1).lower()} months ended {m.group(2)}")
+    periods = sorted(set(columns.values()), reverse=True)
+    if len(periods) < 2 or len(spans) > 1:
         return None
-    rows: dict[str, list[Cell]] = {}
-    for r in range(table.header_rows, len(table.cells)):
-        label = table.row_label(r).strip()
-        if not label or len(label) > 80 or label in rows or _YEAR.search(label):
+    labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
+    rows: dict[str, Row] = {}
+    for r in range(table.header_rows, table.n_rows):
+        label = labels[r]
+        if not label or len(label) > 90 or labels.count(label) > 1:
+            continue  # a duplicated label cannot name its row in a claim
+        if _YEAR.search(label) or label.startswith("(") or _SKIP_ROW.search(label):
             continue
-        if label.startswith("(") or "thousands" in label.lower() or "millions" in label.lower():
+        if table.is_body_heading(r):
             continue
-        cells = []
+        if any(table.names_non_money_unit(r, c) for c in columns):
+            continue
+        cells: dict[str, Cell] = {}
         for c, period in columns.items():
-            number = table.number(r, c)
-            if number is None or "percent" in number.units:
-                continue
-            if any(cell.period == period for cell in cells):
-                continue
-            cells.append(Cell(label, period, number.value, table.cells[r][c].strip()))
-        if len(cells) == len(periods) and any(cell.value != 0 for cell in cells):
-            rows[label] = cells
+            read = _cell_value(table, r, c)
+            if read is not None:
+                cells[period] = Cell(label, period, read[0], read[1], _decimals(read[1]))
+        if set(cells) != set(periods) or all(cell.value == 0 for cell in cells.values()):
+            continue
+        per_share = bool(_PER_SHARE.search(label))
+        unit = "per_share" if per_share else "count" if _COUNT.search(label) else "money"
+        scale = Decimal(1) if per_share else table.row_scale(r)
+        if scale not in _SCALE_WORDS:
+            continue
+        rows[label] = Row(label, r, cells, unit, scale)
+    text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
+    dollars = "$" in text or table.unit_hint == "usd"
+    scale_source = "table"
+    if table.scale == 1 and not any(r.scale != 1 for r in rows.values()):
+        # no scale stated: keep money rows only when the figures are whole dollars
+        biggest = max((abs(c.value) for r in rows.values() for c in r.cells.values()), default=0)
+        if biggest < 1_000_000:
+            rows = {k: v for k, v in rows.items() if v.unit == "per_share"}
+        scale_source = "whole dollars"
     if len(rows) < 2:
         return None
-    text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     evidence_id = table.source_id if table.source_id is not None else table.id
-    return TableFacts(
-        table.id,
-        str(evidence_id),
-        periods,
-        rows,
-        _SCALE_WORDS.get(table.scale, ""),
-        "$" in text or table.unit_hint == "usd",
-    )
+    facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
+    facts.span = next(iter(spans), "")
+    facts.totals = _totals(table, facts, periods)
+    return facts
 
 
-def money(facts: TableFacts, value: Decimal) -> str:
-    """A table value as a claim writes it: "$25,397 million"."""
-    digits = f"{abs(value):,.0f}" if value == value.to_integral_value() else f"{abs(value):,.2f}"
-    sign = "-" if value < 0 else ""
-    text = f"{sign}{'$' if facts.dollars else ''}{digits}"
-    return f"{text} {facts.scale_word}" if facts.scale_word else text
+def _totals(table: Any, facts: TableFacts, periods: list[str]) -> dict[str, list[str]]:
+    """Total rows and the rows just above them that sum to them in every period."""
+    by_index = {row.index: row for row in facts.rows.values()}
+    out: dict[str, list[str]] = {}
+    for total in facts.rows.values():
+        if not _TOTAL.search(total.label) or total.unit != "money":
+            continue
+        block: list[Row] = []
+        i = total.index - 1
+        while i >= table.header_rows and not table.is_body_heading(i):
+            row = by_index.get(i)
+            if row is None or row.unit != total.unit or row.scale != total.scale:
+                break
+            block.insert(0, row)
+            if len(block) >= 2 and all(
+                _sums_to([b.cells[p] for b in block], total.cells[p]) for p in periods
+            ):
+                out[total.label] = [b.label for b in block]
+                break
+            i -= 1
+    return out
 
 
-def _pct(value: Decimal) -> Decimal:
-    return value.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+def _sums_to(parts: list[Cell], total: Cell) -> bool:
+    slack = _q(max([total.decimals] + [p.decimals for p in parts])) * len(parts)
+    return total.value != 0 and abs(sum(p.value for p in parts) - total.value) <= slack
+
+
+# ----------------------------------------------------------------------------- wording
+
+
+def _digits(value: Decimal, decimals: int) -> str:
+    return f"{abs(value):,.{decimals}f}"
+
+
+def amount(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
+    """A figure in the row's unit and scale, unsigned: "$92,291 thousand", "$1.27 per share"."""
+    digits = _digits(value, decimals)
+    scale = _SCALE_WORDS[row.scale]
+    if row.unit == "per_share":
+        return f"{'$' if facts.dollars else ''}{digits} per share"
+    if row.unit == "count":
+        return f"{digits} {scale}".rstrip() + (" shares" if "share" in row.label.lower() else "")
+    text = f"{'$' if facts.dollars else ''}{digits}"
+    return f"{text} {scale}" if scale else text
+
+
+def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
+    """A lookup's figure as an analyst says it: a negative is an outflow, a loss or "negative"."""
+    text = amount(facts, row, value, decimals)
+    if (
+        value >= 0
+        or row.negative
+        and not re.search(r"(?i)\bnet\b.*\b(?:change|increase|decrease)\b", row.label)
+    ):
+        return text  # expenses and outflows shown in parentheses: their size
+    if _LOSS.search(row.label):
+        return f"a loss of {text}"
+    return f"negative {text}"
+
+
+def _name(label: str) -> str:
+    """A row label inside a sentence: lower-cased unless it starts with a name or acronym."""
+    first = label.split()[0] if label.split() else ""
+    if first.isupper() and len(first) > 1:
+        return label
+    return label[0].lower() + label[1:]
+
+
+def _direction(row: Row, grew: bool) -> str:
+    if row.negative and _LOSS.search(row.label):
+        return "widened" if grew else "narrowed"
+    return "increased" if grew else "decreased"
+
+
+_OPPOSITE = {
+    "increased": "decreased",
+    "decreased": "increased",
+    "widened": "narrowed",
+    "narrowed": "widened",
+}
+
+
+# ----------------------------------------------------------------------------- claims
 
 
 @dataclass
@@ -117,141 +307,258 @@ class BuiltClaim:
     label: bool
     kind: str
     perturbation: str | None
-    facts_used: list[Cell]
+    cited: list[tuple[Row, str]]  # (row, period) the claim speaks of
     steps: list[str]
-    evidence_id: str
+    facts: TableFacts
 
-    def explanation(self, facts: TableFacts) -> str:
+    def explanation(self) -> str:
         lines = ["Extracted information:"]
-        for i, cell in enumerate(self.facts_used, 1):
+        scale = next((r.scale for r, _ in self.cited if r.scale != 1), None)
+        note = f" (amounts in {_SCALE_WORDS[scale]}s)" if scale else ""
+        for i, (row, period) in enumerate(self.cited, 1):
+            cell = row.cells[period]
             lines.append(
-                f"{i}. Table {self.evidence_id} reports {cell.row_label} of {money(facts, cell.value)} for {cell.period}."
+                f"{i}. Table {self.facts.evidence_id}{note} reports {row.label} of {cell.text} for {period}."
             )
         lines.append("Reasoning:")
         lines += [f"Step {i}: {step}" for i, step in enumerate(self.steps, 1)]
         lines.append(f"Label: {'entailed' if self.label else 'refuted'}")
         return "\n".join(lines)
 
+    def cells(self) -> list[dict[str, str]]:
+        return [{"row": row.label, "period": period} for row, period in self.cited]
 
-def _perturb_change(
-    value: Decimal,
-    direction: str,
-    can_flip: bool,
+
+def _perturbed(value: Decimal, decimals: int, rng: random.Random) -> Decimal | None:
+    """A different figure of the same form: 8-30% off, at the same precision, never zero."""
+    if value == 0:
+        return None
+    factors = [
+        "0.7",
+        "0.75",
+        "0.8",
+        "0.85",
+        "0.9",
+        "0.92",
+        "1.08",
+        "1.1",
+        "1.15",
+        "1.2",
+        "1.25",
+        "1.3",
+    ]
+    rng.shuffle(factors)
+    for f in factors:
+        new = (value * Decimal(f)).quantize(_q(decimals), rounding=ROUND_HALF_UP)
+        if new != 0 and abs(new - value) >= abs(value) * Decimal("0.05") and new != value:
+            return new
+    return None
+
+
+def _far(a: Decimal, b: Decimal) -> bool:
+    """Do two figures differ clearly (not a rounding)?"""
+    return abs(a - b) > max(abs(a), abs(b)) * Decimal("0.02")
+
+
+def _lookup(
+    facts: TableFacts, row: Row, new: str, old: str, refute: bool, rng: random.Random, subj: str
+) -> BuiltClaim | None:
+    cell = row.cells[new]
+    value, stated_row, perturbation = cell.value, row, None
+    if refute:
+        options = ["number", "period", "entity"]
+        rng.shuffle(options)
+        for perturbation in options:
+            if perturbation == "number":
+                got = _perturbed(cell.value, cell.decimals, rng)
+                if got is not None:
+                    value = got
+                    break
+            elif perturbation == "period":
+                other = row.cells[old]
+                if (
+                    _far(other.value, cell.value)
+                    and (other.value < 0) == (cell.value < 0)
+                    and other.value != 0
+                ):
+                    value = other.value
+                    break
+            else:
+                others = [
+                    r for r in facts.rows.values()
+                    if r is not row and r.unit == row.unit and r.scale == row.scale
+                    and _far(r.cells[new].value, cell.value) and r.cells[new].value != 0
+                    and (r.cells[new].value < 0) == (cell.value < 0) and r.negative == row.negative
+                ]  # fmt: skip
+                if others:
+                    stated_row = rng.choice(others)
+                    break
+        else:
+            return None
+    decimals = cell.decimals
+    said = stated_value(facts, stated_row, value, decimals)
+    statement = f"{subj}{_name(stated_row.label)} was {said} in {new}{facts.when()}"
+    truth = stated_row.cells[new]
+    steps = [
+        f"The claim gives {said} for {stated_row.label} in {new}; the table shows {truth.text}, "
+        f"that is {stated_value(facts, stated_row, truth.value, truth.decimals)}.",
+        "The figures agree." if not refute else "The figures do not agree.",
+    ]
+    return BuiltClaim(
+        statement, not refute, "lookup", perturbation, [(stated_row, new)], steps, facts
+    )
+
+
+def _change(
+    facts: TableFacts,
+    row: Row,
+    new: str,
+    old: str,
     refute: bool,
     rng: random.Random,
-    bump: Callable[[Decimal], Decimal],
-) -> tuple[Decimal, str, str | None]:
-    """A refuted change claim: a wrong amount (``bump``) or, for a non-zero change, the wrong direction."""
-    if not refute:
-        return value, direction, None
-    perturbation = rng.choice(("number", "direction")) if can_flip else "number"
-    if perturbation == "number":
-        return bump(value), direction, perturbation
-    return value, "decreased" if direction == "increased" else "increased", perturbation
+    subj: str,
+    pct: bool,
+) -> BuiltClaim | None:
+    if row.mixed:
+        return None  # a sign change has no size to grow or shrink
+    a, b = row.cells[new], row.cells[old]
+    size_new, size_old = abs(a.value), abs(b.value)
+    if size_new == size_old or (pct and size_old == 0):
+        return None
+    grew = size_new > size_old
+    direction = _direction(row, grew)
+    decimals = max(a.decimals, b.decimals)
+    if pct:
+        true_value = _pct(abs(size_new - size_old) / size_old * 100)
+        decimals = 2
+    else:
+        true_value = abs(size_new - size_old)
+    value, said_direction, perturbation = true_value, direction, None
+    if refute:
+        perturbation = rng.choice(("number", "direction"))
+        if perturbation == "number":
+            got = _perturbed(true_value, decimals, rng)
+            if got is None:
+                return None
+            value = got
+        else:
+            said_direction = _OPPOSITE[direction]
+    figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
+    statement = (
+        f"{subj}{_name(row.label)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
+    )
+    size = "size " if row.negative else ""
+    truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
+    steps = [
+        f"The table shows {a.text} for {new} and {b.text} for {old}: the amount's {size}went from "
+        f"{amount(facts, row, size_old, decimals)} to {amount(facts, row, size_new, decimals)}.",
+        f"So it {direction} by {truth}.",
+        f"The claim says it {said_direction} by {figure}, which "
+        f"{'matches' if not refute else 'does not match'}.",
+    ]
+    kind = "pct_change" if pct else "change"
+    return BuiltClaim(
+        statement, not refute, kind, perturbation, [(row, old), (row, new)], steps, facts
+    )
+
+
+def _ratio(
+    facts: TableFacts,
+    part: Row,
+    whole: Row,
+    period: str,
+    refute: bool,
+    rng: random.Random,
+    company: str,
+    name: str | None,
+) -> BuiltClaim | None:
+    a, b = part.cells[period].value, whole.cells[period].value
+    if a <= 0 or b <= 0 or a > b:
+        return None  # never a share of a loss, never above the whole
+    share = _pct(a / b * 100)
+    if share <= 0:
+        return None
+    value, perturbation = share, None
+    if refute:
+        perturbation = "number"
+        got = _perturbed(share, 2, rng)
+        if got is None or got > 100 or abs(got - share) < 1:
+            got = (
+                _pct(share * Decimal("0.8"))
+                if share > 50
+                else _pct(min(share * Decimal("1.3"), share + 20))
+            )
+        value = got
+    of = f" for {company}" if company else ""
+    if name:
+        statement = f"In {period}{facts.when(',')} the {name}{of} ({_name(part.label)} over {_name(whole.label)}) was {value}%."
+        kind = "margin"
+    else:
+        statement = f"In {period}{facts.when(',')} {_name(part.label)} made up {value}% of {_name(whole.label)}{of}."
+        kind = "share"
+    steps = [
+        f"{part.label} is {part.cells[period].text} and {whole.label} is {whole.cells[period].text} in {period}.",
+        f"{part.cells[period].text} / {whole.cells[period].text} = {share}%.",
+        f"The claim says {value}%, which {'matches' if not refute else 'does not match'}.",
+    ]
+    return BuiltClaim(
+        statement, not refute, kind, perturbation, [(part, period), (whole, period)], steps, facts
+    )
+
+
+def _ratio_candidates(facts: TableFacts) -> list[tuple[str, str, str | None]]:
+    """(part, whole, margin name or None) pairs that mean something."""
+    pairs: list[tuple[str, str, str | None]] = [
+        (part, total, None) for total, parts in facts.totals.items() for part in parts
+    ]
+    revenue = next((lb for lb in facts.rows if _REVENUE.match(lb)), None)
+    if revenue and facts.rows[revenue].unit == "money":
+        for name, pattern in _MARGINS:
+            for lb, row in facts.rows.items():
+                if (
+                    pattern.match(lb)
+                    and row.unit == "money"
+                    and row.scale == facts.rows[revenue].scale
+                ):
+                    pairs.append((lb, revenue, name))
+    return pairs
 
 
 def _claims_from_table(
     facts: TableFacts, company: str, rng: random.Random, per_table: int
 ) -> list[BuiltClaim]:
-    labels = list(facts.rows)
     new, old = facts.periods[0], facts.periods[1]
-    if new < old:  # newest period first, whichever order the table uses
-        new, old = old, new
+    labels = list(facts.rows)
+    ratios = _ratio_candidates(facts)
+    subj = f"{company}'s " if company else ""
     out: list[BuiltClaim] = []
-    for _ in range(per_table):
-        label = rng.choice(labels)
-        cells = {c.period: c for c in facts.rows[label]}
-        a, b = cells[new], cells[old]
-        kind = rng.choice(KINDS if b.value != 0 else ("lookup", "change"))
+    for _ in range(per_table * 3):  # some draws make no claim (a zero, no change)
+        if len(out) >= per_table:
+            break
+        kinds = ["lookup", "change", "pct_change"] + (["ratio"] if ratios else [])
+        kind = rng.choice(kinds)
         refute = rng.random() < 0.5
-        subject = f"{company}'s {label.lower()}" if company else label
-        if kind == "lookup":
-            value, claim_period, used = a.value, new, [a]
-            perturbation = None
-            if refute:
-                perturbation = rng.choice(("number", "period", "entity"))
-                if perturbation == "number" or (perturbation == "period" and b.value == a.value):
-                    perturbation = "number"
-                    value = (a.value * Decimal(rng.choice(("1.1", "1.2", "0.8", "0.9")))).quantize(
-                        Decimal(1) if a.value == a.value.to_integral_value() else Decimal("0.01")
-                    )
-                elif perturbation == "period":
-                    value = b.value
-                else:
-                    others = [
-                        lb for lb in labels if facts.rows[lb][0].value != a.value and lb != label
-                    ]
-                    if not others:
-                        perturbation, value = "number", a.value * 2
-                    else:
-                        other = rng.choice(others)
-                        subject = f"{company}'s {other.lower()}" if company else other
-                        used = [a, {c.period: c for c in facts.rows[other]}[new]]
-            statement = f"{subject} was {money(facts, value)} in {claim_period}."
-            steps = [
-                f"The claim gives {money(facts, value)} for {claim_period}; the table gives {money(facts, a.value)} for {label} in {new}."
-            ]
-            if perturbation == "entity":
-                steps = [
-                    f"The claim gives {money(facts, value)} for a different line item than the table's {label}; that line item shows {money(facts, used[1].value)}."
-                ]
-            steps.append("The figures agree." if not refute else "The figures do not agree.")
-        elif kind == "change":
-            diff = a.value - b.value
-            direction = "increased" if diff >= 0 else "decreased"
-            value, direction, perturbation = _perturb_change(
-                abs(diff), direction, diff != 0, refute, rng,
-                lambda v: v + max(Decimal(1), (v * Decimal("0.15")).quantize(Decimal(1))),
-            )  # fmt: skip
-            statement = f"{subject} {direction} by {money(facts, value)} from {old} to {new}."
-            used = [b, a]
-            steps = [
-                f"The change is {money(facts, a.value)} - {money(facts, b.value)} = {money(facts, diff)}.",
-                f"The claim says it {direction} by {money(facts, value)}, which {'matches' if not refute else 'does not match'}.",
-            ]
-        elif kind == "pct_change":
-            change = _pct((a.value - b.value) / abs(b.value) * 100)
-            direction = "increased" if change >= 0 else "decreased"
-            value, direction, perturbation = _perturb_change(
-                abs(change), direction, change != 0, refute, rng,
-                lambda v: _pct(v * Decimal("1.25") + Decimal("1.5")),
-            )  # fmt: skip
-            statement = f"{subject} {direction} by {value}% from {old} to {new}."
-            used = [b, a]
-            steps = [
-                f"The percentage change is ({money(facts, a.value)} - {money(facts, b.value)}) / {money(facts, b.value)} = {change}%.",
-                f"The claim says it {direction} by {value}%, which {'matches' if not refute else 'does not match'}.",
-            ]
-        else:  # share of another line (a total when the table has one)
-            totals = [lb for lb in labels if "total" in lb.lower() and lb != label]
-            base_label = totals[-1] if totals else next((lb for lb in labels if lb != label), label)
-            base = {c.period: c for c in facts.rows[base_label]}[new]
-            if base.value == 0 or base_label == label:
-                continue
-            share = _pct(a.value / base.value * 100)
-            value = share
-            perturbation = None
-            if refute:
-                perturbation = "number"
-                value = _pct(share * Decimal("1.3") + Decimal("2"))
-            statement = f"In {new}, {label.lower()} was {value}% of {base_label.lower()}" + (
-                f" for {company}." if company else "."
+        claim: BuiltClaim | None
+        if kind == "ratio":
+            part, whole, name = rng.choice(ratios)
+            claim = _ratio(
+                facts, facts.rows[part], facts.rows[whole], new, refute, rng, company, name
             )
-            used = [a, base]
-            steps = [
-                f"The share is {money(facts, a.value)} / {money(facts, base.value)} = {share}%.",
-                f"The claim says {value}%, which {'matches' if not refute else 'does not match'}.",
-            ]
-        out.append(
-            BuiltClaim(statement, not refute, kind, perturbation, used, steps, facts.evidence_id)
-        )
+        else:
+            row = facts.rows[rng.choice(labels)]
+            if kind == "lookup":
+                claim = _lookup(facts, row, new, old, refute, rng, subj)
+            else:
+                claim = _change(facts, row, new, old, refute, rng, subj, kind == "pct_change")
+        if claim is not None and all(claim.statement != c.statement for c in out):
+            out.append(claim)
     return out
 
 
 def build_claims_for_document(
     doc: Any, report_name: str, seed: int = 0, per_table: int = 2, max_tables: int = 8
 ) -> list[dict[str, Any]]:
-    """FinDVer-format claims (plus ``kind`` and ``perturbation``) for one document."""
+    """FinDVer-format claims (plus ``kind``, ``perturbation``, ``cells``) for one document."""
     rng = random.Random(f"{seed}:{report_name}")
     company = str(doc.metadata.get("company_name") or doc.metadata.get("company") or "").rstrip(".")
     if company.isupper() and len(company) <= 6:
@@ -262,6 +569,7 @@ def build_claims_for_document(
     for facts in all_facts[:max_tables]:
         for claim in _claims_from_table(facts, company, rng, per_table):
             statement = claim.statement[0].upper() + claim.statement[1:]
+            evidence = facts.evidence_id
             rows.append(
                 {
                     "example_id": f"built-{Path(report_name).stem}-{len(rows)}",
@@ -269,13 +577,12 @@ def build_claims_for_document(
                     "split": "built",
                     "statement": statement,
                     "entailment_label": claim.label,
-                    "explanation": claim.explanation(facts),
-                    "relevant_context": [
-                        int(claim.evidence_id) if claim.evidence_id.isdigit() else claim.evidence_id
-                    ],
+                    "explanation": claim.explanation(),
+                    "relevant_context": [int(evidence) if evidence.isdigit() else evidence],
                     "report": report_name,
                     "kind": claim.kind,
                     "perturbation": claim.perturbation,
+                    "cells": claim.cells(),
                 }
             )
     return rows
@@ -301,50 +608,60 @@ def build_dataset(
     per_table: int = 2,
     max_tables: int = 8,
     limit: int | None = None,
+    probe: bool = True,
 ) -> dict[str, Any]:
-    """Write claims JSON to ``out`` and the reports they use to ``out``'s ``reports/``."""
+    """Write the self-checked claims to ``out``, their reports to ``reports/`` and the data card.
+
+    Returns the data card (see ``card.data_card``).
+    """
+    from finprobe.benchmarks.findver.card import data_card
+    from finprobe.benchmarks.findver.selfcheck import self_check
     from finprobe.document import load_findver_report
+    from finprobe.files import write_json_atomic
 
     files = _report_files(reports)[:limit] if limit else _report_files(reports)
     if not files and not synthetic:
         raise InputError(None, "no reports given: pass --reports and/or --synthetic N")
     reports_dir = out.parent / "reports"
     reports_dir.mkdir(parents=True, exist_ok=True)
-    claims: list[dict[str, Any]] = []
+    built: list[dict[str, Any]] = []
+    sources: dict[str, Path] = {}
     for path in files:
         doc = load_findver_report(path)
         name = path.name.removesuffix(".gz")
-        built = build_claims_for_document(doc, name, seed, per_table, max_tables)
-        if built:
+        claims = build_claims_for_document(doc, name, seed, per_table, max_tables)
+        if claims:
             target = reports_dir / (name + ".gz")
             if path.resolve() != target.resolve():
                 if path.suffix == ".gz":
                     shutil.copyfile(path, target)
                 else:
                     target.write_bytes(gzip.compress(path.read_bytes()))
-        claims += built
+            sources[name] = target
+        built += claims
     if synthetic:
-        from finprobe.document import load_findver_report as load
         from finprobe.synth import make_corpus, to_findver_json
 
         for i, report in enumerate(make_corpus(synthetic, seed=seed)):
             name = f"synth-{seed}-{i}.json"
             target = reports_dir / (name + ".gz")
             target.write_bytes(gzip.compress(json.dumps(to_findver_json(report)).encode()))
-            doc = load(target)
+            doc = load_findver_report(target)
             doc.metadata["company_name"] = report.company
-            claims += build_claims_for_document(doc, name, seed, per_table, max_tables)
+            built += build_claims_for_document(doc, name, seed, per_table, max_tables)
+            sources[name] = target
+    checks = [self_check(claim, sources[claim["report"]]) for claim in built]
+    claims = [c for c, check in zip(built, checks, strict=True) if check.passed]
     if not claims:
         raise InputError(None, "no claims built: no table with numbers under two year columns")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(claims, indent=1))
-    counts = Counter(
-        (c["kind"], "entailed" if c["entailment_label"] else "refuted") for c in claims
-    )
-    return {
-        "out": str(out),
-        "claims": len(claims),
-        "reports": len({c["report"] for c in claims}),
-        "by_kind": {f"{k} {lab}": n for (k, lab), n in sorted(counts.items())},
-        "by_perturbation": dict(Counter(c["perturbation"] or "none" for c in claims)),
-    }
+    write_json_atomic(out, claims)
+    card = data_card(claims, built, checks, probe=probe)
+    card["out"] = str(out)
+    write_json_atomic(card_path(out), card)
+    return card
+
+
+def card_path(out: Path) -> Path:
+    """The data card beside a claims file: ``claims.json`` -> ``claims.card.json``."""
+    return out.with_name(out.name.removesuffix(".json") + ".card.json")

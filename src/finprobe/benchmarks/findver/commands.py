@@ -53,16 +53,12 @@ def build_findver(
         summary = build_dataset(reports, out, synthetic, seed, per_table, max_tables, limit)
     except InputError as exc:
         raise _fail(exc) from None
-    table = Table(title=f"FinDVer build -> {summary['out']}")
-    table.add_column("claims")
-    table.add_column("n", justify="right")
-    for key, n in summary["by_kind"].items():
-        table.add_row(key, str(n))
-    table.add_row("total", str(summary["claims"]))
-    Console().print(table)
-    Console().print(
-        f"reports used: {summary['reports']}; perturbations: {summary['by_perturbation']}"
-    )
+    from finprobe.benchmarks.findver.build import card_path
+    from finprobe.benchmarks.findver.card import card_lines
+
+    print(f"FinDVer build -> {summary['out']} (data card: {card_path(out)})")
+    for line in card_lines(summary):
+        print(line)
 
 
 def labelled_groups(
@@ -122,7 +118,8 @@ def _recall_row(
     progress: Any,
     bar: Any,
 ) -> dict:
-    from finprobe.retrieval import make_retriever, summarize_recall
+    from finprobe.retrieval import summarize_recall
+    from finprobe.retrievers import make_retriever
 
     index_s = query_s = 0.0
     pairs = []

@@ -26,7 +26,8 @@ from typing import Any
 
 from finprobe.errors import InputError
 from finprobe.files import read_bytes
-from finprobe.retrieval import Passage, in_document_order, make_retriever, passages_from_document
+from finprobe.retrieval import Passage, in_document_order, passages_from_document
+from finprobe.retrievers import make_retriever
 
 SETTINGS = ("rag", "long-context", "oracle")
 SUBSETS = ("ie", "math", "know")

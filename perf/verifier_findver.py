@@ -1,0 +1,124 @@
+"""The FinDVer rule verifier on a claims file: accuracy by subset, folds by report, errors by kind.
+
+    python perf/verifier_findver.py ../shared/data/findver/testmini-dev.json
+    python perf/verifier_findver.py built/claims.json --kind-field kind
+
+Evidence: BM25 top-10 over the report (the task's RAG default). The verifier's
+few settings (how many of those passages it keeps, which checks it runs) are
+chosen on some reports' claims and scored on the others' (5 folds grouped by
+report), so the grouped figure never scores a setting on the claims that chose it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
+
+from finprobe.benchmarks.findver.dataset import (  # noqa: E402
+    default_reports_dir,
+    load_claims,
+    report_passages,
+    report_path,
+)
+from finprobe.benchmarks.findver.verifier import ALL_CHECKS, DEFAULT_CHECKS, verify_claim  # noqa: E402
+from finprobe.retrieval import in_document_order  # noqa: E402
+from finprobe.retrievers import make_retriever  # noqa: E402
+
+SETTINGS = [
+    (top, kinds)
+    for top, kinds in itertools.product((4, 6, 8, 10), (DEFAULT_CHECKS, ALL_CHECKS))
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("claims", type=Path)
+    parser.add_argument("--reports", type=Path, default=None)
+    parser.add_argument("--kind-field", default=None, help="claim field to break errors down by")
+    parser.add_argument("--folds", type=int, default=5)
+    args = parser.parse_args()
+    import json
+
+    raw = {str(r["example_id"]): r for r in json.loads(args.claims.read_text())}
+    claims = [c for c in load_claims(args.claims) if c.label is not None]
+    reports = args.reports or default_reports_dir(args.claims)
+    by_report: dict[str, list] = defaultdict(list)
+    for c in claims:
+        by_report[c.report].append(c)
+    # verdicts[setting][example_id] = (predicted entailed, failed check kinds)
+    verdicts: dict[tuple, dict[str, tuple[bool, tuple[str, ...]]]] = defaultdict(dict)
+    for report, group in by_report.items():
+        passages = report_passages(report_path(reports, report))
+        retriever = make_retriever("bm25")
+        retriever.index(passages)
+        for c in group:
+            evidence = in_document_order(retriever.retrieve(c.statement, 10))
+            for top, kinds in SETTINGS:
+                v = verify_claim(c.statement, evidence, top=top, kinds=kinds)
+                verdicts[(top, kinds)][c.example_id] = (
+                    v.label == "entailed",
+                    tuple(sorted({ch.kind for ch in v.failed})) or (("none",) if not v.checks else ()),
+                )
+
+    def accuracy(setting: tuple, subset: list) -> float:
+        return sum(verdicts[setting][c.example_id][0] == c.label for c in subset) / max(len(subset), 1)
+
+    default = (6, DEFAULT_CHECKS)
+    names = sorted(by_report)
+    fold_of = {name: i % args.folds for i, name in enumerate(names)}
+    held_out: dict[str, bool] = {}
+    chosen = Counter()
+    for k in range(args.folds):
+        train = [c for c in claims if fold_of[c.report] != k]
+        test = [c for c in claims if fold_of[c.report] == k]
+        best = max(SETTINGS, key=lambda s: (accuracy(s, train), s == default))
+        chosen[f"top={best[0]} checks={'+'.join(best[1])}"] += 1
+        for c in test:
+            held_out[c.example_id] = verdicts[best][c.example_id][0] == c.label
+
+    subsets = sorted({c.subset for c in claims})
+    print(f"{args.claims}: {len(claims)} claims, {len(by_report)} reports")
+    print(f"{'setting':38} overall " + " ".join(f"{s:>9}" for s in subsets) + "  says entailed")
+    for top, kinds in SETTINGS:
+        row = [accuracy((top, kinds), [c for c in claims if c.subset == s]) for s in subsets]
+        said = sum(v[0] for v in verdicts[(top, kinds)].values()) / len(claims)
+        mark = " (default)" if (top, kinds) == default else ""
+        print(
+            f"top={top:<2} checks={'+'.join(kinds):26}{100 * accuracy((top, kinds), claims):6.1f}  "
+            + " ".join(f"{100 * x:9.1f}" for x in row)
+            + f"  {100 * said:5.1f}{mark}"
+        )
+    grouped = [
+        sum(held_out[c.example_id] for c in claims if c.subset == s)
+        / max(sum(c.subset == s for c in claims), 1)
+        for s in subsets
+    ]
+    print(
+        f"{'tuned, held out (folds by report)':38}{100 * sum(held_out.values()) / len(claims):6.1f}  "
+        + " ".join(f"{100 * x:9.1f}" for x in grouped)
+        + f"   settings chosen: {dict(chosen)}"
+    )
+    # errors of the default verifier, by kind
+    errors = Counter()
+    for c in claims:
+        said, failed = verdicts[default][c.example_id]
+        if said == c.label:
+            continue
+        what = "says entailed, is refuted" if said else "says refuted, is entailed"
+        why = "no checkable figure" if failed == ("none",) else (
+            "every check held" if said else "failed: " + "+".join(failed)
+        )
+        extra = f" [{raw.get(c.example_id, {}).get(args.kind_field)}]" if args.kind_field else f" [{c.subset}]"
+        errors[f"{what}: {why}{extra}"] += 1
+    print("errors of the default verifier:")
+    for key, n in errors.most_common():
+        print(f"  {n:4d}  {key}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,237 @@
+"""An independent check of each built FinDVer claim against the cells it cites.
+
+The builder reads tables through ``finprobe.document`` (merged columns, parsed
+numbers). This module does not: it opens the report file again, takes the cited
+context entry's pipe text line by line, finds the cited row by its label, reads
+the row's figures with its own small reader (parentheses negative even when split
+across cells, dashes zero), maps them to the header's years, finds the table's
+scale in the entry and the text before it, and reads the claim's figure, scale
+word and direction back out of the statement. An entailed claim must hold on
+those cells; a refuted one must fail. Anything it cannot read fails the check: a
+claim that cannot be confirmed is dropped, never kept on trust.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import re
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+_INVISIBLE = re.compile(r"[\u200b\u200c\u200d\ufeff]")
+_YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
+_FIGURE = re.compile(
+    r"\(\s*\$?\s*(?P<neg>[\d,]*\.?\d+)\s*\)\s*%?"  # (1,234)  ( 1,234 )  (12)%
+    r"|(?P<minus>[-−–]\s*)?\$?\s*(?P<pos>\d[\d,]*(?:\.\d+)?)\s*%?"  # 1,234  -5  $ 3.2  12%
+    r"|(?<![\w.])(?P<dash>[—–−-]{1,3})(?![\w.])"  # a dash alone: zero
+)
+_MARK = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z])\)|\*+)\s*$")  # a footnote after a row label
+_MONTH_DAY = re.compile(
+    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+)
+_SCALE = re.compile(
+    r"(?i)\bin\s+(?:u\.?s\.?\s+)?(?:\$\s*)?(thousands|millions|billions)\b|\(\s*\$?\s*(000s?|thousands|millions|billions)"
+)
+_SCALES = {
+    "thousand": Decimal(10**3),
+    "million": Decimal(10**6),
+    "billion": Decimal(10**9),
+    "000": Decimal(10**3),
+}
+_WORD_SCALE = {
+    "": Decimal(1),
+    "thousand": Decimal(10**3),
+    "million": Decimal(10**6),
+    "billion": Decimal(10**9),
+}
+_NUM = r"([\d,]+(?:\.\d+)?)"
+_LOOKUP = re.compile(
+    rf" was (negative |a loss of )?\$?{_NUM}(?: (thousand|million|billion))?(?: shares| per share)? in (\d{{4}})(?:,| \(| for|\.$)"
+)
+_CHANGE = re.compile(
+    rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from (\d{{4}}) to (\d{{4}})(?:,| \(| for|\.$)"
+)
+_SHARE = re.compile(rf"(?: made up |\) was ){_NUM}%")
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    passed: bool
+    reason: str  # "ok", or why it failed
+
+
+def _clean(text: str) -> str:
+    return " ".join(_INVISIBLE.sub("", text).replace("\xa0", " ").split())
+
+
+def _figures(text: str) -> list[Decimal]:
+    """The figures in a row's value cells, left to right."""
+    out = []
+    for m in _FIGURE.finditer(text):
+        if m.group().rstrip().endswith("%"):
+            continue  # percentage columns ("% of total", "% change"): never a cited cell
+        if m.group("dash"):
+            out.append(Decimal(0))
+            continue
+        raw = m.group("neg") or m.group("pos")
+        try:
+            value = Decimal(raw.replace(",", ""))
+        except InvalidOperation:
+            continue
+        out.append(-value if m.group("neg") or m.group("minus") else value)
+    return out
+
+
+@dataclass
+class _RawTable:
+    rows: list[tuple[str, list[Decimal]]]  # label, figures
+    years: list[str]  # the header's years, left to right
+    scale: Decimal
+
+
+def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
+    raw = report.read_bytes()
+    data: Any = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
+    entries = data.get("context") or []
+    at = next((i for i, e in enumerate(entries) if str(e.get("id")) == evidence_id), None)
+    if at is None:
+        return None
+    text = str(entries[at]["context"])
+    lines = [line for line in text.splitlines() if line.strip().startswith("|")]
+    # the scale sits in the header, in prose just before the table (same entry), or in
+    # the entry before
+    first_pipe = text.find("\n|") + 1 if not text.lstrip().startswith("|") else 0
+    prose = text[:first_pipe][-400:]
+    before = str(entries[at - 1]["context"])[-400:] if at else ""
+    header_text = " ".join(lines[:6])
+    found = _SCALE.search(header_text) or _SCALE.search(prose) or _SCALE.search(before)
+    scale = Decimal(1)
+    if found:
+        word = (found.group(1) or found.group(2)).lower().rstrip("s")
+        scale = _SCALES.get(word, Decimal(1))
+    rows: list[tuple[str, list[Decimal]]] = []
+    years: list[str] = []
+    body = False
+    for line in lines:
+        cells = [_clean(c) for c in line.strip().strip("|").split("|")]
+        label, rest = cells[0], " ".join(c for c in cells[1:] if c)
+        line_years = _YEAR.findall(" ".join(cells))  # a header's first cell may hold a year
+        figures = _figures(rest)
+        if not body and not _figures(_YEAR.sub(" ", _MONTH_DAY.sub(" ", rest))):
+            if len(line_years) > len(years):
+                years = line_years
+            continue
+        if figures:
+            body = True
+        rows.append((label, figures))
+    return _RawTable(rows, years, scale)
+
+
+def _dec(text: str) -> Decimal:
+    return Decimal(text.replace(",", ""))
+
+
+def _cell(table: _RawTable, label: str, period: str) -> tuple[Decimal, list[Decimal], int] | str:
+    """(the cited figure, the row's period figures, row position) or why it cannot be read."""
+    want = _clean(label).lower()
+    hits = [i for i, (lb, _) in enumerate(table.rows) if _MARK.sub("", lb).lower() == want]
+    if not hits:
+        return "row not found"
+    if len(hits) > 1:
+        return "row label repeated"
+    figures = table.rows[hits[0]][1]
+    if period not in table.years or len(figures) < len(table.years):
+        return "columns unreadable"
+    aligned = figures[: len(table.years)]
+    first = table.years.index(period)
+    return (
+        aligned[first],
+        [aligned[table.years.index(y)] for y in dict.fromkeys(table.years)],
+        hits[0],
+    )
+
+
+def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
+    statement: str = claim["statement"]
+    kind = claim["kind"]
+    cited = []
+    for c in claim.get("cells") or []:
+        got = _cell(table, c["row"], c["period"])
+        if isinstance(got, str):
+            return got
+        cited.append(got)
+    if not cited:
+        return "no cited cells"
+    per_share = "per share" in statement
+    if kind == "lookup":
+        m = _LOOKUP.search(statement)
+        if not m:
+            return "statement unreadable"
+        value, row, _ = cited[0]
+        stated = _dec(m.group(2))
+        if per_share:
+            same_scale = m.group(3) is None
+            size = abs(value)
+        else:
+            same_scale = _WORD_SCALE[m.group(3) or ""] == table.scale
+            size = abs(value)
+        if not same_scale:
+            return "scale differs"
+        said_negative = m.group(1) is not None
+        # a negative shown as its size only on rows negative throughout (expenses, outflows)
+        sign_ok = said_negative == (value < 0) or (value < 0 and not any(v > 0 for v in row))
+        return stated == size and sign_ok
+    if kind in ("change", "pct_change"):
+        m = _CHANGE.search(statement)
+        if not m or len(cited) != 2:
+            return "statement unreadable"
+        (old, row, _), (new, _, _) = cited
+        if any(v < 0 for v in row) and any(v > 0 for v in row):
+            return "sign changes"
+        if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != table.scale:
+            return "scale differs"
+        grew = abs(new) > abs(old)
+        said_grew = m.group(1) in ("increased", "widened")
+        stated = _dec(m.group(2))
+        if m.group(3):  # a percentage change, to two decimals
+            if old == 0:
+                return "no base"
+            true = (abs(abs(new) - abs(old)) / abs(old) * 100).quantize(
+                Decimal("0.01"), rounding=ROUND_HALF_UP
+            )
+        else:
+            true = abs(abs(new) - abs(old))
+        return stated == true and said_grew == grew and abs(new) != abs(old)
+    if kind in ("share", "margin"):
+        m = _SHARE.search(statement)
+        if not m or len(cited) != 2:
+            return "statement unreadable"
+        (part, _, part_at), (whole, _, whole_at) = cited
+        if part <= 0 or whole <= 0:
+            return "not a share of a positive whole"
+        if kind == "share" and part_at >= whole_at:
+            return "the part is not above its total"
+        true = (part / whole * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+        if not Decimal(0) < true <= 100:
+            return "share outside (0, 100]"
+        return _dec(m.group(1)) == true
+    return f"unknown kind {kind!r}"
+
+
+def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
+    """Does the claim's label agree with the cited cells, read again from the report file?"""
+    [evidence] = claim["relevant_context"]
+    table = _read_entry(report, str(evidence))
+    if table is None:
+        return CheckResult(False, "evidence entry not found")
+    holds = _holds(claim, table)
+    if isinstance(holds, str):
+        return CheckResult(False, holds)
+    if holds != claim["entailment_label"]:
+        return CheckResult(
+            False, "entailed claim does not hold" if holds is False else "refuted claim holds"
+        )
+    return CheckResult(True, "ok")
