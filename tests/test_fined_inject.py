@@ -231,9 +231,10 @@ def test_data_card_counts_concentration_and_probe() -> None:
     assert card["dropped"] == {"illegal_time": {"not inferable: x": 2}}
     conc = edit_concentration(docs)
     assert all(0 < c["top_share"] <= 1 for c in conc.values())
-    probe = card["surface_probe"]
-    assert probe["edited"] == card["errors"]
-    assert probe["learned"]["available"] and 0.0 <= probe["learned"]["f1"] <= 1.0
+    for negatives in ("untouched", "matched", "originals"):
+        probe = card["surface_probe"][negatives]
+        assert probe["edited"] == card["errors"]
+        assert probe["learned"]["available"] and 0.0 <= probe["learned"]["f1"] <= 1.0
 
 
 def test_pipeline_on_chinese_text() -> None:

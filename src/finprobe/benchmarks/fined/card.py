@@ -12,12 +12,25 @@ on one report. Two probes:
 - the rule detector's sentence checks, run on the sentence alone: how much of its score
   comes from patterns visible in one sentence.
 
-Near chance (F1 0.5 with the 1:1 sample used here) means the errors need context.
+Each probe runs on two samples, both 1:1 (chance F1 0.5):
+
+- ``untouched``: each edited sentence beside an untouched sentence of the same report,
+  what a model reading the benchmark could exploit (this also learns that errors sit in
+  sentences with figures, which is how the paper's fragments are chosen too);
+- ``matched``: the same, but the untouched sentence is the one of the report closest to
+  the edited one in length and in carrying figures and dollar amounts, which takes the
+  sentence selection out and leaves what the edit itself shows;
+- ``originals``: each edited sentence beside its own original (another untouched
+  sentence for an inserted one), kept in the same fold, so the probe can only learn the
+  edit's own surface trace: the template test.
+
+Near chance means the errors need context.
 """
 
 from __future__ import annotations
 
 import random
+import re
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -55,10 +68,11 @@ def edit_concentration(docs: list[FinEDDocument]) -> dict[str, dict[str, Any]]:
 
 
 def probe_sample(
-    docs: list[FinEDDocument], seed: int = 0
+    docs: list[FinEDDocument], seed: int = 0, negatives_from: str = "untouched"
 ) -> tuple[list[str], list[int], list[str], list[str]]:
-    """(sentences, labels 1=edited, groups=report id, subtype or "") with one untouched
-    sentence per edited one, drawn from the same report and of the kind injectors edit."""
+    """(sentences, labels 1=edited, groups=report id, subtype or "") with one negative per
+    edited sentence from the same report: an untouched sentence, or (``originals``) the
+    sentence as it was before the edit."""
     rng = random.Random(seed)
     texts: list[str] = []
     labels: list[int] = []
@@ -74,6 +88,12 @@ def probe_sample(
                 if usable and not any(x in line or line in x for x in edited):
                     pool.append(line)
         negatives = rng.sample(pool, min(len(pool), len(d.errors)))
+        if negatives_from == "matched":
+            negatives = _matched(d.errors, pool, rng)
+        if negatives_from == "originals":
+            spare = iter(negatives)
+            negatives = [e.original or next(spare, "") for e in d.errors]
+            negatives = [n for n in negatives if n]
         for e in d.errors:
             texts.append(e.sentence)
             labels.append(1)
@@ -85,6 +105,31 @@ def probe_sample(
             groups.append(d.id)
             subtypes.append("")
     return texts, labels, groups, subtypes
+
+
+def _profile(s: str) -> tuple[bool, bool, int]:
+    return bool(re.search(r"\d", s)), "$" in s, len(s)
+
+
+def _matched(errors: list[Any], pool: list[str], rng: random.Random) -> list[str]:
+    """For each edited sentence, the closest untouched one (figures, dollars, length)."""
+    left = rng.sample(pool, len(pool))
+    out = []
+    for e in errors:
+        if not left:
+            break
+        digit, dollar, length = _profile(e.sentence)
+
+        def distance(
+            s: str, digit: bool = digit, dollar: bool = dollar, length: int = length
+        ) -> float:
+            d2, s2, n2 = _profile(s)
+            return (d2 != digit) * 1000 + (s2 != dollar) * 1000 + abs(n2 - length)
+
+        best = min(left, key=distance)
+        left.remove(best)
+        out.append(best)
+    return out
 
 
 def _binary_f1(pred: list[int], gold: list[int]) -> dict[str, float]:
@@ -152,14 +197,16 @@ def rule_probe(texts: list[str], labels: list[int], subtypes: list[str]) -> dict
 
 
 def surface_probe(docs: list[FinEDDocument], seed: int = 0) -> dict[str, Any]:
-    texts, labels, groups, subtypes = probe_sample(docs, seed)
-    return {
-        "sentences": len(texts),
-        "edited": sum(labels),
-        "chance_f1": 0.5,
-        "learned": learned_probe(texts, labels, groups, subtypes),
-        "rule_sentence_checks": rule_probe(texts, labels, subtypes),
-    }
+    out: dict[str, Any] = {"chance_f1": 0.5}
+    for negatives in ("untouched", "matched", "originals"):
+        texts, labels, groups, subtypes = probe_sample(docs, seed, negatives)
+        out[negatives] = {
+            "sentences": len(texts),
+            "edited": sum(labels),
+            "learned": learned_probe(texts, labels, groups, subtypes),
+            "rule_sentence_checks": rule_probe(texts, labels, subtypes),
+        }
+    return out
 
 
 def data_card(

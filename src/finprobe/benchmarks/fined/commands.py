@@ -306,21 +306,22 @@ def print_card(console: Console, card: dict[str, Any], path: str = "") -> None:
     probe = card.get("surface_probe")
     if probe:
         pt = Table(
-            title=f"Surface probe: the edited sentence alone ({probe['edited']} edited, "
-            f"{probe['sentences'] - probe['edited']} untouched; chance F1 {probe['chance_f1']:.2f})"
+            title=f"Surface probe: the edited sentence alone, 1:1 with negatives (chance F1 "
+            f"{probe['chance_f1']:.2f}); folds grouped by report"
         )
-        pt.add_column("probe")
-        pt.add_column("P", justify="right")
-        pt.add_column("R", justify="right")
-        pt.add_column("F1", justify="right")
-        for name, res in (
-            ("n-gram classifier (folds by report)", probe["learned"]),
-            ("rule detector, sentence checks", probe["rule_sentence_checks"]),
-        ):
-            if res.get("available", True):
-                pt.add_row(name, *(f"{100 * res[k]:.1f}" for k in ("precision", "recall", "f1")))
-            else:
-                pt.add_row(name, "-", "-", res.get("why", "unavailable"))
+        for col in ("negatives", "probe", "P", "R", "F1"):
+            pt.add_column(col, justify="left" if col in ("negatives", "probe") else "right")
+        for negatives in ("untouched", "matched", "originals"):
+            for name, key in (
+                ("n-gram classifier", "learned"),
+                ("rule detector, sentence checks", "rule_sentence_checks"),
+            ):
+                res = probe[negatives][key]
+                if res.get("available", True):
+                    cells = [f"{100 * res[k]:.1f}" for k in ("precision", "recall", "f1")]
+                else:
+                    cells = ["-", "-", res.get("why", "unavailable")]
+                pt.add_row(negatives, name, *cells)
         console.print(pt)
 
 

@@ -185,6 +185,10 @@ def _sentences_in(src: SourceText, block_ids: tuple[str, ...]) -> list[SentenceS
     ]
 
 
+# alternative edits drawn per sentence (distinct ones become alternative candidates)
+DRAWS_PER_SENTENCE = 3
+
+
 def _usable(s: SentenceSpan, language: str = "en") -> bool:
     """Prose sentences of a reasonable length (Chinese packs a clause into fewer characters)."""
     shortest = 10 if language == "zh" else 25
@@ -228,7 +232,7 @@ def rule_candidates(
         found: list[Injection] = []
         seen: set[int] = set()
         for blocks in frags:
-            if len(found) >= per_subtype:
+            if len(seen) >= per_subtype:
                 break
             if subtype == "numerical_inconsistency":
                 if len(blocks) < 2:
@@ -246,8 +250,14 @@ def rule_candidates(
                     if not _usable(s, src.language) or s.start in seen:
                         continue
                     context = " ".join(x.text for x in sentences[max(0, k - 1) : k])
-                    change = SENTENCE_INJECTORS[subtype](s.text, src.language, rng, context)
-                    if change is not None:
+                    # a few draws from the injector's family of edits: the planner then
+                    # takes the edit used least so far
+                    drawn: set[str] = set()
+                    for _ in range(DRAWS_PER_SENTENCE):
+                        change = SENTENCE_INJECTORS[subtype](s.text, src.language, rng, context)
+                        if change is None or change.modified in drawn:
+                            continue
+                        drawn.add(change.modified)
                         cands.append(
                             Injection(
                                 subtype,
@@ -260,8 +270,8 @@ def rule_candidates(
                             )
                         )
             for c in cands:
-                if c.start in seen or len(found) >= per_subtype:
-                    continue
+                if len(seen) >= per_subtype and c.start not in seen:
+                    continue  # enough sentences: only alternatives for those already found
                 ok, why = gate(src, c)
                 if ok:
                     c.detail["edit"] = _edit_of(c)

@@ -39,6 +39,12 @@ _MOVE_TO_FROM = re.compile(
 _MOVE_FROM_TO = re.compile(
     rf"\b({_DIRECTION})\b[^.;]{{0,60}}?\bfrom ({_AMOUNT})[^.;]{{0,40}}?\bto ({_AMOUNT})"
 )
+_NOUN_TO_FROM = re.compile(
+    rf"\b(increase|decrease|decline)\b([^.;]{{0,60}}?)\bto ({_AMOUNT})[^.;]{{0,40}}?\bfrom ({_AMOUNT})"
+)
+_NOUN_FROM_TO = re.compile(
+    rf"\b(increase|decrease|decline)\b[^.;]{{0,60}}?\bfrom ({_AMOUNT})[^.;]{{0,40}}?\bto ({_AMOUNT})"
+)
 _MOVE_ZH = re.compile(
     r"由([\d.,]+[万亿]?元?)(增长|增加|上升|下降|减少)(?:至|到)([\d.,]+[万亿]?元?)"
 )
@@ -58,27 +64,46 @@ def inject_conflicting_expression(
         if a is None or b is None or (b > a) != up or a == b:
             return None
         return Change(splice(s, m.start(2), m.end(2), _FLIP_ZH[m.group(2)]), {"old": m.group(2)})
-    for rx, new_i, old_i in ((_MOVE_TO_FROM, 3, 4), (_MOVE_FROM_TO, 3, 2)):
-        m = rx.search(s)
-        if not m:
-            continue
-        new_v, old_v = value_of(m.group(new_i)), value_of(m.group(old_i))
-        verb = m.group(1)
-        up = verb in _UP
-        if new_v is None or old_v is None or new_v == old_v or (new_v > old_v) != up:
-            continue
-        # "increased the sublimit from..." needs a transitive verb; "rose to..." an intransitive one
-        transitive = not re.match(
-            r"\s+(?:by|to|from|\$|\d|approximately|slightly|significantly)", s[m.end(1) :]
+    options = []
+    for rx, new_i, old_i in (
+        (_MOVE_TO_FROM, 3, 4),
+        (_MOVE_FROM_TO, 3, 2),
+        (_NOUN_TO_FROM, 3, 4),
+        (_NOUN_FROM_TO, 3, 2),
+    ):
+        for m in rx.finditer(s):
+            new_v, old_v = value_of(m.group(new_i)), value_of(m.group(old_i))
+            word = m.group(1)
+            up = word in _UP or word == "increase"
+            if new_v is None or old_v is None or new_v == old_v or (new_v > old_v) != up:
+                continue
+            if word in ("increase", "decrease", "decline"):
+                flipped = rng.choice(("decrease", "decline") if up else ("increase",))
+            elif not re.match(
+                r"\s+(?:by|to|from|\$|\d|approximately|slightly|significantly)", s[m.end(1) :]
+            ):
+                # "increased the sublimit from...": the flip must be transitive too
+                flipped = rng.choice(
+                    ("decreased", "reduced", "lowered") if up else ("increased", "raised")
+                )
+            else:
+                flipped = rng.choice(_DOWN if up else _UP)
+            options.append((m.start(1), m.end(1), word, flipped))
+    if not options:
+        return None
+    start, end, word, flipped = rng.choice(options)
+    modified = splice(s, start, end, flipped)
+    # keep the article right: "a decrease" -> "an increase"
+    if s[max(0, start - 3) : start].lower() == "an " and flipped[0] not in "aeiou":
+        modified = modified[: start - 2] + " " + modified[start:]
+        modified = (
+            modified[: start - 3]
+            + modified[start - 3 : start - 1].replace("an", "a")
+            + modified[start - 1 :]
         )
-        if transitive:
-            flipped = rng.choice(
-                ("decreased", "reduced", "lowered") if up else ("increased", "raised")
-            )
-        else:
-            flipped = rng.choice(_DOWN if up else _UP)
-        return Change(splice(s, m.start(1), m.end(1), flipped), {"old": verb, "new": flipped})
-    return None
+    elif s[max(0, start - 2) : start].lower() == "a " and flipped[0] in "aeiou":
+        modified = modified[: start - 1] + "n" + modified[start - 1 :]
+    return Change(modified, {"old": word, "new": flipped})
 
 
 # ----------------------------------------------------------------------------- time

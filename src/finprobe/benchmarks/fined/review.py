@@ -392,8 +392,8 @@ _ANNOUNCED_FIGURE = re.compile(
 
 def _direction_conflict(sentence: str) -> bool:
     """A direction word contradicted by the sentence's own from/to figures."""
-    up = r"increased|rose|grew|climbed|improved|raised"
-    down = r"decreased|fell|declined|dropped|reduced|lowered"
+    up = r"increased|rose|grew|climbed|improved|raised|increase"
+    down = r"decreased|fell|declined|dropped|reduced|lowered|decrease|decline"
     num = r"\$?\d[\d,.]*(?: million| billion| thousand|%)?"
 
     def rising(m: re.Match) -> bool:
