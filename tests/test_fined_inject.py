@@ -1,4 +1,6 @@
-"""FinED injection: golden cases per rule injector, the filter, and the pipeline on real reports."""
+"""FinED injection: golden cases per rule injector (with the variety each must show), the
+review rules on golden good and bad edits, the two-place injectors with their negatives,
+the pipeline on real reports, and the data card."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from finprobe.benchmarks.fined.card import data_card, edit_concentration
 from finprobe.benchmarks.fined.filter import (
     check_injection,
     numbers_rule_ok,
@@ -23,57 +26,85 @@ from finprobe.benchmarks.fined.inject import (
     source_from_document,
     source_from_text,
 )
+from finprobe.benchmarks.fined.inject_fre import (
+    clause_conflict_candidates,
+    numerical_inconsistency_candidates,
+)
+from finprobe.benchmarks.fined.review import review
+from finprobe.benchmarks.fined.segment import SentenceSpan
 from finprobe.benchmarks.fined.taxonomy import SUBTYPE_IDS
 
 GOLDEN = Path(__file__).parent / "golden" / "fined_injectors.jsonl"
+GOLDEN_REVIEW = Path(__file__).parent / "golden" / "fined_review.jsonl"
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 REPORTS = SHARED / "data" / "findver" / "reports"
 
 
-def _cases() -> list[dict]:
-    return [
-        json.loads(line) for line in GOLDEN.read_text(encoding="utf-8").splitlines() if line.strip()
-    ]
+def _read(path: Path) -> list[dict]:
+    return [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
 
 
 def test_every_subtype_has_a_rule_injector() -> None:
     assert sorted(RULE_SUBTYPES) == sorted(SUBTYPE_IDS)
 
 
-@pytest.mark.parametrize("case", _cases(), ids=lambda c: f"{c['subtype']}:{c['sentence'][:30]}")
-def test_golden_injector(case: dict) -> None:
-    change = SENTENCE_INJECTORS[case["subtype"]](
-        case["sentence"], case["language"], random.Random(0)
-    )
-    if case.get("none") or (
-        case["modified"] is None and not {"contains", "formula", "repeat"} & set(case)
-    ):
-        assert change is None
-        return
-    assert change is not None
-    if case["modified"] is not None:
-        assert change.modified == case["modified"]
-    if "contains" in case:
-        assert case["contains"] in change.modified
-    if case.get("repeat"):
-        clause = change.detail["repeated"]
-        assert f"{clause}, {clause}" in change.modified
-    if "formula" in case:
-        assert change.detail["formula"] == case["formula"]
-        assert verify_calculation(change.detail) == (True, "")
-    # the rule filter accepts what the injector made: one sentence, no stray number change
-    text = "Intro. " + case["sentence"] + " Outro."
+def _gate(case: dict, modified: str, detail: dict) -> tuple[bool, str]:
+    """The filter and the review rules, with the sentence inside a small document."""
+    context = case.get("context", "")
+    text = "Intro. " + (context + " " if context else "") + case["sentence"] + " Outro."
     start = text.index(case["sentence"])
     ok, why = check_injection(
         case["subtype"],
         case["sentence"],
-        change.modified,
+        modified,
         text,
         start,
         start + len(case["sentence"]),
-        change.detail,
+        detail,
     )
-    assert ok, why
+    if not ok:
+        return ok, why
+    return review(case["subtype"], case["sentence"], modified, text)
+
+
+@pytest.mark.parametrize(
+    "case", _read(GOLDEN), ids=lambda c: f"{c['subtype']}:{c['sentence'][:30]}"
+)
+def test_golden_injector(case: dict) -> None:
+    inject = SENTENCE_INJECTORS[case["subtype"]]
+    outputs = []
+    for seed in range(20):
+        change = inject(
+            case["sentence"], case["language"], random.Random(seed), case.get("context", "")
+        )
+        if case.get("none"):
+            assert change is None
+            continue
+        assert change is not None
+        # whatever the injector draws passes the same gates as in a build
+        ok, why = _gate(case, change.modified, change.detail)
+        assert ok, f"seed {seed}: {change.modified!r}: {why}"
+        outputs.append(change)
+    if case.get("none"):
+        return
+    if "modified" in case:
+        assert outputs[0].modified == case["modified"]
+    if "contains" in case:
+        assert any(case["contains"] in c.modified for c in outputs)
+    if "formula" in case:
+        assert outputs[0].detail["formula"] == case["formula"]
+        assert verify_calculation(outputs[0].detail) == (True, "")
+    # a family of edits, not one template
+    assert len({c.modified for c in outputs}) >= case.get("min_distinct", 1)
+
+
+@pytest.mark.parametrize("case", _read(GOLDEN_REVIEW), ids=lambda c: c["why"][:50])
+def test_review_rules_on_golden_edits(case: dict) -> None:
+    document = case.get("document") or f"Intro. {case['original']} Outro."
+    ok, why = review(case["subtype"], case["original"], case["modified"], document)
+    assert ok == case["keep"], why
+    if not case["keep"]:
+        assert why.startswith(case["reason"])
 
 
 def test_filter_rejects_unintended_number_changes() -> None:
@@ -83,6 +114,7 @@ def test_filter_rejects_unintended_number_changes() -> None:
     assert not numbers_rule_ok("numerical_inconsistency", "a 5 and 6", "a 7 and 8")[0]
     assert numbers_rule_ok("numerical_inconsistency", "a 5 and 6", "a 5 and 8")[0]
     assert not numbers_rule_ok("numerical_missing", "was $5 in 2023", "was $7 in 2023")[0]
+    assert not numbers_rule_ok("redundant_statement", "was $5 in 2023", "was in 2023")[0]
 
 
 def test_calculation_verifier_recomputes() -> None:
@@ -105,12 +137,53 @@ def test_parse_llm_injection() -> None:
     assert parse_llm_injection('{"original": ""}') is None
 
 
+def _spans(text: str, sentences: list[str]) -> list[SentenceSpan]:
+    return [SentenceSpan(text.index(s), text.index(s) + len(s), s) for s in sentences]
+
+
+def test_numerical_inconsistency_needs_the_same_quantity() -> None:
+    first = "As of December 31, 2023, we had an accumulated deficit of $58.5 million."
+    same = "At December 31, 2023, our accumulated deficit was $58.5 million."
+    other = "Segment operating income was $58.5 million in 2023."
+    text = f"{first}\n\n{same}\n\n{other}"
+    cands = numerical_inconsistency_candidates(
+        _spans(text, [first]), _spans(text, [same, other]), random.Random(0), "p0"
+    )
+    assert [c.original for c in cands] == [same]  # the later mention of the same quantity
+    assert "$58.5 million" not in cands[0].modified
+    assert cands[0].detail["consistent_with"] == first
+    # negative: with the first mention swapped out, nothing is injected
+    assert not numerical_inconsistency_candidates(
+        _spans(text, [other]), _spans(text, [same]), random.Random(0), "p0"
+    )
+
+
+def test_clause_conflict_restates_a_stipulation_with_another_value() -> None:
+    stip = "The 2026 Notes bear interest at 5.25% per annum and mature on June 1, 2026."
+    filler = " ".join(["Revenue grew in all segments during the year."] * 80)
+    last = "We believe the 2026 Notes and our cash will meet our needs."
+    text = f"{stip}\n\n{filler}\n\n{last}"
+    paragraphs = [("p0", len(stip), stip), ("p2", len(text), last)]
+    cands = clause_conflict_candidates(_spans(text, [stip, last]), paragraphs, random.Random(1))
+    assert {c.detail["kind"] for c in cands} == {"rate", "maturity"}
+    for c in cands:
+        assert c.insert and "2026 Notes" in c.modified and c.modified not in text
+        assert c.detail["new"] in c.modified and c.detail["old"] not in c.modified
+        assert review("clause_conflict", "", c.modified, text)[0]
+    # negative: the same document without the stipulation yields nothing
+    bare = f"{filler}\n\n{last}"
+    assert not clause_conflict_candidates(
+        _spans(bare, [last]), [("p2", len(bare), last)], random.Random(1)
+    )
+
+
 def _check_document(src, doc) -> None:
     assert 1 <= len(doc.errors) <= 4
     assert len({e.sentence for e in doc.errors}) == len(doc.errors)
     for e in doc.errors:
         assert doc.text[e.start : e.start + len(e.sentence)] == e.sentence
         assert doc.text.count(e.sentence) == 1
+        assert "  " not in e.sentence or "  " in e.original
     # reverting every error gives back the source text exactly: nothing else changed
     for e in sorted(doc.errors, key=lambda e: e.start, reverse=True):
         revert_error(doc, e)
@@ -124,16 +197,44 @@ def test_pipeline_on_findver_reports_is_sound_and_deterministic() -> None:
     from finprobe.document import load_findver_report
 
     counts: Counter = Counter()
+    dropped: Counter = Counter()
+    docs = []
     for f in files:
         src = source_from_document(load_findver_report(f))
-        doc = inject_rules(src, seed=1, max_errors=4, global_counts=counts)
+        doc = inject_rules(src, seed=1, max_errors=4, global_counts=counts, dropped=dropped)
         again = inject_rules(
             source_from_document(load_findver_report(f)), seed=1, max_errors=4, global_counts=None
         )
         assert doc.id == again.id
+        docs.append(doc)
+        card = data_card([doc], dropped, probe=False)
+        assert card["errors"] == len(doc.errors)
         _check_document(src, doc)
     # the corpus-level balancing spreads errors over subtypes
     assert len(counts) >= 8
+    # the review rules did reject candidates, and say why
+    assert dropped and all(isinstance(why, str) and why for _, why in dropped)
+
+
+def test_data_card_counts_concentration_and_probe() -> None:
+    pytest.importorskip("sklearn")
+    text = "\n".join(
+        f"Revenue in region {i} was ${i}.{i} million, and costs were ${i + 1}.0 million for the year."
+        for i in range(1, 9)
+    )
+    docs = []
+    for k in range(4):
+        src = source_from_text(text, f"doc{k}")
+        docs.append(inject_rules(src, seed=k, max_errors=2))
+    card = data_card(docs, Counter({("illegal_time", "not inferable: x"): 2}), seed=0)
+    assert card["errors"] == sum(len(d.errors) for d in docs) > 0
+    assert card["dropped"] == {"illegal_time": {"not inferable: x": 2}}
+    conc = edit_concentration(docs)
+    assert all(0 < c["top_share"] <= 1 for c in conc.values())
+    for negatives in ("untouched", "matched", "originals"):
+        probe = card["surface_probe"][negatives]
+        assert probe["edited"] == card["errors"]
+        assert probe["learned"]["available"] and 0.0 <= probe["learned"]["f1"] <= 1.0
 
 
 def test_pipeline_on_chinese_text() -> None:

@@ -71,27 +71,39 @@ def build_dataset(
     llm_model: str | None = None,
     verify_model: str | None = None,
     progress: bool = True,
+    probe: bool = True,
 ) -> dict[str, Any]:
     """The construction pipeline: segment, inject (rules, then the LLM for what rules missed),
     filter, cap errors per document, write the dataset atomically and the review sheet."""
+    from finprobe.benchmarks.fined.card import data_card
     from finprobe.benchmarks.fined.dataset import dataset_summary, save_dataset
     from finprobe.benchmarks.fined.filter import export_review_csv
     from finprobe.benchmarks.fined.inject import inject_rules
+    from finprobe.files import write_json_atomic
 
     if not 1 <= max_errors <= 4:
         raise InputError(None, "--max-errors must be between 1 and 4 (the paper's cap is four)")
     files = collect_inputs(inputs)[:limit] if limit else collect_inputs(inputs)
     t0 = time.perf_counter()
     counts: Counter = Counter()
+    dropped: Counter = Counter()  # (subtype, reason) of candidates the review rules rejected
+    edits: Counter = Counter()  # (subtype, edit) chosen so far: the planner prefers rare edits
     docs = []
     skipped = 0
     with Progress(disable=not progress, transient=True) as bar:
         job = bar.add_task("injecting errors", total=len(files))
         for f in files:
             src = load_source(f, max_words)
-            doc = inject_rules(src, seed=seed, max_errors=max_errors, global_counts=counts)
+            doc = inject_rules(
+                src,
+                seed=seed,
+                max_errors=max_errors,
+                global_counts=counts,
+                dropped=dropped,
+                edit_counts=edits,
+            )
             if llm_model and len(doc.errors) < max_errors:
-                doc = asyncio.run(_llm_fill(src, doc, llm_model, seed, max_errors, counts))
+                doc = asyncio.run(_llm_fill(src, doc, llm_model, seed, max_errors, counts, dropped))
             if verify_model:
                 doc = asyncio.run(_model_filter(doc, verify_model))
             if doc.errors:
@@ -107,11 +119,27 @@ def build_dataset(
     summary.update(
         out=str(out), skipped_without_errors=skipped, seconds=round(time.perf_counter() - t0, 1)
     )
+    card = data_card(docs, dropped, seed=seed, probe=probe)
+    card_path = card_path_for(out)
+    write_json_atomic(card_path, card)
+    summary.update(card=card, card_path=str(card_path))
     return summary
 
 
+def card_path_for(out: Path) -> Path:
+    """The data card beside the dataset: fined_en.json -> fined_en.card.json."""
+    name = out.name[: -len(".json")] if out.name.endswith(".json") else out.name
+    return out.with_name(f"{name}.card.json")
+
+
 async def _llm_fill(
-    src: Any, doc: Any, model: str, seed: int, max_errors: int, counts: Counter
+    src: Any,
+    doc: Any,
+    model: str,
+    seed: int,
+    max_errors: int,
+    counts: Counter,
+    dropped: Counter | None = None,
 ) -> Any:
     """Add LLM-injected errors for subtypes the rules did not place, up to the cap."""
     import random
@@ -146,7 +174,7 @@ async def _llm_fill(
         options = frags[SEGMENT_KIND[subtype]] or frags["knowledge"]
         if not options:
             continue
-        inj = await llm_inject(model, src, subtype, rng.choice(options))
+        inj = await llm_inject(model, src, subtype, rng.choice(options), dropped=dropped)
         if inj and not any(inj.start < o.end + 1 and o.start < inj.end + 1 for o in chosen):
             chosen.append(inj)
             counts[subtype] += 1
@@ -190,6 +218,9 @@ def build_fined(
         None, "--verify-model", help="inspect model that verifies each error."
     ),
     sample: int = typer.Option(20, "--sample", help="Injected errors to print."),
+    probe: bool = typer.Option(
+        True, "--probe/--no-probe", help="Run the surface probe for the data card."
+    ),
 ) -> None:
     """Build a FinED-style benchmark: inject errors into documents (rules; optionally an LLM)."""
     try:
@@ -203,6 +234,7 @@ def build_fined(
             review_csv=review_csv,
             llm_model=llm_model,
             verify_model=verify_model,
+            probe=probe,
         )
     except InputError as exc:
         raise _fail(exc) from None
@@ -234,6 +266,8 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
     for k, v in summary["per_category"].items():
         per.add_row(f"[bold]{k}[/bold]", str(v))
     console.print(per)
+    if "card" in summary:
+        print_card(console, summary["card"], summary.get("card_path", ""))
     ex = Table(
         title=f"Sample of {min(sample, len(summary['sample']))} injected errors", show_lines=True
     )
@@ -243,6 +277,52 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
     for row in summary["sample"][:sample]:
         ex.add_row(row["subtype"], row["original"] or "(inserted)", row["modified"])
     console.print(ex)
+
+
+def print_card(console: Console, card: dict[str, Any], path: str = "") -> None:
+    """The data card's tables: subtypes by source with edit concentration, drops, probes."""
+    tab = Table(title=f"Data card {path}".strip())
+    for col in ("subtype", "rule", "llm", "distinct edits", "top edit share", "top edit"):
+        tab.add_column(col, justify="left" if col in ("subtype", "top edit") else "right")
+    for sub, c in card["edit_concentration"].items():
+        src = card["by_subtype_and_source"].get(sub, {})
+        tab.add_row(
+            sub,
+            str(src.get("rule", 0)),
+            str(src.get("llm", 0)),
+            str(c["distinct_edits"]),
+            f"{100 * c['top_share']:.0f}%",
+            c["top_edit"][:60],
+        )
+    console.print(tab)
+    drops = Table(title=f"Dropped by the review rules ({card['dropped_total']})")
+    drops.add_column("subtype")
+    drops.add_column("reason")
+    drops.add_column("count", justify="right")
+    for sub, reasons in card["dropped"].items():
+        for why, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
+            drops.add_row(sub, why, str(n))
+    console.print(drops)
+    probe = card.get("surface_probe")
+    if probe:
+        pt = Table(
+            title=f"Surface probe: the edited sentence alone, 1:1 with negatives (chance F1 "
+            f"{probe['chance_f1']:.2f}); folds grouped by report"
+        )
+        for col in ("negatives", "probe", "P", "R", "F1"):
+            pt.add_column(col, justify="left" if col in ("negatives", "probe") else "right")
+        for negatives in ("untouched", "matched", "originals"):
+            for name, key in (
+                ("n-gram classifier", "learned"),
+                ("rule detector, sentence checks", "rule_sentence_checks"),
+            ):
+                res = probe[negatives][key]
+                if res.get("available", True):
+                    cells = [f"{100 * res[k]:.1f}" for k in ("precision", "recall", "f1")]
+                else:
+                    cells = ["-", "-", res.get("why", "unavailable")]
+                pt.add_row(negatives, name, *cells)
+        console.print(pt)
 
 
 def review_import(

@@ -1,0 +1,519 @@
+"""Rule injectors for the financial reasoning errors (FRE): conflicting expression, time
+contradiction, calculation error (one sentence each), numerical inconsistency and clause
+conflict (two places of the document).
+
+Each reasoning error is checkable from the text alone: the figures that contradict a
+direction word, the period a comparison is against, the formula the figures satisfied,
+the other mention of the same quantity, the other statement of the same stipulation.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from decimal import Decimal
+from itertools import permutations
+from typing import Any
+
+from finprobe.benchmarks.fined.edits import (
+    EN_DATE,
+    MONTH_RE,
+    MONTHS,
+    ZH_DATE,
+    Change,
+    Injection,
+    bump_digit,
+    splice,
+    value_of,
+)
+from finprobe.benchmarks.fined.segment import SentenceSpan
+from finprobe.numbers import find_numbers
+
+_UP = ("increased", "rose", "grew", "climbed")
+_DOWN = ("decreased", "fell", "declined", "dropped")
+_DIRECTION = "|".join(_UP + _DOWN)
+_AMOUNT = r"\$?\d[\d,.]*(?: million| billion| thousand|%)?"
+_MOVE_TO_FROM = re.compile(
+    rf"\b({_DIRECTION})\b([^.;]{{0,60}}?)\bto ({_AMOUNT})[^.;]{{0,40}}?\bfrom ({_AMOUNT})"
+)
+_MOVE_FROM_TO = re.compile(
+    rf"\b({_DIRECTION})\b[^.;]{{0,60}}?\bfrom ({_AMOUNT})[^.;]{{0,40}}?\bto ({_AMOUNT})"
+)
+_NOUN_TO_FROM = re.compile(
+    rf"\b(increase|decrease|decline)\b([^.;]{{0,60}}?)\bto ({_AMOUNT})[^.;]{{0,40}}?\bfrom ({_AMOUNT})"
+)
+_NOUN_FROM_TO = re.compile(
+    rf"\b(increase|decrease|decline)\b[^.;]{{0,60}}?\bfrom ({_AMOUNT})[^.;]{{0,40}}?\bto ({_AMOUNT})"
+)
+_MOVE_ZH = re.compile(
+    r"由([\d.,]+[万亿]?元?)(增长|增加|上升|下降|减少)(?:至|到)([\d.,]+[万亿]?元?)"
+)
+_FLIP_ZH = {"增长": "下降", "增加": "减少", "上升": "下降", "下降": "增长", "减少": "增加"}
+
+
+def inject_conflicting_expression(
+    s: str, lang: str, rng: random.Random, context: str = ""
+) -> Change | None:
+    """Flip a direction word that the sentence's own figures confirm, so words and figures conflict."""
+    if lang == "zh":
+        m = _MOVE_ZH.search(s)
+        if not m:
+            return None
+        a, b = value_of(m.group(1)), value_of(m.group(3))
+        up = m.group(2) in ("增长", "增加", "上升")
+        if a is None or b is None or (b > a) != up or a == b:
+            return None
+        return Change(splice(s, m.start(2), m.end(2), _FLIP_ZH[m.group(2)]), {"old": m.group(2)})
+    options = []
+    for rx, new_i, old_i in (
+        (_MOVE_TO_FROM, 3, 4),
+        (_MOVE_FROM_TO, 3, 2),
+        (_NOUN_TO_FROM, 3, 4),
+        (_NOUN_FROM_TO, 3, 2),
+    ):
+        for m in rx.finditer(s):
+            new_v, old_v = value_of(m.group(new_i)), value_of(m.group(old_i))
+            word = m.group(1)
+            up = word in _UP or word == "increase"
+            if new_v is None or old_v is None or new_v == old_v or (new_v > old_v) != up:
+                continue
+            if word in ("increase", "decrease", "decline"):
+                flipped = rng.choice(("decrease", "decline") if up else ("increase",))
+            elif not re.match(
+                r"\s+(?:by|to|from|\$|\d|approximately|slightly|significantly)", s[m.end(1) :]
+            ):
+                # "increased the sublimit from...": the flip must be transitive too
+                flipped = rng.choice(
+                    ("decreased", "reduced", "lowered") if up else ("increased", "raised")
+                )
+            else:
+                flipped = rng.choice(_DOWN if up else _UP)
+            options.append((m.start(1), m.end(1), word, flipped))
+    if not options:
+        return None
+    start, end, word, flipped = rng.choice(options)
+    modified = splice(s, start, end, flipped)
+    # keep the article right: "a decrease" -> "an increase"
+    if s[max(0, start - 3) : start].lower() == "an " and flipped[0] not in "aeiou":
+        modified = modified[: start - 2] + " " + modified[start:]
+        modified = (
+            modified[: start - 3]
+            + modified[start - 3 : start - 1].replace("an", "a")
+            + modified[start - 1 :]
+        )
+    elif s[max(0, start - 2) : start].lower() == "a " and flipped[0] in "aeiou":
+        modified = modified[: start - 1] + "n" + modified[start - 1 :]
+    return Change(modified, {"old": word, "new": flipped})
+
+
+# ----------------------------------------------------------------------------- time
+
+_TIME = rf"(?:(?:{MONTH_RE}) \d{{1,2}}, )?(?:fiscal (?:year )?)?(?:19|20)\d\d\b"
+_COMPARE = re.compile(
+    rf"(?P<cur>{_TIME})(?P<mid>[^.;]{{0,100}}?\b(?:compared (?:to|with)|versus|as compared (?:to|with)|relative to|over)\b[^.;0-9]{{0,60}}?)(?P<base>{_TIME})"
+)
+_RANGE = re.compile(
+    rf"\b(?:from|between) (?P<a>(?:{MONTH_RE}) \d{{1,2}}, \d{{4}}),? (?:to|through|and|until) (?P<b>(?:{MONTH_RE}) \d{{1,2}}, \d{{4}})\b"
+)
+
+
+def _time_key(text: str) -> tuple[int, int, int]:
+    m = EN_DATE.search(text)
+    if m:
+        return int(m.group(3)), MONTHS[m.group(1)], int(m.group(2))
+    year = int(re.search(r"\d{4}", text).group(0))
+    return year, 12, 31
+
+
+def comparison_times(
+    s: str,
+) -> list[tuple[tuple[tuple[int, int, int], Any], tuple[tuple[int, int, int], Any]]]:
+    """(current, baseline) time pairs of the sentence's comparisons, each with its match."""
+    out = []
+    for m in _COMPARE.finditer(s):
+        cur, base = m.group("cur"), m.group("base")
+        # both must be of the same granularity (two years, or two dates)
+        if bool(EN_DATE.search(cur)) != bool(EN_DATE.search(base)):
+            continue
+        out.append(((_time_key(cur), m), (_time_key(base), m)))
+    return out
+
+
+def date_ranges(s: str) -> list[tuple[tuple[int, int, int], tuple[int, int, int]]]:
+    return [(_time_key(m.group("a")), _time_key(m.group("b"))) for m in _RANGE.finditer(s)]
+
+
+def _with_year(text: str, year: int) -> str:
+    return re.sub(r"(?:19|20)\d\d", str(year), text, count=1)
+
+
+_QUARTER_ENDS = ((3, "March", 31), (6, "June", 30), (9, "September", 30), (12, "December", 31))
+
+
+def inject_time_contradiction(
+    s: str, lang: str, rng: random.Random, context: str = ""
+) -> Change | None:
+    """Break the order of two times the sentence relates: the baseline of a comparison made
+    later than (or the same as) the period compared with it, in either direction and across
+    quarters; or a range that ends before it starts."""
+    if lang == "zh":
+        dates = list(ZH_DATE.finditer(s))
+        if len(dates) >= 2 and re.search(r"截止|开标|至|到", s):
+            a, b = dates[0], dates[1]
+            ka = tuple(int(g) for g in a.groups())
+            kb = tuple(int(g) for g in b.groups())
+            if kb > ka:
+                new = f"{ka[0] - rng.choice((1, 2))}年{b.group(2)}月{b.group(3)}日"
+                return Change(splice(s, b.start(), b.end(), new), {"old": b.group(0), "new": new})
+        return None
+    options: list[tuple[int, int, str, str]] = []
+    for m in _RANGE.finditer(s):
+        (ya, _, _), kb = _time_key(m.group("a")), _time_key(m.group("b"))
+        if kb >= _time_key(m.group("a")):
+            new = _with_year(m.group("b"), ya - rng.choice((1, 2)))
+            options.append((m.start("b"), m.end("b"), new, "range ends before it starts"))
+    for m in _COMPARE.finditer(s):
+        cur, base = m.group("cur"), m.group("base")
+        if bool(EN_DATE.search(cur)) != bool(EN_DATE.search(base)):
+            continue
+        kc, kbase = _time_key(cur), _time_key(base)
+        if kbase >= kc:
+            continue
+        # baseline moved after the current period
+        later = _with_year(base, kc[0] + rng.choice((1, 2)))
+        options.append((m.start("base"), m.end("base"), later, "baseline later"))
+        # current period moved before its baseline
+        earlier = _with_year(cur, kbase[0] - rng.choice((1, 2)))
+        options.append((m.start("cur"), m.end("cur"), earlier, "current earlier"))
+        d = EN_DATE.search(base)
+        if d and kbase[0] == kc[0] - 1:
+            # across quarters: compared with a quarter end after the current one
+            later_ends = [q for q in _QUARTER_ENDS if (kc[0], q[0], q[2]) > kc]
+            if later_ends:
+                _, month, day = rng.choice(later_ends)
+                new = f"{month} {day}, {kc[0]}"
+                options.append(
+                    (m.start("base") + d.start(), m.start("base") + d.end(), new, "later quarter")
+                )
+    if not options:
+        return None
+    start, end, new, family = rng.choice(options)
+    return Change(splice(s, start, end, new), {"old": s[start:end], "new": new, "family": family})
+
+
+# ----------------------------------------------------------------------------- calculation
+
+
+def _calc_numbers(s: str) -> list[Any]:
+    return [n for n in find_numbers(s) if n.kind in ("money", "quantity", "count", "percent")]
+
+
+def find_calculation(s: str) -> dict[str, Any] | None:
+    """A relation among three figures of the sentence that holds as written: a=b+c, a=b-c, or pct=(b-c)/c."""
+    if not CALC_CUE.search(s):
+        return None
+    nums = _calc_numbers(s)[:8]
+    if len(nums) < 3:
+        return None
+    for ia, ib, ic in permutations(range(len(nums)), 3):
+        a, b, c = nums[ia], nums[ib], nums[ic]
+        pa = "percent" in a.number.units
+        if pa and not ("percent" in b.number.units or "percent" in c.number.units):
+            va, vb, vc = a.number.value, b.number.value, c.number.value
+            if vc <= 0 or vb <= 0 or va == 0:
+                continue
+            tol = max(a.number.precision, Decimal("0.1")) / 2 + abs(va) * Decimal("0.005")
+            if abs(va - (vb - vc) / vc * 100) <= tol and abs(va) >= 1:
+                return {"formula": "pct=(b-c)/c", "spans": [ia, ib, ic], "tolerance": str(tol)}
+            continue
+        if any("percent" in x.number.units for x in (a, b, c)):
+            continue
+        va, vb, vc = a.number.value, b.number.value, c.number.value
+        if min(va, vb, vc) <= 0 or len({va, vb, vc}) < 3:
+            continue
+        tol = max(a.number.precision, b.number.precision, c.number.precision)
+        if ib < ic and abs(va - (vb + vc)) <= tol:
+            return {"formula": "a=b+c", "spans": [ia, ib, ic], "tolerance": str(tol)}
+        if abs(va - (vb - vc)) <= tol and vc < vb:
+            return {"formula": "a=b-c", "spans": [ia, ib, ic], "tolerance": str(tol)}
+    return None
+
+
+# A relation among figures is only a formula when the sentence says so (a total, a change).
+CALC_CUE = re.compile(
+    r"total|sum|combined|aggregate|increase|decrease|change|compared|representing|growth|合计|共计|总|增长|减少|增加|下降",
+    re.I,
+)
+
+
+def inject_calculation_error(
+    s: str, lang: str, rng: random.Random, context: str = ""
+) -> Change | None:
+    calc = find_calculation(s)
+    if calc is None:
+        return None
+    nums = _calc_numbers(s)[:8]
+    # change the stated result or one of its parts
+    target = nums[rng.choice(calc["spans"])]
+    m = re.search(r"\d[\d,]*(?:\.\d+)?", target.text)
+    if not m:
+        return None
+    from finprobe.benchmarks.fined.filter import verify_calculation
+
+    for _ in range(6):
+        new_token = bump_digit(m.group(0), rng)
+        if new_token is None:
+            return None
+        new_text = target.text[: m.start()] + new_token + target.text[m.end() :]
+        modified = splice(s, target.start, target.end, new_text)
+        new_nums = _calc_numbers(modified)[:8]
+        if len(new_nums) != len(nums):
+            continue
+        detail = {
+            "formula": calc["formula"],
+            "tolerance": calc["tolerance"],
+            "original_values": [str(nums[i].number.value) for i in calc["spans"]],
+            "modified_values": [str(new_nums[i].number.value) for i in calc["spans"]],
+            "operands": [nums[i].text for i in calc["spans"]],
+            "old": target.text,
+            "new": new_text,
+        }
+        if verify_calculation(detail)[0]:
+            return Change(modified, detail)
+    return None
+
+
+# ----------------------------------------------------------------------------- two-place errors
+
+
+def _usable(s: SentenceSpan) -> bool:
+    return 25 <= len(s.text) <= 700 and "|" not in s.text
+
+
+def numerical_inconsistency_candidates(
+    first: list[SentenceSpan], later: list[SentenceSpan], rng: random.Random, first_block: str
+) -> list[Injection]:
+    """Change the later of two mentions of the same quantity (same figure, same metric words,
+    same period): the reader has seen the figure once and meets it again, different."""
+    from finprobe.benchmarks.fined.review import figure_mentions, same_quantity
+
+    earlier = [(a, span) for a in first if _usable(a) for span in figure_mentions(a.text)]
+    out = []
+    for s in later:
+        if not _usable(s):
+            continue
+        for start, end, text in figure_mentions(s.text):
+            match = next(
+                (
+                    a
+                    for a, (s0, e0, _) in earlier
+                    if same_quantity(a.text, (s0, e0), s.text, (start, end))
+                ),
+                None,
+            )
+            if match is None:
+                continue
+            m = re.search(r"\d[\d,]*(?:\.\d+)?", text)
+            token = bump_digit(m.group(0), rng) if m else None
+            if token is None:
+                continue
+            new_text = text[: m.start()] + token + text[m.end() :]
+            out.append(
+                Injection(
+                    "numerical_inconsistency",
+                    s.text,
+                    splice(s.text, start, end, new_text),
+                    s.start,
+                    s.end,
+                    "rule:numerical_inconsistency",
+                    {
+                        "old": text,
+                        "new": new_text,
+                        "consistent_with": match.text,
+                        "also_stated_in": first_block,
+                    },
+                )
+            )
+            break
+    return out
+
+
+def _shift_value(kind: str, value: str, rng: random.Random) -> str | None:
+    if kind == "rate":
+        number = value.rstrip("%").strip()
+        v = Decimal(number)
+        places = len(number.partition(".")[2])
+        delta = Decimal(rng.choice(("0.25", "0.50", "0.75", "1.00", "1.50", "2.00"))) * rng.choice(
+            (1, -1)
+        )
+        if not places:
+            delta = Decimal(rng.choice((1, 2, 3))) * rng.choice((1, -1))
+        new = v + delta if v + delta > 0 else v - delta
+        return f"{new:.{places}f}%"
+    if kind == "maturity":
+        m = EN_DATE.search(value)
+        year = int(m.group(3)) + rng.choice((1, 2, 3, -1))
+        if rng.random() < 0.5:
+            return f"{m.group(1)} {m.group(2)}, {year}"
+        month = rng.choice([q for q in _QUARTER_ENDS if q[1] != m.group(1)])
+        return f"{month[1]} {month[2]}, {m.group(3)}"
+    if kind == "amount":
+        m = re.search(r"\d[\d,]*(?:\.\d+)?", value)
+        token = bump_digit(m.group(0), rng) if m else None
+        return value[: m.start()] + token + value[m.end() :] if token else None
+    return None
+
+
+def _plural(subject: str) -> bool:
+    return bool(
+        re.search(r"(?:Notes|notes|Loans|loans|Debentures|Bonds|Warrants|facilities)$", subject)
+    )
+
+
+# restatements of a stipulation in new words, by kind and by what the subject is
+_RESTATE = {
+    ("rate", "debt"): (
+        "Interest on the {subj} accrues at {val} per annum.",
+        "The {subj} {carry} a stated interest rate of {val}.",
+        "Under its terms, the {subj} {bear} interest at {val}.",
+    ),
+    ("maturity", "debt"): (
+        "The {subj} {be} scheduled to mature on {val}.",
+        "All amounts outstanding under the {subj} are due on {val}.",
+    ),
+    ("maturity", "program"): (
+        "The {subj} {expire} on {val}.",
+        "Repurchases under the {subj} may be made until {val}.",
+    ),
+    ("amount", "debt"): (
+        "The {subj} {provide} for borrowings of up to {val}.",
+        "Total commitments under the {subj} amount to {val}.",
+    ),
+    ("amount", "notes"): (
+        "The {subj} {have} an aggregate principal amount of {val}.",
+        "The principal amount of the {subj} totals {val}.",
+    ),
+    ("rate", "notes"): (
+        "Interest on the {subj} accrues at {val} per annum.",
+        "The {subj} {carry} a stated interest rate of {val}.",
+    ),
+    ("maturity", "notes"): (
+        "The {subj} {be} scheduled to mature on {val}.",
+        "The {subj} {become} due on {val}.",
+    ),
+    ("amount", "program"): (
+        "The {subj} {permit} repurchases of up to {val}.",
+        "Under the {subj}, the Company may repurchase shares worth up to {val}.",
+    ),
+}
+
+
+def _restatement(kind: str, subject: str, value: str, rng: random.Random) -> str | None:
+    plural = _plural(subject)
+    what = (
+        "program"
+        if re.search(r"[Pp]rogram$", subject)
+        else "notes"
+        if re.search(r"(?:[Nn]otes?|Debentures|Bonds)$", subject)
+        else "debt"
+    )
+    templates = _RESTATE.get((kind, what))
+    if not templates:
+        return None
+    verbs = {
+        "carry": "carry" if plural else "carries",
+        "bear": "bear" if plural else "bears",
+        "be": "are" if plural else "is",
+        "expire": "expire" if plural else "expires",
+        "provide": "provide" if plural else "provides",
+        "permit": "permit" if plural else "permits",
+        "have": "have" if plural else "has",
+        "become": "become" if plural else "becomes",
+    }
+    return rng.choice(templates).format(subj=subject, val=value, **verbs)
+
+
+def clause_conflict_candidates(
+    sentences: list[SentenceSpan],
+    paragraphs: list[tuple[str, int, str]],
+    rng: random.Random,
+) -> list[Injection]:
+    """Two statements of the same stipulation (a rate, a maturity date, a committed amount of a
+    named agreement or debt) that cannot both hold.
+
+    Where the document already states the stipulation twice, the later statement is changed;
+    otherwise a restatement with another value (new wording, not a copy) goes at the end of
+    the farthest paragraph that names the same agreement.
+    ``sentences``: the document's prose sentences; ``paragraphs``: (block id, end offset, text).
+    """
+    from finprobe.benchmarks.fined.review import stipulations
+
+    found = [(s, st) for s in sentences if _usable(s) for st in stipulations(s.text)]
+    out: list[Injection] = []
+    for i, (s, st) in enumerate(found):
+        new_value = _shift_value(st.kind, st.value, rng)
+        if new_value is None or new_value == st.value:
+            continue
+        # a later statement of the same stipulation: change it
+        twin = next(
+            (
+                (s2, st2)
+                for s2, st2 in found[i + 1 :]
+                if s2.start > s.end
+                and st2.kind == st.kind
+                and st2.subject.lower() == st.subject.lower()
+                and st2.value == st.value
+            ),
+            None,
+        )
+        if twin:
+            s2, st2 = twin
+            out.append(
+                Injection(
+                    "clause_conflict",
+                    s2.text,
+                    splice(s2.text, st2.start, st2.end, new_value),
+                    s2.start,
+                    s2.end,
+                    "rule:clause_conflict",
+                    {
+                        "kind": st.kind,
+                        "subject": st.subject,
+                        "old": st.value,
+                        "new": new_value,
+                        "conflicts_with": s.text,
+                        "family": "stated twice",
+                    },
+                )
+            )
+            continue
+        head = st.subject.split()[-1]
+        far = [p for p in paragraphs if p[1] > s.end + 1500 and head in p[2]] or [
+            p for p in paragraphs if p[1] > s.end + 3000
+        ]
+        sentence = _restatement(st.kind, st.subject, new_value, rng)
+        if not far or sentence is None:
+            continue
+        block, end, _ = far[-1] if rng.random() < 0.5 else rng.choice(far)
+        out.append(
+            Injection(
+                "clause_conflict",
+                "",
+                sentence,
+                end,
+                end,
+                "rule:clause_conflict",
+                {
+                    "kind": st.kind,
+                    "subject": st.subject,
+                    "old": st.value,
+                    "new": new_value,
+                    "conflicts_with": s.text,
+                    "joiner": " ",
+                    "family": "restated elsewhere",
+                    "inserted_in": block,
+                },
+                insert=True,
+            )
+        )
+    return out

@@ -1,0 +1,596 @@
+"""The paper's review rules (Appendix C, Table 5) applied mechanically where they can be.
+
+- Clean edits: an injected sentence reads as normal text apart from its one error (no
+  doubled spaces, stray commas, empty parentheses left behind by the edit).
+- Rule 2 (the error must not bring a second error): a changed figure must not break a
+  total the sentence states, a unit swap must not contradict the same figure elsewhere.
+- Rule 3 (the error must be inferable from the context): one check per subtype, run on
+  the original sentence, the changed one and the document text only, so rule-made and
+  LLM-made errors go through the same gate.
+
+The matchers that decide "the same quantity" (numerical inconsistency) and "the same
+stipulation" (clause conflict) live here and are used by the injectors too: an error
+is only made where the check that accepts it can see it.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from finprobe.benchmarks.fined.edits import EN_DATE, MONTHS, NON_FIGURE_KINDS, ZH_DATE, value_of
+from finprobe.numbers import find_numbers
+
+# ----------------------------------------------------------------------------- the change itself
+
+
+def changed_span(original: str, modified: str) -> tuple[str, str]:
+    """(old, new) text of the one region that differs (common prefix and suffix cut off)."""
+    i = 0
+    while i < min(len(original), len(modified)) and original[i] == modified[i]:
+        i += 1
+    j = 0
+    while (
+        j < min(len(original), len(modified)) - i
+        and original[len(original) - 1 - j] == modified[len(modified) - 1 - j]
+    ):
+        j += 1
+    return original[i : len(original) - j], modified[i : len(modified) - j]
+
+
+_UNCLEAN = (
+    (re.compile(r"\S {2,}\S"), "double space"),
+    (re.compile(r" [,.;:)]"), "space before punctuation"),
+    (re.compile(r",\s*[,.;]|;\s*[;,.]|\(\s*\)"), "empty list slot or parentheses"),
+    (re.compile(r"\b(\w+) \1\b", re.I), "doubled word"),
+    (re.compile(r"\b(?:a|an|the) (?:and|or|of|to|,)\b"), "article without its noun"),
+    (
+        re.compile(r"\b(?:and|or|when|which is|is|was|were|are|to|of|by|than|with|from)\s*[,.;:]"),
+        "a clause cut short",
+    ),
+)
+
+
+def clean_edit(original: str, modified: str, subtype: str) -> str | None:
+    """Why the edit leaves messy text behind (a defect the original did not have), or None."""
+    if not original:
+        original = ""
+    for rx, why in _UNCLEAN:
+        if len(rx.findall(modified)) > len(rx.findall(original)):
+            # an emptied attribute value is the error itself: "Project name: ;", "(the “”)"
+            if subtype == "non_numerical_value_missing" and why == "empty list slot or parentheses":
+                continue
+            return why
+    if modified.count("(") - modified.count(")") != original.count("(") - original.count(")"):
+        return "unbalanced parentheses"
+    return None
+
+
+# ----------------------------------------------------------------------------- same quantity
+
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "for",
+        "and",
+        "or",
+        "with",
+        "by",
+        "as",
+        "at",
+        "from",
+        "its",
+        "our",
+        "their",
+        "this",
+        "that",
+        "these",
+        "those",
+        "was",
+        "were",
+        "is",
+        "are",
+        "be",
+        "been",
+        "being",
+        "had",
+        "has",
+        "have",
+        "which",
+        "who",
+        "what",
+        "when",
+        "while",
+        "also",
+        "approximately",
+        "about",
+        "nearly",
+        "roughly",
+        "total",
+        "totaled",
+        "totaling",
+        "amounted",
+        "amount",
+        "increased",
+        "decreased",
+        "increase",
+        "decrease",
+        "rose",
+        "fell",
+        "grew",
+        "declined",
+        "compared",
+        "respectively",
+        "primarily",
+        "due",
+        "million",
+        "billion",
+        "thousand",
+        "percent",
+        "per",
+        "year",
+        "years",
+        "ended",
+        "ending",
+        "months",
+        "quarter",
+        "fiscal",
+        "period",
+        "same",
+        "prior",
+        "current",
+        "end",
+        "than",
+        "over",
+        "up",
+        "down",
+        "net",
+        "not",
+        "we",
+        "us",
+        "it",
+        "they",
+        "such",
+        "other",
+        "three",
+        "six",
+        "nine",
+        "twelve",
+        "first",
+        "second",
+        "third",
+        "fourth",
+        "january",
+        "february",
+        "march",
+        "april",
+        "may",
+        "june",
+        "july",
+        "august",
+        "september",
+        "october",
+        "november",
+        "december",
+        "generated",
+        "had",
+        "reported",
+        "recognized",
+        "recorded",
+    ]
+)
+_PERIOD = re.compile(
+    r"\b(?:three|six|nine|twelve) months\b|\b(?:first|second|third|fourth) quarter\b|\byear ended\b|\bfiscal (?:year )?\d{4}\b|\b(?:19|20)\d\d\b"
+)
+
+
+def metric_words(sentence: str, start: int, end: int) -> frozenset[str]:
+    """Content words of the clause that names a figure (what is measured)."""
+    before = sentence[:start]
+    cut = max(before.rfind(c) for c in (",", ";", ":", "(", "•"))
+    clause = before[cut + 1 :]
+    after = re.split(r"[,;:().]", sentence[end:], maxsplit=1)[0]
+    words = re.findall(r"[A-Za-z][A-Za-z-]{2,}", clause + " " + after[:60])
+    return frozenset(w.lower() for w in words if w.lower() not in _STOP)
+
+
+def period_of(sentence: str) -> frozenset[str]:
+    return frozenset(m.group(0).lower() for m in _PERIOD.finditer(sentence))
+
+
+def same_quantity(a: str, a_span: tuple[int, int], b: str, b_span: tuple[int, int]) -> bool:
+    """Two mentions state the same quantity: same figure text (so the same unit), the
+    clause around each names the same metric, and the sentences speak of the same period."""
+    if a[a_span[0] : a_span[1]] != b[b_span[0] : b_span[1]]:
+        return False
+    ma, mb = metric_words(a, *a_span), metric_words(b, *b_span)
+    if not ma or not mb:
+        return False
+    shared = ma & mb
+    if len(shared) < min(2, len(ma), len(mb)) or len(shared) / len(ma | mb) < 0.4:
+        return False
+    return period_of(a) == period_of(b)
+
+
+def figure_mentions(sentence: str) -> list[tuple[int, int, str]]:
+    """Amounts of the sentence (no years, dates, ordinals, nor codes such as "ATI-2138")."""
+    return [
+        (n.start, n.end, n.text)
+        for n in find_numbers(sentence)
+        if n.kind not in NON_FIGURE_KINDS
+        and sum(ch.isdigit() for ch in n.text) >= 2
+        and not re.search(r"[A-Za-z][-‐]?$", sentence[: n.start])
+        and not re.match(r"[-‐]?[A-Za-z]", sentence[n.end :])
+    ]
+
+
+# ----------------------------------------------------------------------------- stipulations
+
+_HEAD = (
+    r"(?:Notes?|notes?|Term Loans?|term loans?|Loans?|loans?|Facility|facility|Credit Agreement|credit agreement|"
+    r"Agreement|agreement|Debentures|Bonds|Revolver|Line of Credit|line of credit|Lease|Indenture|"
+    r"[Rr]epurchase [Pp]rogram|Program)"
+)
+_SUBJECT = (
+    r"(?P<subj>(?:[A-Z0-9][\w.%&’'-]*\s|(?:revolving|term|credit|secured|unsecured|promissory|senior|convertible|"
+    r"subordinated|stock|share|loan|security|purchase|committed|ABL)\s){0,5}" + _HEAD + r")\b"
+)
+_VERB_GAP = r"(?:[^.;]|(?<=\d)\.(?=\d)){0,90}?"
+STIPULATION_KINDS = {
+    "rate": re.compile(
+        _SUBJECT
+        + _VERB_GAP
+        + r"\b(?:(?:bears?|bore|bearing|accrues?|carry|carries|pays?) (?:cash )?interest at"
+        r"|(?:stated |annual |fixed )?interest rate of|accrues at)"
+        r"(?: an? (?:annual |fixed |stated )?(?:interest )?rate of)? (?P<val>\d{1,2}(?:\.\d{1,4})?\s?%)"
+    ),
+    "maturity": re.compile(
+        _SUBJECT
+        + _VERB_GAP
+        + r"\b(?:matures?|will mature|mature|(?:is|are) scheduled to mature|(?:is|are) due|becomes? due"
+        r"|expires?|will expire|terminates?|maturity date of|maturity of [^.;]{0,40}? to|through|until) "
+        rf"(?:on )?(?P<val>(?:{'|'.join(MONTHS)}) \d{{1,2}}, \d{{4}})"
+    ),
+    "amount": re.compile(
+        _SUBJECT
+        + _VERB_GAP
+        + r"\b(?:provides? for (?:aggregate |secured |revolving )?(?:borrowings|commitments|a [\w ]{3,30}?)? ?"
+        r"(?:in aggregate principal )?(?:of )?up to|(?:aggregate )?principal amount of|(?:total |aggregate )?"
+        r"commitments? of|borrowing capacity of|maximum borrowings of up to|of up to|to repurchase up to"
+        r"|repurchases of up to|worth up to|amount to|totals) (?P<val>\$\s?\d[\d,.]*(?: million| billion)?)"
+    ),
+}
+
+
+@dataclass(frozen=True)
+class Stipulation:
+    kind: str
+    subject: str  # the defined term the stipulation is about, e.g. "2026 Notes"
+    value: str
+    start: int  # offsets of the value in the sentence
+    end: int
+
+
+def _norm_subject(subj: str) -> str:
+    words = subj.split()
+    while words and words[0].lower() in (
+        "the",
+        "our",
+        "its",
+        "a",
+        "an",
+        "this",
+        "such",
+        "each",
+        "in",
+        "under",
+        "and",
+    ):
+        words = words[1:]
+    return " ".join(words)
+
+
+def stipulations(sentence: str) -> list[Stipulation]:
+    out = []
+    for kind, rx in STIPULATION_KINDS.items():
+        for m in rx.finditer(sentence):
+            subj = _norm_subject(m.group("subj"))
+            if subj:
+                out.append(Stipulation(kind, subj, m.group("val"), m.start("val"), m.end("val")))
+    return out
+
+
+def _stip_value(kind: str, text: str) -> object:
+    if kind == "maturity":
+        m = EN_DATE.search(text)
+        return (int(m.group(3)), MONTHS[m.group(1)], int(m.group(2))) if m else text
+    return value_of(text)
+
+
+def conflicting_stipulation(sentence: str, others: list[str]) -> tuple[Stipulation, str] | None:
+    """A stipulation of ``sentence`` that another sentence states with a different value."""
+    for st in stipulations(sentence):
+        for other in others:
+            for ot in stipulations(other):
+                same = ot.kind == st.kind and ot.subject.lower() == st.subject.lower()
+                if same and _stip_value(st.kind, st.value) != _stip_value(ot.kind, ot.value):
+                    return st, other
+    return None
+
+
+# ----------------------------------------------------------------------------- rule 3 per subtype
+
+
+def _impossible_time(text: str) -> bool:
+    for m in EN_DATE.finditer(text):
+        day, month, year = int(m.group(2)), MONTHS[m.group(1)], int(m.group(3))
+        if not 1 <= day <= calendar.monthrange(year, month)[1]:
+            return True
+    for m in re.finditer(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b", text):
+        mo, d, y = (int(g) for g in m.groups())
+        if not 1 <= mo <= 12 or not 1 <= d <= calendar.monthrange(y, mo)[1]:
+            return True
+    for m in ZH_DATE.finditer(text):
+        y, mo, d = (int(g) for g in m.groups())
+        if not 1 <= mo <= 12 or not 1 <= d <= calendar.monthrange(y, mo)[1]:
+            return True
+    return bool(re.search(r"\bfifth (?:fiscal )?quarter\b|\bQ[5-9]\b", text))
+
+
+_BAD_FORMATS = (
+    re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})*,\d{1,2}(?!\d)(?:,\d{3})*(?![\d])"),  # a short group
+    re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})*,\d{4,}(?![\d,])"),  # a long group
+    re.compile(r"(?<![\d.,])\d{4,}(?:,\d{3})+(?![\d,])"),  # a dropped separator
+    re.compile(r"(?<![\d.,])\d{1,3}(?:\.\d{3}){2,}(?![\d])"),  # periods as separators
+    re.compile(r"\d\.\d+\.\d"),  # two decimal points
+    re.compile(
+        rf"\b(?:{'|'.join(MONTHS)}) \d{{1,2}}, (?:\d{{1,3}}|\d{{5,}})\b"
+    ),  # year not 4 digits
+    re.compile(r"\(\d{3}\) \d{3}-\d{1,3}(?!\d)"),  # phone short of digits
+    re.compile(r"\b[A-Z]{2} \d{4}(?!\d)"),  # ZIP with four digits
+    re.compile(r"\bwww\.[\w-]+(?![\w.-]*\.(?:com|gov|org|net|cn|edu|io|co)\b)(?![\w-])"),
+    re.compile(r"(?:邮\s*编|邮政编码)[：:为]?\s*(?:\d{1,5}|\d{7,})(?!\d)"),
+    re.compile(r"(?:电话|联系方式|手机)[：:]?\s*(?:\d{1,6}|\d{3,4}-\d{1,6})(?![\d-])"),
+)
+
+
+_NUMBER_WITH_SEPARATORS = re.compile(r"(?<![\w.,])\d[\d,.]*\d")
+_VALID_GROUPING = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+def _bad_numbers(text: str) -> int:
+    """Numbers whose digit grouping or decimal point breaks the standard format."""
+    return sum(
+        1
+        for m in _NUMBER_WITH_SEPARATORS.finditer(text)
+        if not _VALID_GROUPING.fullmatch(m.group(0).rstrip(".,"))
+    )
+
+
+def _format_broken(original: str, modified: str) -> bool:
+    if _bad_numbers(modified) > _bad_numbers(original):
+        return True
+    if any(len(rx.findall(modified)) > len(rx.findall(original)) for rx in _BAD_FORMATS):
+        return True
+    old, new = changed_span(original, modified)
+    return "@" in old and "@" not in new  # an e-mail address without its @
+
+
+_ANNOUNCED_FIGURE = re.compile(
+    r"(?:\$ ?|\b(?:of|was|were|to|by|is|are|approximately|totaled|totaling|from|and|at)\s+)(?:million|billion|thousand|%|percent|basis points|square feet|shares|months|years|days|employees)\b"
+    r"|(?:^|\s)%|(?:为|达|约|共计|金额|价格为|[：:])\s*(?:万|亿)?元|(?:增长|下降|增加|减少)%"
+)
+
+
+def _direction_conflict(sentence: str) -> bool:
+    """A direction word contradicted by the sentence's own from/to figures."""
+    up = r"increased|rose|grew|climbed|improved|raised|increase"
+    down = r"decreased|fell|declined|dropped|reduced|lowered|decrease|decline"
+    num = r"\$?\d[\d,.]*(?: million| billion| thousand|%)?"
+
+    def rising(m: re.Match) -> bool:
+        return bool(re.fullmatch(up, m.group(1)))
+
+    for m in re.finditer(
+        rf"\b({up}|{down})\b[^.;]{{0,60}}?\bto ({num})[^.;]{{0,40}}?\bfrom ({num})", sentence
+    ):
+        new, old = value_of(m.group(2)), value_of(m.group(3))
+        if new is not None and old is not None and new != old and (new > old) != rising(m):
+            return True
+    for m in re.finditer(
+        rf"\b({up}|{down})\b[^.;]{{0,60}}?\bfrom ({num})[^.;]{{0,40}}?\bto ({num})", sentence
+    ):
+        old, new = value_of(m.group(2)), value_of(m.group(3))
+        if new is not None and old is not None and new != old and (new > old) != rising(m):
+            return True
+    return False
+
+
+def time_order_broken(sentence: str) -> bool:
+    """A comparison whose baseline is not before the period it is compared with, or a range
+    that ends before it starts."""
+    from finprobe.benchmarks.fined.inject_fre import comparison_times, date_ranges
+
+    for (cur, _), (base, _) in comparison_times(sentence):
+        if base >= cur:
+            return True
+    return any(end < start for start, end in date_ranges(sentence))
+
+
+def _cue_present(table: dict, old: str, modified: str) -> bool:
+    for term, (cue, _) in table.items():
+        if term.lower() == old.lower().strip():
+            return bool(re.search(cue, modified, re.I))
+    return False
+
+
+def inferable(subtype: str, original: str, modified: str, document: str) -> tuple[bool, str]:
+    """Rule 3: can a reader who sees the document (not the original) tell the sentence is wrong?
+
+    ``document`` is the text the error will stand in, without the error.
+    """
+    from finprobe.benchmarks.fined.inject_fke import CITATIONS, TERMS, UNIT_SWAPS_EN, UNIT_SWAPS_ZH
+    from finprobe.benchmarks.fined.inject_fre import find_calculation
+
+    old, new = changed_span(original, modified)
+    if subtype == "illegal_time":
+        return _impossible_time(modified) and not _impossible_time(original), "no impossible date"
+    if subtype == "redundant_statement":
+        # the added words state again what the sentence or the text before it already says
+        added = (
+            new.strip(" ,;()")
+            .removeprefix("and ")
+            .removeprefix("in addition, ")
+            .removeprefix("again, ")
+        )
+        added = re.sub(r"^(?:and|in addition|again),?\s+", "", added.strip(" ,;()"))
+        core = added.strip(" ,;().")
+        if len(core) < 4:
+            return False, "nothing restated"
+        here = original.lower().count(core.lower()) >= 1 or core.lower() in document.lower()
+        return here, "restated words not found in the text"
+    if subtype == "value_format_error":
+        return _format_broken(original, modified), "no broken format"
+    if subtype == "numerical_missing":
+        gone = len(find_numbers(original)) > len(find_numbers(modified))
+        return gone and bool(_ANNOUNCED_FIGURE.search(modified)), "no figure slot left empty"
+    if subtype == "non_numerical_value_missing":
+        empty = re.search(r"[“\"][”\"]|[:：]\s*[;；。,，]|[:：]\s*$|、、", modified)
+        return bool(empty) and not re.search(
+            r"[“\"][”\"]|[:：]\s*[;；。]", original
+        ), "no empty value slot"
+    if subtype == "terminology_misuse":
+        return _cue_present(TERMS, old, modified) or _term_in(
+            TERMS, original, modified
+        ), "no cue contradicts the new term"
+    if subtype == "incorrect_legal_reference":
+        return _term_in(
+            CITATIONS, original, modified
+        ), "the sentence does not name what the citation governs"
+    if subtype == "ambiguous_expression":
+        vague = re.search(
+            r"\b(?:except|unless|where (?:appropriate|practicable)|as far as possible|generally|reasonable|in due course|at a later date|as soon as practicable|to be determined|appropriate amount|substantial amount|may be asked|as otherwise agreed|may decide|determines otherwise|considers it appropriate)\b|特殊情况|原则上|视情况|另有约定",
+            new,
+        )
+        definite = re.search(
+            r"\b(?:shall|must|required|obligated|agreed|within|no later than|up to|not to exceed|at least|minimum|maximum|by [A-Z][a-z]+ \d)\b|应当|必须|不得|须",
+            original,
+        )
+        return bool(vague and definite), "no definite term made vague"
+    if subtype == "numerical_unit_error":
+        swaps = UNIT_SWAPS_ZH if re.search(r"[\u4e00-\u9fff]", original) else UNIT_SWAPS_EN
+        for _, pattern, wrong, subject in swaps:
+            was_there = re.search(pattern, original)
+            wrong_unit = any(w in modified and w not in original for w in wrong)
+            if was_there and wrong_unit and re.search(subject, original, re.I):
+                return True, ""
+        return False, "the new unit is not one that cannot fit"
+    if subtype == "omitted_financial_element":
+        gone = old.strip(" ,")
+        comparison = re.search(
+            r"\b(?:compared|from|increase|decrease|decline|up|down|versus|prior)\b|%|同比|环比|较",
+            gone,
+        )
+        still_reports = bool(find_numbers(modified)) and re.search(
+            r"\b(?:increased|decreased|rose|fell|grew|declined|was|were|totaled)\b|增长|下降|价|金额|收入",
+            modified,
+        )
+        return bool(comparison and still_reports), "the removed words were not a comparison"
+    if subtype == "conflicting_expression":
+        return _direction_conflict(modified) and not _direction_conflict(
+            original
+        ), "words and figures agree"
+    if subtype == "time_contradiction":
+        return time_order_broken(modified) and not time_order_broken(
+            original
+        ), "no time order broken"
+    if subtype == "calculation_error":
+        return find_calculation(original) is not None and find_calculation(
+            modified
+        ) is None, "no stated relation broken"
+    if subtype == "numerical_inconsistency":
+        for s, e, text in figure_mentions(original):
+            if text not in modified:  # the changed mention
+                for other in _document_sentences(document, exclude=original):
+                    for s2, e2, _ in figure_mentions(other):
+                        if same_quantity(original, (s, e), other, (s2, e2)):
+                            return True, ""
+        return False, "no other mention of the same quantity"
+    if subtype == "clause_conflict":
+        others = _document_sentences(document, exclude=original)
+        return conflicting_stipulation(
+            modified, others
+        ) is not None, "no stipulation it conflicts with"
+    return False, f"no check for {subtype}"
+
+
+def _term_in(table: dict, original: str, modified: str) -> bool:
+    """A listed term of the original replaced by one of its wrong alternatives, with its cue."""
+    for term, (cue, wrong) in table.items():
+        listed = re.search(re.escape(term), original, re.I) and re.search(cue, modified, re.I)
+        if listed and any(
+            w.lower() in modified.lower() and w.lower() not in original.lower() for w in wrong
+        ):
+            return True
+    return False
+
+
+def _document_sentences(document: str, exclude: str = "") -> list[str]:
+    return [s for s in _prose_sentences(document) if s != exclude]
+
+
+@lru_cache(maxsize=4)
+def _prose_sentences(document: str) -> tuple[str, ...]:
+    """The document's prose sentences (cached: every candidate of a document asks again)."""
+    from finprobe.benchmarks.fined.segment import split_sentences
+
+    out = []
+    for s in split_sentences(document):
+        for line in s.text.split("\n"):
+            line = line.strip()
+            if line and "|" not in line:
+                out.append(line)
+    return tuple(out)
+
+
+# ----------------------------------------------------------------------------- rule 2
+
+
+def second_error(subtype: str, original: str, modified: str, document: str) -> str | None:
+    """Why the edit would also bring an error of another kind (review rule 2), or None."""
+    from finprobe.benchmarks.fined.inject_fre import find_calculation
+
+    if (
+        subtype != "calculation_error"
+        and find_calculation(original) is not None
+        and find_calculation(modified) is None
+    ):
+        return "breaks a total the sentence states"
+    if subtype == "numerical_unit_error":
+        old, _ = changed_span(original, modified)
+        for _, _, text in figure_mentions(original):
+            if old.strip() and old.strip() in text and document.count(text) > 1:
+                return "the figure is stated elsewhere with its right unit"
+    return None
+
+
+def review(subtype: str, original: str, modified: str, document: str) -> tuple[bool, str]:
+    """All mechanical review rules for one injected error: (keep, reason if dropped)."""
+    why = clean_edit(original, modified, subtype)
+    if why:
+        return False, f"unclean edit: {why}"
+    why = second_error(subtype, original, modified, document)
+    if why:
+        return False, f"second error: {why}"
+    ok, why = inferable(subtype, original, modified, document)
+    if not ok:
+        return False, f"not inferable: {why}"
+    return True, ""
