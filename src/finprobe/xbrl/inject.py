@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from finprobe.xbrl.checks import CheckContext, check_summation, pick_fact
+from finprobe.xbrl.check_base import CheckContext, check_summation, pick_fact
 from finprobe.xbrl.filing import Context, Filing
 from finprobe.xbrl.linkbase import SUMMATION_ARCROLES, Arc, RelationshipSet
 
