@@ -194,6 +194,8 @@ def data_card_markdown(card: dict[str, Any]) -> str:
     if fr.get("instances"):
         lines.append("")
         lines.append("FinRE, share of each class the element names alone predict:")
+        lines.append(f"(name rule: an Axis/Member/Domain element -> CombinationErr, every other "
+                     f"pair -> {fr['name_rule_fallback']}, a constant)")  # fmt: skip
         for cls, v in fr["name_rule"].items():
             lines.append(f"- name rule, {cls} (n={v['n']}): {v['predicted']:.1%}")
         for cls, v in fr.get("token_classifier_by_filing", {}).items():
