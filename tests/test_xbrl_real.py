@@ -91,15 +91,26 @@ def cli():
 def test_cli_check_exit_codes_and_json(cli, tmp_path):
     runner = CliRunner()
     clean = runner.invoke(cli, ["check", str(XBRL / "nflx-10q-2010")])
-    assert clean.exit_code == 0 and "no findings" in clean.output
+    assert clean.exit_code == 0 and "0 finding(s)" in clean.output
+    # only "incomplete" calculation findings (children not reported): no error, exit 0
+    partial = runner.invoke(cli, ["check", str(XBRL / "nflx-10q-2024q3"), "--json", "-"])
+    assert partial.exit_code == 0
+    doc = json.loads(partial.output)
+    assert {r["severity"] for r in doc["findings"]} == {"incomplete"}
+    assert all(r["details"]["missing_children"] for r in doc["findings"])
+    assert doc["coverage"]["linkbases"]["calculation"] and doc["coverage"]["rules_run"]
+    errors_only = runner.invoke(cli, ["check", str(XBRL / "nflx-10q-2024q3"),
+                                      "--min-severity", "error"])  # fmt: skip
+    assert "0 finding(s)" in errors_only.output and "6 below --min-severity" in errors_only.output
     out = tmp_path / "f.json"
-    res = runner.invoke(cli, ["check", str(XBRL / "aapl-10k-2023"), "--json", str(out),
-                              "--rules", "DQC_0137"])  # fmt: skip
+    res = runner.invoke(cli, ["check", str(XBRL / "aeon-10q-2023"), "--json", str(out)])
     assert res.exit_code == 1
-    rows = json.loads(out.read_text())
-    assert rows and {r["rule_id"] for r in rows} == {"DQC_0137"}
+    rows = json.loads(out.read_text())["findings"]
+    assert [(r["rule_id"], r["severity"]) for r in rows] == [("XBRL.calc", "error")]
     assert runner.invoke(cli, ["check", str(tmp_path / "missing")]).exit_code == 2
     assert runner.invoke(cli, ["check", str(XBRL / "aapl-10k-2023"), "--rules", "X"]).exit_code == 2
+    bad = runner.invoke(cli, ["check", str(XBRL / "aapl-10k-2023"), "--min-severity", "low"])
+    assert bad.exit_code == 2
 
 
 def test_cli_taxonomy_build_and_search(cli, tmp_path):

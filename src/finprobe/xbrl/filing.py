@@ -132,9 +132,11 @@ class Fact:
         if self.unit_id is None or self.is_nil:
             return None
         try:
-            return Decimal(self.value)
+            value = Decimal(self.value)
         except InvalidOperation:
             return None
+        # NaN and Infinity parse as Decimals but compare and add as garbage (or raise)
+        return value if value.is_finite() else None
 
     def copy(self) -> Fact:
         return Fact(self.concept, self.context_id, self.value, self.unit_id, self.decimals,
@@ -144,6 +146,21 @@ class Fact:
         if self.decimals is None:
             return ""
         return "INF" if math.isinf(self.decimals) else str(int(self.decimals))
+
+
+def numeric_problem(fact: Fact) -> str | None:
+    """Why a numeric, non-nil fact has no usable number (None when it has one)."""
+    if fact.unit_id is None or fact.is_nil:
+        return None
+    try:
+        value = Decimal(fact.value)
+    except InvalidOperation:
+        return "not a number" if fact.value else "empty value"
+    if value.is_nan():
+        return "NaN is not a number"
+    if value.is_infinite():
+        return "an infinite value"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,6 +219,9 @@ class Filing:
     target_namespace: str | None = None
     extension_prefix: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # locators and arcs of the calculation/presentation/definition linkbases that
+    # could not be resolved (dropped): what the checks could not see
+    broken_locators: list[str] = field(default_factory=list)
     _by_concept: dict[str, list[Fact]] | None = field(default=None, repr=False)
     # the label linkbase still to read: labels and hrefs are completed on first access
     _pending_labels: LabelSource | None = field(default=None, repr=False, compare=False)
@@ -274,6 +294,7 @@ class Filing:
                       for concept, by_role in self.__dict__["_labels"].items()}  # fmt: skip
         out.hrefs = dict(self.__dict__["_hrefs"])
         out.warnings = list(self.warnings)
+        out.broken_locators = list(self.broken_locators)
         out._by_concept = None
         return out
 
@@ -735,6 +756,7 @@ def _load_filing(path: str | Path, labels: bool) -> Filing:
             warnings.append(f"schema references {href} for {kind}; using {actual.name}")
 
     concept_of_href = _href_resolver(ids)
+    broken: list[str] = []
 
     linkbases: dict[str, list[Arc]] = {}
     label_map: dict[str, dict[str, dict[str, str]]] = {}
@@ -752,12 +774,19 @@ def _load_filing(path: str | Path, labels: bool) -> Filing:
             if labels:
                 pending = LabelSource(lb_path, ids)
             continue
-        arcs, lbls, h = read_linkbase(lb_path, concept_of_href)
+        arcs, lbls, h = read_linkbase(lb_path, concept_of_href, broken)
         linkbases[kind] = arcs
         for concept, href in h.items():
             hrefs.setdefault(concept, href)
         for concept, by_role in lbls.items():
             label_map.setdefault(concept, {}).update(by_role)
+    # locators into the filing's own schema must name an element it declares
+    if files.schema is not None:
+        own = files.schema.name
+        for href in hrefs.values():
+            file_part, _, frag = href.partition("#")
+            if Path(file_part).name == own and frag not in ids:
+                broken.append(f"locator {href!r} names no element of {own}")
     sets = {}
     for kind in ("calculation", "presentation", "definition"):
         kept, removed = resolve_arcs(linkbases.get(kind, []))
@@ -785,5 +814,6 @@ def _load_filing(path: str | Path, labels: bool) -> Filing:
         target_namespace=tns,
         extension_prefix=ext_prefix,
         warnings=warnings,
+        broken_locators=broken,
         _pending_labels=pending,
     )

@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 from decimal import Decimal
 
-from finprobe.xbrl.checks import CheckContext, check_summation, pick_fact
+from finprobe.xbrl.check_base import CheckContext, check_summation, pick_fact
 from finprobe.xbrl.filing import Context, Filing
 from finprobe.xbrl.linkbase import SUMMATION_ARCROLES, Arc, RelationshipSet
 
@@ -41,8 +41,12 @@ def _rebuild_calc(filing: Filing, arcs: list[Arc]) -> None:
     filing.calc = RelationshipSet(arcs, filing.calc.removed)
 
 
-def consistent_totals(filing: Filing) -> list[tuple[str, str, str]]:
-    """(role, parent, context) of calculations that hold on non-dimensional facts."""
+def consistent_totals(filing: Filing, complete: bool = False) -> list[tuple[str, str, str]]:
+    """(role, parent, context) of calculations that hold on non-dimensional facts.
+
+    ``complete``: only those where every calculation child is reported in the context
+    and the children add up to the total exactly (the clean ground truth FinMR needs).
+    """
     c = CheckContext(filing)
     numeric = c.numeric()
     out = []
@@ -58,6 +62,9 @@ def consistent_totals(filing: Filing) -> list[tuple[str, str, str]]:
                 items = []
                 for arc in arcs:
                     group = numeric.get((arc.target, ctx_id, unit_id))
+                    if not group and complete:
+                        items = []
+                        break
                     if group:
                         item, ok2 = pick_fact(group)
                         if not ok2:
@@ -66,6 +73,10 @@ def consistent_totals(filing: Filing) -> list[tuple[str, str, str]]:
                         items.append((item.number, item.decimals, arc.weight or 1.0))
                 if not ok or total is None or len(items) < 2:
                     continue
+                if complete:
+                    exact = sum((Decimal(str(w)) * v for v, _, w in items), Decimal(0))
+                    if exact != total.number:
+                        continue
                 if check_summation((total.number, total.decimals), items, "min").consistent:
                     out.append((role, parent, ctx_id))
     return sorted(set(out))
@@ -102,6 +113,93 @@ def change_total(
     out.invalidate()
     return out, GroundTruth("calc_total", (parent,), role, (ctx_id,), str(original), str(new),
                             str(original))  # fmt: skip
+
+
+# Misstatements a preparer makes in a reported total, each with its own size: no single
+# ratio between the reported and the true value recovers more than one kind.
+MISSTATEMENT_KINDS = ("transposed_digits", "omitted_component", "double_counted",
+                      "sign_flip", "scale_slip", "rounding_slip")  # fmt: skip
+
+
+def _step(decimals: float | None) -> Decimal:
+    if decimals is None or math.isinf(decimals):
+        return Decimal(1)
+    return Decimal(1).scaleb(-int(decimals))
+
+
+def _transpose(value: Decimal, step: Decimal, rng: random.Random) -> Decimal | None:
+    """Swap two adjacent, different digits of the value (at its reported precision)."""
+    units = (abs(value) / step).to_integral_value()
+    if units != abs(value) / step:
+        return None
+    digits = str(int(units))
+    spots = [i for i in range(len(digits) - 1) if digits[i] != digits[i + 1]]
+    if not spots:
+        return None
+    i = rng.choice(spots)
+    swapped = digits[:i] + digits[i + 1] + digits[i] + digits[i + 2:]
+    if swapped[0] == "0":
+        return None  # a leading zero would also change the number's length
+    out = Decimal(swapped) * step
+    return -out if value < 0 else out
+
+
+def misstate_total(filing: Filing, role: str, parent: str, ctx_id: str, kind: str,
+                   rng: random.Random) -> tuple[Filing, GroundTruth] | None:  # fmt: skip
+    """Report the total of a complete, consistent calculation with one realistic error.
+
+    Kinds: transposed digits; a component omitted from, or counted twice in, the total;
+    a component added with the wrong sign; a scale slip of 1,000 (the total entered in
+    thousands, or units, by mistake); a rounding slip of one unit of the reported
+    precision. None when the kind does not apply (no two different adjacent digits,
+    no non-zero component).
+    """
+    c = CheckContext(filing)
+    facts = [f for f in filing.facts if f.concept == parent and f.context_id == ctx_id
+             and f.number is not None]  # fmt: skip
+    if not facts:
+        return None
+    true = facts[0].number
+    step = _step(facts[0].decimals)
+    unit = facts[0].unit_id
+    components = []
+    for arc in filing.calc.children(parent, role, SUMMATION_ARCROLES):
+        group = c.numeric().get((arc.target, ctx_id, unit or ""))
+        item = pick_fact(group)[0] if group else None
+        if item is not None and item.number:
+            weight = arc.weight if arc.weight is not None else 1.0
+            w = Decimal(int(weight)) if float(weight).is_integer() else Decimal(str(weight))
+            components.append((arc.target, w * item.number))
+    detail: dict = {"kind": kind}
+    if kind == "transposed_digits":
+        new = _transpose(true, step, rng)
+    elif kind in ("omitted_component", "double_counted", "sign_flip"):
+        if not components:
+            return None
+        child, amount = rng.choice(components)
+        factor = {"omitted_component": -1, "double_counted": 1, "sign_flip": -2}[kind]
+        new = true + factor * amount
+        detail.update(component=child, component_amount=str(amount))
+    elif kind == "scale_slip":
+        up = rng.random() < 0.5
+        new = true * 1000 if up else (true / 1000).normalize()
+        detail["direction"] = "x1000" if up else "/1000"
+    elif kind == "rounding_slip":
+        sign = rng.choice((-1, 1))
+        new = true + sign * step
+        detail["step"] = str(sign * step)
+    else:
+        raise ValueError(f"unknown misstatement kind {kind!r}")
+    if new is None or new == true:
+        return None
+    text = format(new.normalize(), "f")  # plain digits: no exponent, no trailing zeros
+    out = filing.copy()
+    for f in out.facts:
+        if f.concept == parent and f.context_id == ctx_id and f.number is not None:
+            f.value = text
+    out.invalidate()
+    return out, GroundTruth("calc_total", (parent,), role, (ctx_id,), str(true), text,
+                            str(true), detail)  # fmt: skip
 
 
 def _pick_arc(filing: Filing, role: str | None, source: str | None, target: str | None,

@@ -191,12 +191,16 @@ def _label_text(res: etree._Element) -> str:
 
 
 def read_linkbase(
-    path: Path, concept_of_href: Callable[[str], str | None]
+    path: Path,
+    concept_of_href: Callable[[str], str | None],
+    broken: list[str] | None = None,
 ) -> tuple[list[Arc], dict[str, dict[str, dict[str, str]]], dict[str, str]]:
     """Read every extended link in one linkbase file.
 
     Returns (arcs, labels, hrefs): labels is concept -> role -> lang -> text (label
     links only); hrefs maps each concept to the locator href it was found under.
+    ``broken``, when given, collects what could not be resolved: locators whose href
+    names no concept, and arcs whose ends name no locator (both are dropped).
     """
     root = parse_xml(path)
     arcs: list[Arc] = []
@@ -219,6 +223,8 @@ def read_linkbase(
             if child.tag == LOC_TAG:
                 href = child.get(XLINK_HREF, "")
                 concept = concept_of_href(href)
+                if concept is None and broken is not None:
+                    broken.append(f"{fname}: locator {href!r} names no concept")
                 if concept is not None:
                     label = child.get(XLINK_LABEL, "")
                     found = locs.get(label)
@@ -263,6 +269,9 @@ def read_linkbase(
             sources = locs.get(a.get(XLINK_FROM, ""))
             targets = locs.get(a.get(XLINK_TO, ""))
             if not sources or not targets:
+                if broken is not None:
+                    broken.append(f"{fname}: arc {a.get(XLINK_FROM, '')} -> "
+                                  f"{a.get(XLINK_TO, '')} has an end with no locator")  # fmt: skip
                 continue
             if _DT_CLOSED in a or _DT_CONTEXT in a or _DT_TARGET in a or _DT_USABLE in a:
                 extra = tuple((key, a[clark]) for key, clark in _DT_ATTRS if clark in a)

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from finprobe.xbrl.taxonomy import TaxonomyIndex
 
-BUILDER_VERSION = "finauditing-build-1"
+BUILDER_VERSION = "finauditing-build-2"
 DQC_TO_RELATION = {"DQC_0081": "Reversal", "DQC_0001": "CombinationErr",
                    "DQC_0145": "Inappropriateness"}  # fmt: skip
 CALC_RULES = ("DQC_0126", "XBRL.calc")
@@ -174,8 +174,13 @@ def _fact_value(filing: Filing, concept: str, ctx_id: str, unit_id: str | None) 
     return fact.number if ok and fact is not None else None
 
 
-def children_sum(filing: Filing, role: str, parent: str, ctx_id: str) -> Decimal | None:
-    """Weighted sum of the parent's calculation children reported in the context."""
+def children_sum(filing: Filing, role: str, parent: str, ctx_id: str,
+                 require_all: bool = True) -> Decimal | None:  # fmt: skip
+    """Weighted sum of the parent's calculation children reported in the context.
+
+    ``require_all``: None unless every child is reported there. A child with no fact
+    is not zero: counting it as zero makes a "should be" value that is simply wrong.
+    """
     parents = [f for f in filing.facts_by_concept().get(parent, []) if f.context_id == ctx_id]
     unit_id = parents[0].unit_id if parents else None
     total = Decimal(0)
@@ -183,6 +188,8 @@ def children_sum(filing: Filing, role: str, parent: str, ctx_id: str) -> Decimal
     for arc in filing.calc.children(parent, role, SUMMATION_ARCROLES):
         value = _fact_value(filing, arc.target, ctx_id, unit_id)
         if value is None:
+            if require_all:
+                return None
             continue
         weight = 1.0 if arc.weight is None else arc.weight
         w = Decimal(int(weight)) if float(weight).is_integer() else Decimal(str(weight))
@@ -292,10 +299,14 @@ def _statement_roles(filing: Filing) -> dict[str, SubFiling]:
 
 
 def inject_finmr(filing: Filing, name: str, n: int, rng: random.Random,
-                 taxonomy: TaxonomyIndex | None) -> list[dict]:  # fmt: skip
+                 taxonomy: TaxonomyIndex | None, kind_start: int = 0) -> list[dict]:  # fmt: skip
+    """FinMR instances: a complete, exactly consistent statement calculation whose total
+    is then misstated in one of ``inject.MISSTATEMENT_KINDS``, taken in turn from
+    ``kind_start`` so every kind has about the same share of a build."""
     statements = _statement_roles(filing)
-    candidates = [c for c in inject.consistent_totals(filing) if c[0] in statements]
+    candidates = [c for c in inject.consistent_totals(filing, complete=True) if c[0] in statements]
     rng.shuffle(candidates)
+    kinds = inject.MISSTATEMENT_KINDS
     rows: list[dict] = []
     used: set[str] = set()
     for role, parent, ctx_id in candidates:
@@ -303,20 +314,17 @@ def inject_finmr(filing: Filing, name: str, n: int, rng: random.Random,
             break
         if parent in used:
             continue  # one question per concept keeps instances varied
-        try:
-            changed, truth = inject.change_total(
-                filing, parent, ctx_id, seed=rng.randrange(1 << 30)
-            )
-        except ValueError:
+        kind = kinds[(kind_start + len(rows)) % len(kinds)]
+        got = inject.misstate_total(filing, role, parent, ctx_id, kind, rng)
+        if got is None:
             continue
-        if truth.role != role:
-            continue
+        changed, truth = got
         sub = subfiling_for(changed, role)
         calculated = children_sum(changed, role, parent, ctx_id)
         if sub is None or calculated is None or truth.injected is None:
             continue
         extracted = Decimal(truth.injected)
-        if extracted == calculated:
+        if extracted == calculated or calculated != Decimal(str(truth.original)):
             continue
         used.add(parent)
         rows.append(finmr_row(changed, name, sub, parent, ctx_id, extracted, calculated,
@@ -458,11 +466,13 @@ def inject_finsm(filing: Filing, name: str, n: int, rng: random.Random,
 
 def instances_from_filing(filing: Filing, name: str, *, seed: int = 0, finmr: int = 4,
                           finre_per_label: int = 2, finsm: int = 3,
-                          taxonomy: TaxonomyIndex | None = None) -> dict[str, list[dict]]:  # fmt: skip
+                          taxonomy: TaxonomyIndex | None = None,
+                          kind_start: int = 0) -> dict[str, list[dict]]:  # fmt: skip
     """Injected-error instances of all three tasks from one filing."""
     base = int(hashlib.sha1(f"{seed}|{name}".encode()).hexdigest()[:8], 16)
     return {
-        "finmr": inject_finmr(filing, name, finmr, random.Random(base + 1), taxonomy),
+        "finmr": inject_finmr(filing, name, finmr, random.Random(base + 1), taxonomy,
+                              kind_start),  # fmt: skip
         "finre": inject_finre(filing, name, finre_per_label, random.Random(base + 2), taxonomy),
         "finsm": inject_finsm(filing, name, finsm, random.Random(base + 3), taxonomy),
     }
@@ -484,6 +494,8 @@ class DqcMessage:
     period: str | None = None
     role: str | None = None
     text: str = ""
+    severity: str | None = None  # from `finprobe check --json`; None for portal messages
+    context: str | None = None  # the context id of a check finding
 
 
 def _rule_id(text: str, given: str | None) -> str:
@@ -541,9 +553,11 @@ def message_from_finding(finding: dict[str, Any]) -> DqcMessage:
     """A ``finprobe check --json`` finding (structured) as a DqcMessage."""
     rule = str(finding.get("rule_id", ""))
     base = re.match(r"(DQC_\d{4}|XBRL\.\w+)", rule)
+    contexts = list(finding.get("contexts") or [])
     return DqcMessage(base.group(1) if base else rule, list(finding.get("concepts") or []),
                       list(finding.get("values") or []), None, finding.get("role"),
-                      str(finding.get("message", "")))  # fmt: skip
+                      str(finding.get("message", "")), finding.get("severity"),
+                      contexts[0] if contexts else None)  # fmt: skip
 
 
 def _resolve(filing: Filing, name: str) -> str | None:
@@ -584,19 +598,24 @@ def instances_from_messages(filing: Filing, name: str, messages: Iterable[DqcMes
         if not concepts or len(concepts) < len(msg.concepts):
             continue
         if msg.rule in CALC_RULES:
+            if msg.severity is not None and msg.severity != "error":
+                continue  # an incomplete sum is no genuine error: no "should be" value
             parent = concepts[0]
             sub = _role_of(filing, [parent], msg.role, subs)
             if sub is None or len(msg.values) < 2:
                 continue
-            ctx_id = _context_for(filing, sub, parent, msg)
+            ctx_id = msg.context if msg.context in filing.contexts else None
+            ctx_id = ctx_id or _context_for(filing, sub, parent, msg)
             if ctx_id is None:
                 continue
+            # every child must be reported in the context (children_sum says None if not)
             calculated = children_sum(filing, sub.role, parent, ctx_id)
             extracted = Decimal(msg.values[0])
             if calculated is None or calculated == extracted:
                 continue
             row = finmr_row(filing, name, sub, parent, ctx_id, extracted, calculated, "dqc",
-                            msg.rule, taxonomy, {"message": msg.text[:500]})  # fmt: skip
+                            msg.rule, taxonomy, {"message": msg.text[:500], "kind": "genuine",
+                                                 "contexts": [ctx_id]})  # fmt: skip
             key = "finmr"
         elif msg.rule in DQC_TO_RELATION:
             if len(concepts) < 2:
@@ -650,8 +669,13 @@ def read_messages(path: str | Path) -> list[DqcMessage]:
             b for b in re.split(r"\n\s*\n(?=\S)", path.read_text(encoding="utf-8")) if b.strip()
         ]
         return [parse_dqc_message(b) for b in blocks]
+    rows = read_rows(path)
+    if isinstance(rows, dict) and isinstance(rows.get("findings"), list):
+        rows = rows["findings"]  # `finprobe check --json`: {"coverage", "findings"}
+    elif len(rows) == 1 and isinstance(rows[0], dict) and isinstance(rows[0].get("findings"), list):
+        rows = rows[0]["findings"]
     out = []
-    for n, row in enumerate(read_rows(path)):
+    for n, row in enumerate(rows):
         if not isinstance(row, dict):
             raise InputError(path, f"row {n} is not an object")
         if "rule_id" in row and "concepts" in row:
@@ -690,16 +714,19 @@ def build_dataset(filings: Sequence[str | Path], out_dir: str | Path, *, seed: i
 
     rows: dict[str, list[dict]] = {"finsm": [], "finre": [], "finmr": []}
     per_filing: dict[str, dict[str, dict[str, int]]] = {}
+    folders: dict[str, Path] = {}
     extra = [m for path in messages for m in read_messages(path)]
     for path in filings:
         path = Path(path)
         filing = load_filing(path)
         name = path.name if path.is_dir() else path.parent.name
+        folders[name] = path if path.is_dir() else path.parent
         counts: dict[str, dict[str, int]] = {}
         if inject_errors:
             got = instances_from_filing(filing, name, seed=seed, finmr=finmr,
                                         finre_per_label=finre_per_label, finsm=finsm,
-                                        taxonomy=taxonomy)  # fmt: skip
+                                        taxonomy=taxonomy,
+                                        kind_start=len(rows["finmr"]))  # fmt: skip
             counts["inject"] = {k: len(v) for k, v in got.items()}
             for key, items in got.items():
                 rows[key] += items
@@ -716,14 +743,25 @@ def build_dataset(filings: Sequence[str | Path], out_dir: str | Path, *, seed: i
         per_filing[name] = counts
     out = Path(out_dir)
     write_rows(out, rows)
+    # every instance re-checked against its filing by a separate reader, and the card
+    from finprobe.benchmarks.finauditing.datacard import data_card, data_card_markdown
+    from finprobe.benchmarks.finauditing.recheck import recheck_rows
+    from finprobe.files import write_text_atomic
+
+    card = data_card(rows, recheck_rows(rows, folders))
+    write_text_atomic(out / "datacard.json", json.dumps(card, indent=1) + "\n")
+    write_text_atomic(out / "datacard.md", data_card_markdown(card))
     manifest = {
         "builder": BUILDER_VERSION,
         "seed": seed,
         "counts": {k: len(v) for k, v in rows.items()},
         "labels": {"finre": _count(r["answer"] for r in rows["finre"])},
         "per_filing": per_filing,
+        "recheck": {t: {"checked": v["checked"], "passed": v["passed"]}
+                    for t, v in card["recheck"].items()},  # fmt: skip
+        "finmr_shortcut_max_share": card["shortcuts"]["finmr"].get("max_share"),
     }
-    (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
+    write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
     return manifest
 
 
@@ -807,3 +845,5 @@ def register_build(build_app: typer.Typer) -> None:
         counts = manifest["counts"]
         print(f"FinSM {counts['finsm']}, FinRE {counts['finre']} {manifest['labels']['finre']}, "
               f"FinMR {counts['finmr']} -> {out}")  # fmt: skip
+        checks = ", ".join(f"{t} {v['passed']}/{v['checked']}" for t, v in manifest["recheck"].items())
+        print(f"re-checked against the filings: {checks}; data card: {out / 'datacard.md'}")

@@ -7,8 +7,6 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from finprobe.errors import InputError
 from finprobe.files import write_text_atomic
@@ -31,50 +29,72 @@ def check(
         help="Taxonomy chunks folder (from `finprobe taxonomy build`); enables DQC_0081.",
     ),  # fmt: skip
     json_out: Path | None = typer.Option(
-        None, "--json", help="Write findings as JSON here ('-' for stdout)."
+        None, "--json", help="Write {coverage, findings} as JSON here ('-' for stdout)."
     ),  # fmt: skip
     rules: list[str] | None = typer.Option(
-        None, "--rules", help="Rule ids to run (repeat or comma-separate); default all."
+        None, "--rules",
+        help="Rule ids to run (repeat or comma-separate; 'all' for every rule); default: the "
+             "rules that follow their published definition.",
     ),  # fmt: skip
+    min_severity: str = typer.Option(
+        "incomplete", "--min-severity",
+        help="Show findings at or above: info, incomplete, error (the exit status follows "
+             "errors only).",
+    ),  # fmt: skip
+    calc_mode: str = typer.Option(
+        "arcrole", "--calc-mode",
+        help="Summation rule: arcrole (XBRL 2.1 for 2003 arcs, Calc 1.1 for 2023 arcs), "
+             "xbrl21 or calc11.",
+    ),  # fmt: skip
+    any_date: bool = typer.Option(
+        False, "--any-date", help="Run DQC rules on filings from before their effective date."
+    ),  # fmt: skip
+    width: int | None = typer.Option(None, "--width", help="Wrap the report at this width."),
 ) -> None:
-    """Run the deterministic DQC-style checks on an XBRL filing.
+    """Run the deterministic checks (XBRL 2.1 calculations, DQC rules) on an XBRL filing.
 
-    Exit code 0: no findings; 1: findings; 2: bad input.
+    Exit code 0: no error findings; 1: at least one error; 2: bad input.
     """
-    from finprobe.xbrl.checks import RULES, findings_to_json, run_checks
+    import shutil
+
+    from finprobe.xbrl.check_base import SEVERITIES
+    from finprobe.xbrl.check_report import coverage, filter_findings, render_report
+    from finprobe.xbrl.checks import RULES, findings_to_json, run_rules
     from finprobe.xbrl.filing import load_filing
     from finprobe.xbrl.taxonomy import TaxonomyIndex
 
     wanted = [r.strip() for item in rules or [] for r in item.split(",") if r.strip()] or None
     try:
+        if min_severity not in SEVERITIES:
+            raise InputError(None, f"--min-severity must be one of {', '.join(SEVERITIES)}")
+        if calc_mode not in ("arcrole", "xbrl21", "calc11"):
+            raise InputError(None, "--calc-mode must be arcrole, xbrl21 or calc11")
         if wanted:
-            unknown = [r for r in wanted if r.lower() not in {k.lower() for k in RULES}]
+            known = {k.lower() for k in RULES} | {"all"}
+            unknown = [r for r in wanted if r.lower() not in known]
             if unknown:
                 raise InputError(None, f"unknown rule(s) {', '.join(unknown)}; known: "
-                                       f"{', '.join(RULES)}")  # fmt: skip
+                                       f"{', '.join(RULES)}, all")  # fmt: skip
         loaded = load_filing(filing)
         index = TaxonomyIndex(taxonomy) if taxonomy is not None else None
-        findings = run_checks(loaded, wanted, index)
+        run = run_rules(loaded, wanted, index,
+                        calc_mode=None if calc_mode == "arcrole" else calc_mode,
+                        any_date=any_date)  # fmt: skip
     except InputError as exc:
         raise _fail(exc) from None
+    cov = coverage(loaded, run.ran, run.skipped)
+    shown = filter_findings(run.findings, min_severity)
     if json_out is not None:
-        text = findings_to_json(findings) + "\n"
+        text = findings_to_json(shown, cov) + "\n"
         if str(json_out) == "-":
             sys.stdout.write(text)
         else:
             write_text_atomic(json_out, text)
     if json_out is None or str(json_out) != "-":
-        console = Console()
-        if findings:
-            table = Table(title=f"{len(findings)} finding(s) in {loaded.files.instance.name}")
-            for col in ("rule", "severity", "concepts", "message"):
-                table.add_column(col, overflow="fold")
-            for f in findings:
-                table.add_row(f.rule_id, f.severity, "\n".join(f.concepts[:4]), f.message)
-            console.print(table)
-        else:
-            console.print(f"no findings in {loaded.files.instance.name}")
-    raise typer.Exit(1 if findings else 0)
+        cols = width or min(shutil.get_terminal_size((80, 24)).columns, 120)
+        sys.stdout.write(render_report(shown, cov, cols, len(run.findings) - len(shown)))
+    errors = sum(1 for f in run.findings if f.severity == "error")
+    raise typer.Exit(1 if errors else 0)
 
 
 @taxonomy_app.command("build")

@@ -1,0 +1,233 @@
+"""`finprobe check` as an auditor uses it: severities, each default DQC rule with a
+firing and a non-firing case on real filings, coverage and bad values, the report."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from finprobe.xbrl.check_report import coverage, render_report
+from finprobe.xbrl.checks import DEFAULT_RULES, RULES, run_checks, run_rules
+from finprobe.xbrl.filing import Context, load_filing
+
+XBRL = Path(__file__).resolve().parents[2] / "shared" / "data" / "xbrl"
+pytestmark = pytest.mark.skipif(not XBRL.is_dir(), reason="needs ../shared/data/xbrl")
+
+
+@pytest.fixture(scope="module")
+def cli():
+    import typer
+
+    from finprobe.benchmarks.finauditing.commands import register
+
+    app = typer.Typer()
+    register(typer.Typer(), app)
+    app.command("noop", hidden=True)(lambda: None)
+    return app
+
+
+# --- severities ------------------------------------------------------------------------
+
+
+def test_calc_counts_unchanged_and_split_by_severity():
+    # the XBRL 2.1 inconsistency counts match an independent implementation; only the
+    # severity says which ones an auditor can act on
+    got = {}
+    for name in ("aapl-10k-2010", "aeon-10q-2023", "nflx-10q-2024q3", "aapl-10k-2023"):
+        found = run_checks(load_filing(XBRL / name, labels=False), ["XBRL.calc"])
+        got[name] = sorted(f.severity for f in found)
+    assert got == {"aapl-10k-2010": ["incomplete"] * 9, "aeon-10q-2023": ["error"],
+                   "nflx-10q-2024q3": ["incomplete"] * 6, "aapl-10k-2023": []}  # fmt: skip
+
+
+def test_error_has_every_child_reported_and_both_rounding_rules():
+    filing = load_filing(XBRL / "aeon-10q-2023")
+    (f,) = run_checks(filing, ["XBRL.calc"])
+    assert f.severity == "error" and f.details["missing_children"] == []
+    assert f.details["xbrl21_consistent"] is False and f.details["calc11_consistent"] is False
+    # re-add the children from the filing's own facts: the sum differs by 125,000
+    assert int(f.values[0]) - int(f.values[1]) == 125000
+    assert f.period == "2023-01-06 to 2023-01-06" and dict(f.dimensions)
+
+
+def test_incomplete_names_the_missing_children():
+    filing = load_filing(XBRL / "nflx-10q-2024q3")
+    found = run_checks(filing, ["XBRL.calc"])
+    numeric = {(x.concept, x.context_id) for x in filing.facts if x.number is not None}
+    for f in found:
+        assert f.severity == "incomplete"
+        missing = f.details["missing_children"]
+        assert missing and all((m, f.contexts[0]) not in numeric for m in missing)
+        assert all(m in f.message for m in missing)
+
+
+def test_calc_mode_can_be_forced():
+    filing = load_filing(XBRL / "aeon-10q-2023", labels=False)
+    for mode in ("xbrl21", "calc11"):
+        assert [f.details["mode"] for f in run_checks(filing, ["XBRL.calc"], calc_mode=mode)] == [mode]
+
+
+# --- DQC_0137 -----------------------------------------------------------------------------
+
+
+def _put_on_location_axis(filing, concept: str, n: int = 1, axis: str = "BalanceSheetLocationAxis"):
+    """A minimally edited copy: ``n`` facts of ``concept`` moved onto the location axis
+    alone (a new context per fact, same period)."""
+    out = filing.copy()
+    moved = 0
+    for fact in out.facts:
+        if fact.concept != concept or moved >= n:
+            continue
+        ctx = out.contexts[fact.context_id]
+        if ctx.has_dims:
+            continue
+        new_id = f"{ctx.id}-loc{moved}"
+        out.contexts[new_id] = Context(new_id, ctx.entity_scheme, ctx.entity_id, ctx.period_type,
+                                       ctx.start, ctx.end,
+                                       ((f"us-gaap:{axis}", "us-gaap:OtherLiabilitiesCurrentMember"),))  # fmt: skip
+        fact.context_id = new_id
+        moved += 1
+    out.invalidate()
+    assert moved == n
+    return out
+
+
+def test_dqc_0137_does_not_fire_on_real_filings():
+    # the earlier loose version fired on these (any concept, any single member)
+    for name in ("aapl-10k-2022", "aapl-10k-2023", "aapl-10q-2023", "nflx-10k-2024"):
+        assert run_checks(load_filing(XBRL / name, labels=False), ["DQC_0137"]) == []
+
+
+def test_dqc_0137_fires_on_one_fact_with_the_location_axis():
+    filing = load_filing(XBRL / "aapl-10k-2023", labels=False)
+    edited = _put_on_location_axis(filing, "us-gaap:OperatingLeaseLiabilityCurrent")
+    (f,) = run_checks(edited, ["DQC_0137"])
+    assert f.element_id == "DQC.US.0137.9838" and f.rule_version == "18.0.0RC1"
+    assert f.concepts[:2] == ("us-gaap:OperatingLeaseLiabilityCurrent", "BalanceSheetLocationAxis")
+    assert "us-gaap:OperatingLeaseLiabilityCurrentStatementOfFinancialPositionExtensibleList" in f.message
+    assert f.severity == "error" and f.period
+
+
+def test_dqc_0137_not_for_two_facts_wrong_axis_or_old_rule_sets():
+    filing = load_filing(XBRL / "aapl-10k-2023", labels=False)
+    two = _put_on_location_axis(filing, "us-gaap:OperatingLeaseLiabilityCurrent", n=2)
+    assert run_checks(two, ["DQC_0137"]) == []
+    # an instant concept on the income statement axis is not the rule's pair
+    wrong = _put_on_location_axis(filing, "us-gaap:OperatingLeaseLiabilityCurrent",
+                                  axis="IncomeStatementLocationAxis")  # fmt: skip
+    assert run_checks(wrong, ["DQC_0137"]) == []
+    # a concept with no extensible-list counterpart
+    other = _put_on_location_axis(filing, "us-gaap:AccountsPayableCurrent")
+    assert run_checks(other, ["DQC_0137"]) == []
+    # a filing whose taxonomy predates the 2022 rule set: the rule does not apply
+    old = load_filing(XBRL / "nflx-10k-2010", labels=False)
+    run = run_rules(old, ["DQC_0137"])
+    assert run.ran == [] and "DQC_0137" in run.skipped
+
+
+# --- DQC_0015 -----------------------------------------------------------------------------
+
+
+def test_dqc_0015_fires_on_a_negated_value_and_not_on_the_real_filing():
+    filing = load_filing(XBRL / "aapl-10k-2023", labels=False)
+    assert run_checks(filing, ["DQC_0015"]) == []
+    edited = filing.copy()
+    target = next(x for x in edited.facts if x.concept == "us-gaap:AccountsPayableCurrent"
+                  and not edited.contexts[x.context_id].has_dims)  # fmt: skip
+    target.value = "-" + target.value
+    edited.invalidate()
+    (f,) = run_checks(edited, ["DQC_0015"])
+    assert f.concepts == ("us-gaap:AccountsPayableCurrent",) and f.element_id.startswith("DQC.US.0015.")
+    assert f.rule_version and f.period == edited.contexts[target.context_id].period_text()
+
+
+def test_dqc_0015_respects_the_effective_date():
+    old = load_filing(XBRL / "aapl-10k-2010", labels=False)
+    run = run_rules(old, ["DQC_0015"])
+    assert run.findings == [] and "effective date" in run.skipped["DQC_0015"]
+    # asked to ignore the date, the 2010 filing's negative values show (12 of them)
+    assert len(run_checks(old, ["DQC_0015"], any_date=True)) == 12
+
+
+def test_default_set_is_the_faithful_rules():
+    assert set(DEFAULT_RULES) == {"XBRL.calc", "XBRL.duplicates", "XBRL.values", "DQC_0015",
+                                  "DQC_0137"}  # fmt: skip
+    assert all(RULES[r].why_not_default for r in RULES if r not in DEFAULT_RULES)
+
+
+# --- bad values and coverage ------------------------------------------------------------------
+
+
+def _copy_filing(name: str, dest: Path) -> Path:
+    shutil.copytree(XBRL / name, dest)
+    return dest
+
+
+def test_nan_inf_and_text_values_are_findings_not_crashes(cli, tmp_path):
+    folder = _copy_filing("aeon-10q-2023", tmp_path / "f")
+    inst = next(folder.glob("*htm.xml"))
+    from lxml import etree
+
+    tree = etree.parse(str(inst))
+    numeric = [el for el in tree.iter() if el.get("unitRef") and (el.text or "").strip()]
+    for el, bad in zip(numeric[:3], ("NaN", "INF", "n/a"), strict=True):
+        el.text = bad
+    tree.write(str(inst))
+    res = CliRunner().invoke(cli, ["check", str(folder), "--json", "-"])
+    assert res.exit_code == 1, res.output
+    doc = json.loads(res.output)
+    bad_values = [f for f in doc["findings"] if f["rule_id"] == "XBRL.values"]
+    assert len(bad_values) == 3 and all(f["severity"] == "error" for f in bad_values)
+    assert doc["coverage"]["numeric_unusable"] == len(bad_values)
+
+
+def test_no_linkbases_is_said_not_silent(cli, tmp_path):
+    folder = tmp_path / "bare"
+    folder.mkdir()
+    src = XBRL / "nflx-10q-2024q1"
+    shutil.copy(next(src.glob("*.xsd")), folder)
+    inst = [p for p in src.glob("*.xml") if not p.stem.endswith(("_cal", "_pre", "_def", "_lab"))][0]
+    shutil.copy(inst, folder)
+    res = CliRunner().invoke(cli, ["check", str(folder), "--width", "80"])
+    assert res.exit_code == 0
+    said = " ".join(res.output.split())
+    assert "NOT found: calculation, presentation, definition, label" in said
+    assert "no calculation checks possible" in said
+    assert "rule XBRL.calc not run: no calculation relationships" in said
+
+
+def test_broken_locators_are_counted(tmp_path):
+    folder = _copy_filing("aeon-10q-2023", tmp_path / "f")
+    cal = next(folder.glob("*_cal.xml"))
+    text = cal.read_text(encoding="utf-8")
+    import re
+
+    # one locator with no fragment (names no concept), one naming an undeclared element
+    text = re.sub(r'(<(?:link:)?loc [^>]*xlink:href="[^"#]*)#[^"]*"', r'\1"', text, count=1)
+    text = re.sub(r'(<(?:link:)?loc [^>]*xlink:href="aeon-20230930\.xsd)#[^"]*"', r'\1#aeon_NoSuchThing"',
+                  text, count=1)  # fmt: skip
+    cal.write_text(text, encoding="utf-8")
+    filing = load_filing(folder)
+    run = run_rules(filing)
+    cov = coverage(filing, run.ran, run.skipped)
+    assert cov["broken_locators"] >= 2
+    assert any("names no concept" in x for x in filing.broken_locators)
+    assert any("aeon_NoSuchThing" in x for x in filing.broken_locators)
+    assert "broken locators" in render_report(run.findings, cov, 80)
+
+
+# --- the report -----------------------------------------------------------------------------------
+
+
+def test_report_is_grouped_and_fits_80_columns():
+    filing = load_filing(XBRL / "aapl-10k-2010")
+    run = run_rules(filing, ["all"], any_date=True)
+    text = render_report(run.findings, coverage(filing, run.ran, run.skipped), 80)
+    assert max(len(line) for line in text.splitlines()) <= 80
+    assert "== XBRL.calc (9)" in text and "== DQC_0015 (12)" in text
+    assert text.count("[1] ") == len({f.rule_id.split(".")[0] if f.rule_id.startswith("DQC")
+                                      else f.rule_id for f in run.findings})  # fmt: skip
