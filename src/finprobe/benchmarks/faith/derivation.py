@@ -381,8 +381,14 @@ def find_derivation(
         return [row, row | (cell.heading_tokens - _GENERIC_WORDS)]
 
     def coverage(cell: Cell, words: set[str]) -> float:
-        """Share of the label's words the text names (the better of row, row + heading)."""
-        return max((len(t & words) / len(t) for t in label_sets(cell) if t), default=0.0)
+        """Share of the label's words the text names (the better of row, row + heading).
+
+        The row label itself must share a word: a heading alone ("Consolidated
+        material cash requirements") names no row."""
+        sets = label_sets(cell)
+        if not sets[0] & words:
+            return 0.0
+        return max((len(t & words) / len(t) for t in sets if t), default=0.0)
 
     def evidence(ids: tuple[int, ...], kind: str) -> bool:
         """The cells carry the span's metric and period, and the formula fits the blank's role."""
@@ -396,7 +402,7 @@ def find_derivation(
         # computed values and one-digit spans match many cells by chance: most of each
         # label must be named; a lookup of a longer span needs one label word
         computed = kind not in ("lookup", "raw_lookup")
-        need = _MIN_LABEL_COVERAGE if computed or digits < 2 else 1e-9
+        need = _MIN_LABEL_COVERAGE if computed or digits < 2 else _MIN_LOOKUP_COVERAGE
         named = [coverage(c, context_metric) >= need for c in rows]
         near_named = [coverage(c, context_metric | near) >= need for c in rows]
         if not any(named) or not all(near_named):
@@ -514,6 +520,9 @@ def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str)
 # sentence must name: "Interest income" is not named by "income tax expense ... [MASK]".
 # A lookup of a longer span needs one label word: its digits are evidence already.
 _MIN_LABEL_COVERAGE = 0.6
+# A lookup of a longer span: at least this share of its row label named (one word of
+# "Net income (loss) attributable to redeemable noncontrolling interests" is not).
+_MIN_LOOKUP_COVERAGE = 0.25
 # Label words that qualify a metric but never name one: sharing only these is no evidence.
 _GENERIC_WORDS = frozenset(
     _tokens(

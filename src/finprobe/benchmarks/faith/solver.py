@@ -46,6 +46,7 @@ columns belong to the table's latest period; acronyms ("R&D") and word prefixes
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -66,10 +67,29 @@ from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, meas
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR
 from finprobe.document import Table
-from finprobe.numbers import parse_number
+from finprobe.numbers import parse_number, released_value_and_resolution
 
 
-def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
+@dataclass(frozen=True)
+class SolverOptions:
+    """Rule families that can be switched off, so folds by report can choose among them.
+
+    ``measures``: measures the sentence defines in words (margins, shares, sums);
+    ``sensitivity``: what-if sentences and parallel lists; ``anchor_rules``: the
+    sentence's other numbers demote their own cells and columns.
+    """
+
+    measures: bool = True
+    sensitivity: bool = True
+    anchor_rules: bool = True
+
+
+ALL_RULES = SolverOptions()
+
+
+def rank_candidates(
+    metadata: dict[str, Any], options: SolverOptions = ALL_RULES
+) -> list[Candidate]:
     """Every candidate with its fit score, best first."""
     tables = [
         (
@@ -115,7 +135,7 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         # row's other periods in the anchor's column are not the blank either
         target = context.year_slot or context.target_year or scorer.current_year
         own = _anchor_rows(masked, anchor, hits, by_row, scorer)
-        if context.role == "level" and target and 0 < len(own) <= 2:
+        if options.anchor_rules and context.role == "level" and target and 0 < len(own) <= 2:
             for c in cells:
                 if (
                     (c.table_index, c.row) in own
@@ -124,7 +144,7 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
                 ):
                     same_measure.add((c.table_index, c.row, _column_key(c)))
         # "31.8%, [MASK] and 26.0%": listed figures sit in one column of one table
-        if 0 < len(hits) <= 3:
+        if options.anchor_rules and 0 < len(hits) <= 3:
             for c in cells:
                 if (c.table_index, c.row) in hits and _matches_anchor(c, [anchor], c.percent):
                     key = ("", _column_key(c))
@@ -170,7 +190,7 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
         elif any((c.table_index, c.row) == key[:2] for c in cand.cells for key in same_measure):
             cand.score -= 4.0
 
-    listed = _listed_items(masked)
+    listed = _listed_items(masked) if options.sensitivity else None
     if listed:
         # the blank's item of a parallel list names its row; the other items do not
         slot, names = listed
@@ -187,12 +207,17 @@ def rank_candidates(metadata: dict[str, Any]) -> list[Candidate]:
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)
     measured = []
-    for cand in measure_candidates(metadata, context, reader, scorer.current_year):
+    for cand in (
+        measure_candidates(metadata, context, reader, scorer.current_year)
+        if options.measures
+        else []
+    ):
         if not _fits_hint(cand, context):
             continue
         cand.score = top + cand.score - 2.0
         measured.append(cand)
-    measured += sensitivity_candidates(masked, context, candidates, by_row)
+    if options.sensitivity:
+        measured += sensitivity_candidates(masked, context, candidates, by_row)
     if measured:
         candidates = sorted(candidates + measured, key=lambda c: c.score, reverse=True)
     return candidates
@@ -310,7 +335,9 @@ def _format_value(value: Decimal, percent: bool, ctx: Context, kind: str) -> str
     if ctx.wants_money:
         return f"${text}"
     extra = sorted(u for u in ctx.hint_units if u not in ("usd", "percent", "per_share"))
-    return f"{text} {extra[0].upper()}" if extra else text
+    with_unit = f"{text} {extra[0].upper()}" if extra else text
+    # the released scorer reads only its own unit aliases; any other word fails the answer
+    return with_unit if released_value_and_resolution(with_unit) is not None else text
 
 
 def _plain(value: Decimal, places: int) -> str:
@@ -324,10 +351,12 @@ def _plain(value: Decimal, places: int) -> str:
     return text
 
 
-def solve_from_tables(metadata: dict[str, Any]) -> SolverAnswer:
+def solve_from_tables(
+    metadata: dict[str, Any], options: SolverOptions = ALL_RULES
+) -> SolverAnswer:
     """The best candidate as a FAITH answer, with a short account of how it was found."""
     context = read_context(metadata)
-    candidates = rank_candidates(metadata)
+    candidates = rank_candidates(metadata, options)
     if not candidates:
         return SolverAnswer(
             "0", "A", [], [], "No numeric table cell was found; no answer can be derived."
