@@ -30,8 +30,7 @@ from finprobe.retrieval import in_document_order  # noqa: E402
 from finprobe.retrievers import make_retriever  # noqa: E402
 
 SETTINGS = [
-    (top, kinds)
-    for top, kinds in itertools.product((4, 6, 8, 10), (DEFAULT_CHECKS, ALL_CHECKS))
+    (top, kinds) for top, kinds in itertools.product((4, 6, 8, 10), (DEFAULT_CHECKS, ALL_CHECKS))
 ]
 
 
@@ -62,11 +61,14 @@ def main() -> None:
                 v = verify_claim(c.statement, evidence, top=top, kinds=kinds)
                 verdicts[(top, kinds)][c.example_id] = (
                     v.label == "entailed",
-                    tuple(sorted({ch.kind for ch in v.failed})) or (("none",) if not v.checks else ()),
+                    tuple(sorted({ch.kind for ch in v.failed}))
+                    or (("none",) if not v.checks else ()),
                 )
 
     def accuracy(setting: tuple, subset: list) -> float:
-        return sum(verdicts[setting][c.example_id][0] == c.label for c in subset) / max(len(subset), 1)
+        return sum(verdicts[setting][c.example_id][0] == c.label for c in subset) / max(
+            len(subset), 1
+        )
 
     default = (6, DEFAULT_CHECKS)
     names = sorted(by_report)
@@ -110,10 +112,16 @@ def main() -> None:
         if said == c.label:
             continue
         what = "says entailed, is refuted" if said else "says refuted, is entailed"
-        why = "no checkable figure" if failed == ("none",) else (
-            "every check held" if said else "failed: " + "+".join(failed)
+        why = (
+            "no checkable figure"
+            if failed == ("none",)
+            else ("every check held" if said else "failed: " + "+".join(failed))
         )
-        extra = f" [{raw.get(c.example_id, {}).get(args.kind_field)}]" if args.kind_field else f" [{c.subset}]"
+        extra = (
+            f" [{raw.get(c.example_id, {}).get(args.kind_field)}]"
+            if args.kind_field
+            else f" [{c.subset}]"
+        )
         errors[f"{what}: {why}{extra}"] += 1
     print("errors of the default verifier:")
     for key, n in errors.most_common():
