@@ -234,3 +234,20 @@ def test_data_card_is_written_beside_the_claims(tmp_path: Path) -> None:
     assert sum(saved["by_label"].values()) == saved["claims"]
     probe = saved["claim_only_probe"]
     assert probe["majority"] >= 50 and (probe["accuracy"] is None or 0 <= probe["accuracy"] <= 100)
+
+
+def test_a_table_that_lost_its_caption_is_not_read_as_whole_dollars(tmp_path: Path) -> None:
+    """Figures over a million with no scale: whole dollars only if the report states no scale."""
+    big = "| | 2023 | 2022 |\n| Net sales | 2,451,165 | 3,862,682 |\n| Cost of sales | 1,200,000 | 1,500,000 |"
+    path = tmp_path / "BIG-2024-03-01_10-K.json"
+    context = [{"id": 0, "type": "table", "context": big}]
+    path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
+    rows = build_claims_for_document(load_findver_report(path), path.name, per_table=4)
+    assert any("$" in r["statement"] or "by" in r["statement"] for r in rows)
+    scaled = (
+        "| (in thousands) | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Costs | 3,000 | 2,000 |"
+    )
+    context.append({"id": 1, "type": "table", "context": scaled})
+    path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
+    rows = build_claims_for_document(load_findver_report(path), path.name, per_table=4)
+    assert rows and all(r["relevant_context"] == [1] for r in rows)

@@ -153,3 +153,17 @@ def test_change_across_two_tables_with_the_same_row_label() -> None:
     )
     assert verdict.label == "entailed", verdict.explanation()
     assert "Revenues" in verdict.checks[0].detail
+
+
+def test_split_parentheses_read_negative() -> None:
+    # "( 92,291" + ")" joined with a space: the net change is -92,291, a fall of 75.83%
+    cash = Passage(
+        "210",
+        "Cash flows | 2023 | 2022\nNet change in cash | ( 92,291) | ( 381,850 )\nCash at end | 29,404 | 121,695",
+        "table",
+        0,
+    )
+    # (-92,291 - -381,850) / 381,850 = +75.83%: read as positives it would be -75.83%
+    claim = "Net change in cash increased by 75.83% from 2022 to 2023."
+    assert verify_claim(claim, [cash]).label == "entailed"
+    assert verify_claim(claim.replace("increased", "decreased"), [cash]).label == "refuted"

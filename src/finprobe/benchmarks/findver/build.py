@@ -51,7 +51,9 @@ _COUNT = re.compile(
 _SKIP_ROW = re.compile(
     r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions)\b"
 )
-_FOOTNOTE = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z])\)|\*+)\s*$")  # "Deposits (2)": a footnote mark
+_FOOTNOTE = re.compile(
+    r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$"
+)  # "Deposits (2)": a footnote mark
 _LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
 _SCALE_WORDS = {
     Decimal(1): "",
@@ -94,6 +96,14 @@ class Row:
     cells: dict[str, Cell]  # period -> cell
     unit: str  # "money" | "per_share" | "count"
     scale: Decimal
+    heading: str = ""  # the body heading the row sits under ("Revenues:"), if any
+
+    @property
+    def name(self) -> str:
+        """The row as a claim names it: a bare label ("United States") keeps its heading."""
+        if self.heading and len(self.label.split()) <= 3 and not _TOTAL.search(self.label):
+            return f"{self.label} ({self.heading})"
+        return self.label
 
     @property
     def negative(self) -> bool:
@@ -151,8 +161,13 @@ def _cell_value(table: Any, r: int, c: int) -> tuple[Decimal, str] | None:
     return number.value, text
 
 
-def table_facts(table: Any) -> TableFacts | None:
-    """Rows of numbers under year columns, or None when the table has no such shape."""
+def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | None:
+    """Rows of numbers under year columns, or None when the table has no such shape.
+
+    ``report_states_scale``: other tables of the report state a scale ("in
+    thousands"), so a table without one has lost its caption: its money rows
+    are not read as whole dollars.
+    """
     if table.header_rows < 1 or len(table.cells) < 3:
         return None
     columns: dict[int, str] = {}
@@ -196,14 +211,15 @@ def table_facts(table: Any) -> TableFacts | None:
         scale = Decimal(1) if per_share else table.row_scale(r)
         if scale not in _SCALE_WORDS:
             continue
-        rows[label] = Row(label, r, cells, unit, scale)
+        rows[label] = Row(label, r, cells, unit, scale, _heading(table, r))
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"
     scale_source = "table"
     if table.scale == 1 and not any(r.scale != 1 for r in rows.values()):
-        # no scale stated: keep money rows only when the figures are whole dollars
-        biggest = max((abs(c.value) for r in rows.values() for c in r.cells.values()), default=0)
-        if biggest < 1_000_000:
+        # no scale stated: whole dollars only in a report that states no scale anywhere
+        # (else the caption was lost) and with figures too large to be in thousands
+        money = [abs(c.value) for r in rows.values() if r.unit == "money" for c in r.cells.values()]
+        if report_states_scale or max(money, default=0) < 1_000_000:
             rows = {k: v for k, v in rows.items() if v.unit == "per_share"}
         scale_source = "whole dollars"
     if len(rows) < 2:
@@ -213,6 +229,15 @@ def table_facts(table: Any) -> TableFacts | None:
     facts.span = next(iter(spans), "")
     facts.totals = _totals(table, facts, periods)
     return facts
+
+
+def _heading(table: Any, r: int) -> str:
+    """The nearest body heading above row r ("Revenues:" -> "revenues"), "" if none."""
+    for i in range(r - 1, table.header_rows - 1, -1):
+        if table.is_body_heading(i):
+            text = table.row_label(i).strip().rstrip(":").strip()
+            return text[0].lower() + text[1:] if text and not text[:2].isupper() else text
+    return ""
 
 
 def _totals(table: Any, facts: TableFacts, periods: list[str]) -> dict[str, list[str]]:
@@ -364,6 +389,8 @@ def _lookup(
     facts: TableFacts, row: Row, new: str, old: str, refute: bool, rng: random.Random, subj: str
 ) -> BuiltClaim | None:
     cell = row.cells[new]
+    if cell.value == 0:
+        return None  # "was $0" from a dash: true, but says nothing
     value, stated_row, perturbation = cell.value, row, None
     if refute:
         options = ["number", "period", "entity"]
@@ -397,7 +424,7 @@ def _lookup(
             return None
     decimals = cell.decimals
     said = stated_value(facts, stated_row, value, decimals)
-    statement = f"{subj}{_name(stated_row.label)} was {said} in {new}{facts.when()}"
+    statement = f"{subj}{_name(stated_row.name)} was {said} in {new}{facts.when()}"
     truth = stated_row.cells[new]
     steps = [
         f"The claim gives {said} for {stated_row.label} in {new}; the table shows {truth.text}, "
@@ -445,7 +472,7 @@ def _change(
             said_direction = _OPPOSITE[direction]
     figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
     statement = (
-        f"{subj}{_name(row.label)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
+        f"{subj}{_name(row.name)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
     )
     size = "size " if row.negative else ""
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
@@ -491,10 +518,10 @@ def _ratio(
         value = got
     of = f" for {company}" if company else ""
     if name:
-        statement = f"In {period}{facts.when(',')} the {name}{of} ({_name(part.label)} over {_name(whole.label)}) was {value}%."
+        statement = f"In {period}{facts.when(',')} the {name}{of} ({_name(part.name)} over {_name(whole.name)}) was {value}%."
         kind = "margin"
     else:
-        statement = f"In {period}{facts.when(',')} {_name(part.label)} made up {value}% of {_name(whole.label)}{of}."
+        statement = f"In {period}{facts.when(',')} {_name(part.name)} made up {value}% of {_name(whole.name)}{of}."
         kind = "share"
     steps = [
         f"{part.label} is {part.cells[period].text} and {whole.label} is {whole.cells[period].text} in {period}.",
@@ -563,7 +590,8 @@ def build_claims_for_document(
     company = str(doc.metadata.get("company_name") or doc.metadata.get("company") or "").rstrip(".")
     if company.isupper() and len(company) <= 6:
         company = ""  # a ticker reads badly as a subject
-    all_facts = [f for f in (table_facts(t) for t in doc.tables) if f is not None]
+    states_scale = any(t.scale != 1 for t in doc.tables)
+    all_facts = [f for f in (table_facts(t, states_scale) for t in doc.tables) if f is not None]
     rng.shuffle(all_facts)
     rows = []
     for facts in all_facts[:max_tables]:

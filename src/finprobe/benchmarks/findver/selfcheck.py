@@ -28,7 +28,7 @@ _FIGURE = re.compile(
     r"|(?P<minus>[-−–]\s*)?\$?\s*(?P<pos>\d[\d,]*(?:\.\d+)?)\s*%?"  # 1,234  -5  $ 3.2  12%
     r"|(?<![\w.])(?P<dash>[—–−-]{1,3})(?![\w.])"  # a dash alone: zero
 )
-_MARK = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z])\)|\*+)\s*$")  # a footnote after a row label
+_MARK = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$")  # a footnote after a row label
 _MONTH_DAY = re.compile(
     r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
 )

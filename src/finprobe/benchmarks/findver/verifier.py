@@ -142,7 +142,12 @@ def _pipe_rows(text: str) -> list[list[str]]:
     return rows
 
 
+# "( 92,291)", "( 1.27 )%": a value split across cells and joined with a space is negative
+_PAREN_SPACE = re.compile(r"\(\s+(?=[$\d.])|(?<=[\d%])\s+\)")
+
+
 def _cell_number(cell: str) -> NumberSpan | None:
+    cell = _PAREN_SPACE.sub(lambda m: m.group().strip(), cell)
     spans = [s for s in find_numbers(cell) if s.kind not in ("year", "date", "ordinal")]
     return spans[0] if len(spans) == 1 else None
 
