@@ -491,7 +491,20 @@ def clause_conflict_candidates(
         far = [p for p in paragraphs if p[1] > s.end + 1500 and head in p[2]] or [
             p for p in paragraphs if p[1] > s.end + 3000
         ]
-        sentence = _restatement(st.kind, st.subject, new_value, rng)
+        # a bare "agreement" or "notes" does not say which one; and a borrowing restatement
+        # needs a statement about borrowing (an equity line is also an "agreement")
+        specific = len(st.subject.split()) >= 2 or st.subject[:1].isupper()
+        debt_talk = re.search(
+            r"borrow|loan|credit|notes?\b|debt|indebtedness|principal", s.text, re.I
+        )
+        sentence = _restatement(st.kind, st.subject, new_value, rng) if specific else None
+        if (
+            sentence
+            and st.kind == "amount"
+            and "program" not in st.subject.lower()
+            and not debt_talk
+        ):
+            sentence = None
         if not far or sentence is None:
             continue
         block, end, _ = far[-1] if rng.random() < 0.5 else rng.choice(far)

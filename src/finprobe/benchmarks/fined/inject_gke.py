@@ -128,9 +128,14 @@ def inject_redundant_statement(
         m = _ENUM.search(s)
         if m:
             # an item with a comma on both sides (the first may be the tail of a longer phrase)
-            items = [x.strip() for x in m.group(1).split(",") if x.strip()][1:]
+            # not the item just before the conjunction either: the repeat must not be adjacent
+            items = [x.strip() for x in m.group(1).split(",") if x.strip()][1:-1]
             repeat = rng.choice(items) if items else ""
-            if repeat and repeat.split()[0] not in _STOP and len(repeat) >= 4:
+            # the conjunction must close the list ("..., changes in interest and foreign
+            # currency rates, natural disasters" is not a list ending at "and")
+            closes = not s[m.end() :].lstrip().startswith(",")
+            plain = repeat and not set(repeat.split()) & (_STOP | {"such"})
+            if closes and plain and len(repeat) >= 4:
                 new = f"{m.group(1)}, {repeat}{m.group(2)} {m.group(3)} {m.group(4)}"
                 options.append(
                     Change(

@@ -574,6 +574,12 @@ def second_error(subtype: str, original: str, modified: str, document: str) -> s
         and find_calculation(modified) is None
     ):
         return "breaks a total the sentence states"
+    if (
+        subtype != "conflicting_expression"
+        and _direction_conflict(modified)
+        and not _direction_conflict(original)
+    ):
+        return "figures now contradict the sentence's direction word"
     if subtype == "numerical_unit_error":
         old, _ = changed_span(original, modified)
         for _, _, text in figure_mentions(original):
