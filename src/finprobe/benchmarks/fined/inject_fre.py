@@ -433,6 +433,10 @@ def _restatement(kind: str, subject: str, value: str, rng: random.Random) -> str
     return rng.choice(templates).format(subj=subject, val=value, **verbs)
 
 
+def _distant(paragraph_end: int, s: SentenceSpan, gap: int) -> bool:
+    return paragraph_end > s.end + gap or paragraph_end + gap < s.start
+
+
 def clause_conflict_candidates(
     sentences: list[SentenceSpan],
     paragraphs: list[tuple[str, int, str]],
@@ -488,8 +492,9 @@ def clause_conflict_candidates(
             )
             continue
         head = st.subject.split()[-1]
-        far = [p for p in paragraphs if p[1] > s.end + 1500 and head in p[2]] or [
-            p for p in paragraphs if p[1] > s.end + 3000
+        # far from the first statement (after it or before it), naming the same agreement
+        far = [p for p in paragraphs if _distant(p[1], s, 1500) and head in p[2]] or [
+            p for p in paragraphs if _distant(p[1], s, 3000)
         ]
         # a bare "agreement" or "notes" does not say which one; and a borrowing restatement
         # needs a statement about borrowing (an equity line is also an "agreement")
