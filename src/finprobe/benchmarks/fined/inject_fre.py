@@ -77,7 +77,14 @@ def inject_conflicting_expression(
             up = word in _UP or word == "increase"
             if new_v is None or old_v is None or new_v == old_v or (new_v > old_v) != up:
                 continue
-            if word in ("increase", "decrease", "decline"):
+            as_verb = re.search(r"\bto\s*$", s[: m.start(1)]) or re.match(
+                r"\s+(?:the|its|our|their|a|an)\b", s[m.end(1) :]
+            )
+            if word in ("increase", "decrease", "decline") and as_verb:
+                flipped = rng.choice(
+                    ("decrease", "reduce", "lower") if up else ("increase", "raise")
+                )
+            elif word in ("increase", "decrease", "decline"):
                 flipped = rng.choice(("decrease", "decline") if up else ("increase",))
             elif not re.match(
                 r"\s+(?:by|to|from|\$|\d|approximately|slightly|significantly)", s[m.end(1) :]
@@ -232,6 +239,10 @@ def find_calculation(s: str) -> dict[str, Any] | None:
         if min(va, vb, vc) <= 0 or len({va, vb, vc}) < 3:
             continue
         tol = max(a.number.precision, b.number.precision, c.number.precision)
+        # a sum or difference is only a stated relation when a cue announces its result
+        # ("total of", "an increase of"); otherwise three figures can fit by chance
+        if not CALC_CUE.search(s[max(0, a.start - 60) : a.start]):
+            continue
         if ib < ic and abs(va - (vb + vc)) <= tol:
             return {"formula": "a=b+c", "spans": [ia, ib, ic], "tolerance": str(tol)}
         if abs(va - (vb - vc)) <= tol and vc < vb:

@@ -74,7 +74,14 @@ def inject_illegal_time(s: str, lang: str, rng: random.Random, context: str = ""
 
 
 # an enumeration of short items: "legal, accounting, investor relations and other expenses"
-_ITEM = r"[a-z][a-z'’-]*(?: [a-z][a-z'’-]*){0,3}"
+_ITEM = r"(?!(?:and|or)\b)[a-z][a-z'’-]*(?: (?!(?:and|or)\b)[a-z][a-z'’-]*){0,3}"
+# fixed pairs that look like the end of a list but are one item
+_BINOMIALS = re.compile(
+    r"general and administrative|research and development|property and equipment|plant and equipment"
+    r"|depreciation and amortization|cash and cash equivalents|profit and loss|principal and interest"
+    r"|terms and conditions|mergers and acquisitions",
+    re.I,
+)
 _ENUM = re.compile(rf"\b((?:{_ITEM}, ){{1,6}}{_ITEM})(,?) (and|or) ({_ITEM})\b")
 _STOP = frozenset(
     [
@@ -133,7 +140,9 @@ def inject_redundant_statement(
             repeat = rng.choice(items) if items else ""
             # the conjunction must close the list ("..., changes in interest and foreign
             # currency rates, natural disasters" is not a list ending at "and")
-            closes = not s[m.end() :].lstrip().startswith(",")
+            closes = not s[m.end() :].lstrip().startswith(",") and not _BINOMIALS.search(
+                s[m.start() : m.end() + 20]
+            )
             plain = repeat and not set(repeat.split()) & (_STOP | {"such"})
             if closes and plain and len(repeat) >= 4:
                 new = f"{m.group(1)}, {repeat}{m.group(2)} {m.group(3)} {m.group(4)}"

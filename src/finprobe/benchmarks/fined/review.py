@@ -255,7 +255,7 @@ STIPULATION_KINDS = {
     "maturity": re.compile(
         _SUBJECT
         + _VERB_GAP
-        + r"\b(?:matures?|will mature|mature|(?:is|are) scheduled to mature|(?:is|are) due|becomes? due"
+        + r"\b(?P<verb>matures?|will mature|mature|(?:is|are) scheduled to mature|(?:is|are) due|becomes? due"
         r"|expires?|will expire|terminates?|maturity date of|maturity of [^.;]{0,40}? to|through|until) "
         rf"(?:on )?(?P<val>(?:{'|'.join(MONTHS)}) \d{{1,2}}, \d{{4}})"
     ),
@@ -303,6 +303,11 @@ def stipulations(sentence: str) -> list[Stipulation]:
     for kind, rx in STIPULATION_KINDS.items():
         for m in rx.finditer(sentence):
             subj = _norm_subject(m.group("subj"))
+            # "through" / "until" end a program's authorisation, not a debt's term (a credit
+            # line can be drawn "until" one date and be due on another)
+            verb = m.groupdict().get("verb") or ""
+            if verb in ("through", "until") and not re.search(r"[Pp]rogram$", subj):
+                continue
             if subj:
                 out.append(Stipulation(kind, subj, m.group("val"), m.start("val"), m.end("val")))
     return out
