@@ -240,16 +240,25 @@ def find_calculation(s: str) -> dict[str, Any] | None:
             continue
         tol = max(a.number.precision, b.number.precision, c.number.precision)
         # a sum or difference is only a stated relation when a cue announces its result
-        # ("total of", "an increase of"); otherwise three figures can fit by chance
-        if not CALC_CUE.search(s[max(0, a.start - 60) : a.start]):
-            continue
-        if ib < ic and abs(va - (vb + vc)) <= tol:
+        # ("total of", "increased by"); otherwise three figures can fit by chance
+        before = s[max(0, a.start - 40) : a.start]
+        total_cue = _TOTAL_CUE.search(before)
+        change_cue = _CHANGE_CUE.search(before)
+        if total_cue and ib < ic and abs(va - (vb + vc)) <= tol:
             return {"formula": "a=b+c", "spans": [ia, ib, ic], "tolerance": str(tol)}
-        if abs(va - (vb - vc)) <= tol and vc < vb:
+        if change_cue and abs(va - (vb - vc)) <= tol and vc < vb:
             return {"formula": "a=b-c", "spans": [ia, ib, ic], "tolerance": str(tol)}
     return None
 
 
+_TOTAL_CUE = re.compile(
+    r"total|sum|combined|aggregate|consist|compris|including|of which|合计|共计|总", re.I
+)
+_CHANGE_CUE = re.compile(
+    r"(?:increase|decrease|decline|change|grew|rose|fell|improve|growth|增长|减少|增加|下降)\w*"
+    r"\s+(?:of\s+|by\s+)?(?:approximately\s+|about\s+|nearly\s+)?\(?$",
+    re.I,
+)
 # A relation among figures is only a formula when the sentence says so (a total, a change).
 CALC_CUE = re.compile(
     r"total|sum|combined|aggregate|increase|decrease|change|compared|representing|growth|合计|共计|总|增长|减少|增加|下降",

@@ -397,8 +397,8 @@ _ANNOUNCED_FIGURE = re.compile(
 
 def _direction_conflict(sentence: str) -> bool:
     """A direction word contradicted by the sentence's own from/to figures."""
-    up = r"increased|rose|grew|climbed|improved|raised|increase"
-    down = r"decreased|fell|declined|dropped|reduced|lowered|decrease|decline"
+    up = r"increased|rose|grew|climbed|improved|raised|increase|raise"
+    down = r"decreased|fell|declined|dropped|reduced|lowered|decrease|decline|reduce|lower"
     num = r"\$?\d[\d,.]*(?: million| billion| thousand|%)?"
 
     def rising(m: re.Match) -> bool:
