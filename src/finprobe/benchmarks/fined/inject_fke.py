@@ -219,7 +219,7 @@ _VAGUE_DEADLINE = re.compile(
     r"\b(?:within (?:\d+|[a-z]+) (?:business |calendar )?days|no later than (?:[A-Z][a-z]+ \d{1,2}, \d{4}|\d+ days)|by [A-Z][a-z]+ \d{1,2}, \d{4})"
 )
 _VAGUE_AMOUNT = re.compile(
-    r"\b(?:up to|of up to|not to exceed|a maximum of|at least|a minimum of) \$\d[\d,.]*(?: (?:million|billion|thousand))?"
+    r"\b(?:up to|of up to|not to exceed|a maximum of|at least|a minimum of) (?P<amount>\$\d[\d,.]*(?: (?:million|billion|thousand))?)"
 )
 _SOFTEN = (
     ("must", ("should generally", "may, where practicable,")),
@@ -310,9 +310,11 @@ def inject_ambiguous_expression(
         and not s[m.end() :].startswith(" worth")
         and re.search(r"\b(?:authoriz|repurchase|borrow|facility|commit|agree|covenant)", s)
     ):
+        # the quantifier stays ("up to", "at least"), only the figure goes vague
+        figure = m.start("amount")
         new = rng.choice(
             (
-                "up to an appropriate amount",
+                "an appropriate amount",
                 "an amount to be determined",
                 "a substantial amount",
                 "a reasonable amount",
@@ -320,8 +322,8 @@ def inject_ambiguous_expression(
         )
         options.append(
             Change(
-                splice(s, m.start(), m.end(), new),
-                {"old": m.group(0), "new": new, "family": "vague amount"},
+                splice(s, figure, m.end(), new),
+                {"old": m.group("amount"), "new": new, "family": "vague amount"},
             )
         )
     return rng.choice(options) if options else None
@@ -412,8 +414,9 @@ def inject_numerical_unit_error(
 # clause text that may hold decimals and digit groups ("4.1%", "1,234") but stops at a clause break
 _CLAUSE = r"(?:[^,;.]|(?<=\d)[.,](?=\d)|,(?= \d{4}\b))*?"
 _COMPARISON_EN = re.compile(
-    r",? (?:an? (?:increase|decrease|decline|improvement|reduction) of|representing an? (?:increase|decrease) of"
-    rf"|compared (?:to|with)|as compared (?:to|with)|up|down)\b{_CLAUSE}\d{_CLAUSE}(?=,(?! \d{{4}}\b)|;|\.(?!\d)|$)"
+    r"(?:,? (?:an? (?:increase|decrease|decline|improvement|reduction) of|representing an? (?:increase|decrease) of"
+    r"|compared (?:to|with)|as compared (?:to|with))|, (?:up|down))\b"
+    rf"{_CLAUSE}\d{_CLAUSE}(?=,(?! \d{{4}}\b)|;|\.(?!\d)|$)"
 )
 _FROM_BASE_EN = re.compile(
     r"(?<=\d)( million| billion| thousand|%)?( from \$?\d[\d,.]*(?: million| billion| thousand|%)?(?: (?:in|for|during) (?:fiscal )?\d{4})?)"

@@ -77,7 +77,14 @@ def inject_conflicting_expression(
             up = word in _UP or word == "increase"
             if new_v is None or old_v is None or new_v == old_v or (new_v > old_v) != up:
                 continue
-            if word in ("increase", "decrease", "decline"):
+            as_verb = re.search(r"\bto\s*$", s[: m.start(1)]) or re.match(
+                r"\s+(?:the|its|our|their|a|an)\b", s[m.end(1) :]
+            )
+            if word in ("increase", "decrease", "decline") and as_verb:
+                flipped = rng.choice(
+                    ("decrease", "reduce", "lower") if up else ("increase", "raise")
+                )
+            elif word in ("increase", "decrease", "decline"):
                 flipped = rng.choice(("decrease", "decline") if up else ("increase",))
             elif not re.match(
                 r"\s+(?:by|to|from|\$|\d|approximately|slightly|significantly)", s[m.end(1) :]
@@ -232,13 +239,26 @@ def find_calculation(s: str) -> dict[str, Any] | None:
         if min(va, vb, vc) <= 0 or len({va, vb, vc}) < 3:
             continue
         tol = max(a.number.precision, b.number.precision, c.number.precision)
-        if ib < ic and abs(va - (vb + vc)) <= tol:
+        # a sum or difference is only a stated relation when a cue announces its result
+        # ("total of", "increased by"); otherwise three figures can fit by chance
+        before = s[max(0, a.start - 40) : a.start]
+        total_cue = _TOTAL_CUE.search(before)
+        change_cue = _CHANGE_CUE.search(before)
+        if total_cue and ib < ic and abs(va - (vb + vc)) <= tol:
             return {"formula": "a=b+c", "spans": [ia, ib, ic], "tolerance": str(tol)}
-        if abs(va - (vb - vc)) <= tol and vc < vb:
+        if change_cue and abs(va - (vb - vc)) <= tol and vc < vb:
             return {"formula": "a=b-c", "spans": [ia, ib, ic], "tolerance": str(tol)}
     return None
 
 
+_TOTAL_CUE = re.compile(
+    r"total|sum|combined|aggregate|consist|compris|including|of which|合计|共计|总", re.I
+)
+_CHANGE_CUE = re.compile(
+    r"(?:increase|decrease|decline|change|grew|rose|fell|improve|growth|增长|减少|增加|下降)\w*"
+    r"\s+(?:of\s+|by\s+)?(?:approximately\s+|about\s+|nearly\s+)?\(?$",
+    re.I,
+)
 # A relation among figures is only a formula when the sentence says so (a total, a change).
 CALC_CUE = re.compile(
     r"total|sum|combined|aggregate|increase|decrease|change|compared|representing|growth|合计|共计|总|增长|减少|增加|下降",
@@ -433,6 +453,10 @@ def _restatement(kind: str, subject: str, value: str, rng: random.Random) -> str
     return rng.choice(templates).format(subj=subject, val=value, **verbs)
 
 
+def _distant(paragraph_end: int, s: SentenceSpan, gap: int) -> bool:
+    return paragraph_end > s.end + gap or paragraph_end + gap < s.start
+
+
 def clause_conflict_candidates(
     sentences: list[SentenceSpan],
     paragraphs: list[tuple[str, int, str]],
@@ -488,10 +512,24 @@ def clause_conflict_candidates(
             )
             continue
         head = st.subject.split()[-1]
-        far = [p for p in paragraphs if p[1] > s.end + 1500 and head in p[2]] or [
-            p for p in paragraphs if p[1] > s.end + 3000
+        # far from the first statement (after it or before it), naming the same agreement
+        far = [p for p in paragraphs if _distant(p[1], s, 1500) and head in p[2]] or [
+            p for p in paragraphs if _distant(p[1], s, 3000)
         ]
-        sentence = _restatement(st.kind, st.subject, new_value, rng)
+        # a bare "agreement" or "notes" does not say which one; and a borrowing restatement
+        # needs a statement about borrowing (an equity line is also an "agreement")
+        specific = len(st.subject.split()) >= 2 or st.subject[:1].isupper()
+        debt_talk = re.search(
+            r"borrow|loan|credit|notes?\b|debt|indebtedness|principal", s.text, re.I
+        )
+        sentence = _restatement(st.kind, st.subject, new_value, rng) if specific else None
+        if (
+            sentence
+            and st.kind == "amount"
+            and "program" not in st.subject.lower()
+            and not debt_talk
+        ):
+            sentence = None
         if not far or sentence is None:
             continue
         block, end, _ = far[-1] if rng.random() < 0.5 else rng.choice(far)

@@ -74,7 +74,14 @@ def inject_illegal_time(s: str, lang: str, rng: random.Random, context: str = ""
 
 
 # an enumeration of short items: "legal, accounting, investor relations and other expenses"
-_ITEM = r"[a-z][a-z'’-]*(?: [a-z][a-z'’-]*){0,3}"
+_ITEM = r"(?!(?:and|or)\b)[a-z][a-z'’-]*(?: (?!(?:and|or)\b)[a-z][a-z'’-]*){0,3}"
+# fixed pairs that look like the end of a list but are one item
+_BINOMIALS = re.compile(
+    r"general and administrative|research and development|property and equipment|plant and equipment"
+    r"|depreciation and amortization|cash and cash equivalents|profit and loss|principal and interest"
+    r"|terms and conditions|mergers and acquisitions",
+    re.I,
+)
 _ENUM = re.compile(rf"\b((?:{_ITEM}, ){{1,6}}{_ITEM})(,?) (and|or) ({_ITEM})\b")
 _STOP = frozenset(
     [
@@ -128,9 +135,16 @@ def inject_redundant_statement(
         m = _ENUM.search(s)
         if m:
             # an item with a comma on both sides (the first may be the tail of a longer phrase)
-            items = [x.strip() for x in m.group(1).split(",") if x.strip()][1:]
+            # not the item just before the conjunction either: the repeat must not be adjacent
+            items = [x.strip() for x in m.group(1).split(",") if x.strip()][1:-1]
             repeat = rng.choice(items) if items else ""
-            if repeat and repeat.split()[0] not in _STOP and len(repeat) >= 4:
+            # the conjunction must close the list ("..., changes in interest and foreign
+            # currency rates, natural disasters" is not a list ending at "and")
+            closes = not s[m.end() :].lstrip().startswith(",") and not _BINOMIALS.search(
+                s[m.start() : m.end() + 20]
+            )
+            plain = repeat and not set(repeat.split()) & (_STOP | {"such"})
+            if closes and plain and len(repeat) >= 4:
                 new = f"{m.group(1)}, {repeat}{m.group(2)} {m.group(3)} {m.group(4)}"
                 options.append(
                     Change(

@@ -255,7 +255,7 @@ STIPULATION_KINDS = {
     "maturity": re.compile(
         _SUBJECT
         + _VERB_GAP
-        + r"\b(?:matures?|will mature|mature|(?:is|are) scheduled to mature|(?:is|are) due|becomes? due"
+        + r"\b(?P<verb>matures?|will mature|mature|(?:is|are) scheduled to mature|(?:is|are) due|becomes? due"
         r"|expires?|will expire|terminates?|maturity date of|maturity of [^.;]{0,40}? to|through|until) "
         rf"(?:on )?(?P<val>(?:{'|'.join(MONTHS)}) \d{{1,2}}, \d{{4}})"
     ),
@@ -303,6 +303,11 @@ def stipulations(sentence: str) -> list[Stipulation]:
     for kind, rx in STIPULATION_KINDS.items():
         for m in rx.finditer(sentence):
             subj = _norm_subject(m.group("subj"))
+            # "through" / "until" end a program's authorisation, not a debt's term (a credit
+            # line can be drawn "until" one date and be due on another)
+            verb = m.groupdict().get("verb") or ""
+            if verb in ("through", "until") and not re.search(r"[Pp]rogram$", subj):
+                continue
             if subj:
                 out.append(Stipulation(kind, subj, m.group("val"), m.start("val"), m.end("val")))
     return out
@@ -392,8 +397,8 @@ _ANNOUNCED_FIGURE = re.compile(
 
 def _direction_conflict(sentence: str) -> bool:
     """A direction word contradicted by the sentence's own from/to figures."""
-    up = r"increased|rose|grew|climbed|improved|raised|increase"
-    down = r"decreased|fell|declined|dropped|reduced|lowered|decrease|decline"
+    up = r"increased|rose|grew|climbed|improved|raised|increase|raise"
+    down = r"decreased|fell|declined|dropped|reduced|lowered|decrease|decline|reduce|lower"
     num = r"\$?\d[\d,.]*(?: million| billion| thousand|%)?"
 
     def rising(m: re.Match) -> bool:
@@ -574,6 +579,12 @@ def second_error(subtype: str, original: str, modified: str, document: str) -> s
         and find_calculation(modified) is None
     ):
         return "breaks a total the sentence states"
+    if (
+        subtype != "conflicting_expression"
+        and _direction_conflict(modified)
+        and not _direction_conflict(original)
+    ):
+        return "figures now contradict the sentence's direction word"
     if subtype == "numerical_unit_error":
         old, _ = changed_span(original, modified)
         for _, _, text in figure_mentions(original):
