@@ -231,3 +231,61 @@ def test_report_is_grouped_and_fits_80_columns():
     assert "== XBRL.calc (9)" in text and "== DQC_0015 (12)" in text
     assert text.count("[1] ") == len({f.rule_id.split(".")[0] if f.rule_id.startswith("DQC")
                                       else f.rule_id for f in run.findings})  # fmt: skip
+
+
+# --- opt-in rules: a firing (minimally edited copy) and a non-firing (real) case each -----
+
+
+def _edit_value(filing, concept: str, pick, new_value: str):
+    out = filing.copy()
+    fact = next(x for x in out.facts if x.concept == concept and pick(out.contexts[x.context_id]))
+    fact.value = new_value
+    out.invalidate()
+    return out, fact
+
+
+def test_duplicates_fire_on_disagreeing_copies_only():
+    filing = load_filing(XBRL / "nflx-10k-2024", labels=False)
+    assert run_checks(filing, ["XBRL.duplicates"]) == []  # its duplicates agree
+    out = filing.copy()
+    seen = {}
+    for fact in out.facts:
+        if fact.number is None:
+            continue
+        key = (fact.concept, fact.context_id, fact.unit_id)
+        if key in seen and seen[key].value == fact.value:
+            fact.value = str(fact.number + 1000000)
+            break
+        seen[key] = fact
+    out.invalidate()
+    (f,) = run_checks(out, ["XBRL.duplicates"])
+    assert f.severity == "error" and f.concepts == (fact.concept,)
+
+
+def test_dqc_0117_fires_when_product_and_service_members_do_not_add_up():
+    filing = load_filing(XBRL / "aapl-10k-2023", labels=False)
+    assert run_checks(filing, ["DQC_0117"]) == []
+    products = lambda ctx: [m.split(":")[-1] for _, m in ctx.explicit] == ["ProductMember"]  # noqa: E731
+    fact = next(x for x in filing.facts if x.concept == "us-gaap:CostOfGoodsAndServicesSold"
+                and products(filing.contexts[x.context_id]))  # fmt: skip
+    edited, _ = _edit_value(filing, "us-gaap:CostOfGoodsAndServicesSold",
+                            lambda ctx: ctx.id == fact.context_id, str(fact.number + 5000000))  # fmt: skip
+    found = run_checks(edited, ["DQC_0117"])
+    assert [f.concepts[0] for f in found] == ["us-gaap:CostOfGoodsAndServicesSold"]
+    assert found[0].rule_version == "16.0.0RC1"
+
+
+def test_dqc_0109_fires_on_a_concentration_without_the_benchmark_axis():
+    filing = load_filing(XBRL / "aapl-10k-2023", labels=False)
+    assert run_checks(filing, ["DQC_0109"]) == []
+    out = filing.copy()
+    fact = next(x for x in out.facts if x.concept == "us-gaap:ConcentrationRiskPercentage1")
+    ctx = out.contexts[fact.context_id]
+    keep = tuple(p for p in ctx.explicit if p[0].endswith("ConcentrationRiskByTypeAxis"))
+    assert keep
+    out.contexts["only-type"] = Context("only-type", ctx.entity_scheme, ctx.entity_id,
+                                        ctx.period_type, ctx.start, ctx.end, keep)  # fmt: skip
+    fact.context_id = "only-type"
+    out.invalidate()
+    (f,) = run_checks(out, ["DQC_0109"])
+    assert f.rule_id == "DQC_0109.9567" and f.element_id == "DQC.US.0109.9567"
