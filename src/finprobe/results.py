@@ -25,8 +25,13 @@ from finprobe.benchmark import (
     samples_fingerprint,
 )
 from finprobe.errors import InputError
-from finprobe.files import write_json_atomic, write_text_atomic  # noqa: F401 (re-exported)
+from finprobe.files import (  # noqa: F401 (write_text_atomic re-exported)
+    parse_json_bytes,
+    write_json_atomic,
+    write_text_atomic,
+)
 from finprobe.model_calls import error_cause
+from finprobe.schemas import ResultsRecord, validate_object
 
 RESULTS_SUFFIX = ".results.json"
 # Results go in a folder of the runs folder, under names inspect does not take for
@@ -210,13 +215,10 @@ def load_results(path: str | Path) -> dict:
         raise InputError(path, f"cannot read: {exc.strerror}") from exc
     if not text.strip():
         raise InputError(path, "file is empty")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"not valid JSON (line {exc.lineno}: {exc.msg})") from exc
+    data = parse_json_bytes(path, text)
     if not isinstance(data, dict) or "benchmark" not in data:
         raise InputError(path, "not a FinProbe results file (no 'benchmark' field)")
-    return data
+    return validate_object(path, data, ResultsRecord, "FinProbe results file")
 
 
 def benchmark_of_log(path: Path) -> str:
