@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import json
-import threading
-from collections.abc import Callable, Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fake_openai_server import FakeOpenAIServer
 
 from finprobe.runner import RunOutcome, run_benchmark
 
@@ -28,63 +26,13 @@ def tiny_baseline_run(tmp_path_factory: pytest.TempPathFactory) -> RunOutcome:
     )
 
 
-class FakeOpenAIServer:
-    """A minimal OpenAI-compatible chat server on 127.0.0.1 (what vLLM, llama.cpp and Ollama expose).
-
-    ``reply(messages) -> str`` decides each answer; ``calls`` records how many
-    messages each request carried.
-    """
-
-    def __init__(self) -> None:
-        self.reply: Callable[[list], str] = lambda messages: "ok"
-        self.calls: list[int] = []
-        owner = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:  # keep test output quiet
-                pass
-
-            def do_POST(self) -> None:  # noqa: N802 - http.server API
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                messages = body["messages"]
-                owner.calls.append(len(messages))
-                reply = {
-                    "id": "chatcmpl-1",
-                    "object": "chat.completion",
-                    "created": 0,
-                    "model": body.get("model", "tiny"),
-                    "choices": [
-                        {
-                            "index": 0,
-                            "message": {"role": "assistant", "content": owner.reply(messages)},
-                            "finish_reason": "stop",
-                        }
-                    ],
-                    "usage": {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20},
-                }
-                data = json.dumps(reply).encode()
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.server.server_port}/v1"
-
-
 @pytest.fixture(scope="session")
 def _openai_server_session() -> Iterator[FakeOpenAIServer]:
     # one server (one port) per session: inspect memoizes model clients, so a
     # second server on another port would be talked to through a stale client
-    fake = FakeOpenAIServer()
-    thread = threading.Thread(target=fake.server.serve_forever, daemon=True)
-    thread.start()
+    fake = FakeOpenAIServer().start()
     yield fake
-    fake.server.shutdown()
+    fake.stop()
 
 
 @pytest.fixture
@@ -96,6 +44,8 @@ def openai_server(
     fake = _openai_server_session
     fake.reply = lambda messages: "ok"
     fake.calls = []
+    fake.sent_chars = []
+    fake.mode = "ok"
     monkeypatch.setenv("LOCAL_API_KEY", "not-a-secret")
     monkeypatch.setenv("LOCAL_BASE_URL", fake.base_url)
     return fake

@@ -117,9 +117,11 @@ def test_killed_run_resumes_without_repeating_samples(tmp_path: Path, fake_serve
     done = subprocess.run(command, env=env, capture_output=True, text=True, timeout=180)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "resumed" in done.stdout
+    # results files are not logs: inspect's recovery never tries to read them
+    assert "Recovery failed" not in done.stdout + done.stderr
     calls_after = len(fake_server.calls) - calls_before
     print(f"calls before kill {calls_before}, after resume {calls_after}")
     # 6 samples x 2 calls in all; the resumed run makes at most the unfinished ones' calls
     assert calls_after <= 2 * 6 - 2 * 3, f"resume repeated finished samples ({calls_after} calls)"
-    results = [load_results(p) for p in tmp_path.glob("*.results.json")]
+    results = [load_results(p) for p in tmp_path.glob("results/*.results.json")]
     assert any(r["samples"] == 6 and r["status"] == "success" for r in results)

@@ -14,8 +14,10 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from finprobe import __version__
+from finprobe.benchmark import BENCHMARK_NAMES
 from finprobe.errors import InputError
-from finprobe.runner import BENCHMARK_NAMES, DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR
+from finprobe.model_calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ModelCallError
+from finprobe.runner import DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR
 
 console = Console()
 err_console = Console(stderr=True)
@@ -100,15 +102,46 @@ def eval_command(
     max_connections: Annotated[int | None, typer.Option(help="Concurrent model requests.")] = None,
     base_url: Annotated[str | None, typer.Option("--base-url", help="Model API base URL.")] = None,
     display: Annotated[str, typer.Option(help="inspect display: rich, plain, none.")] = "rich",
+    max_retries: Annotated[
+        int, typer.Option(help="Retries of a failed model request (with backoff).", min=0)
+    ] = DEFAULT_MAX_RETRIES,
+    timeout: Annotated[
+        int, typer.Option(help="Seconds one model request attempt may take.", min=1)
+    ] = DEFAULT_TIMEOUT,
+    max_context_tokens: Annotated[
+        int | None,
+        typer.Option(
+            help="The model's context window (tokens); default: asked of a local server or "
+            "known for hosted models. Longer prompts are cut or refused by the benchmark's policy.",
+            min=1,
+        ),
+    ] = None,
+    max_tokens: Annotated[
+        int | None, typer.Option(help="Reply length limit; default: the benchmark's.", min=1)
+    ] = None,
+    temperature: Annotated[
+        float | None, typer.Option(help="Sampling temperature; default: the benchmark's (0).")
+    ] = None,
+    seed: Annotated[
+        int | None, typer.Option(help="Sampling seed, where the model takes one.")
+    ] = None,
 ) -> None:
-    """Evaluate a model on a benchmark; prints the results and writes a results JSON."""
+    """Evaluate a model on a benchmark; prints the results and writes a results JSON.
+
+    Exit status: 0 finished (errored samples, if any, are counted beside the
+    headline), 1 the run stopped (too many errors, server unreachable), 2 bad input.
+    """
+    from finprobe.model_calls import RequestLimits
     from finprobe.runner import run_benchmark
 
     args = _parse_task_args(task_arg or [])
     if data is not None:
         if not data.exists():
             raise InputError(data, "no such file")
+        if data.is_dir() and benchmark != "finauditing":
+            raise InputError(data, "is a folder; give the dataset file")
         args["data"] = str(data.resolve())
+    _check_task_name(benchmark, task)
     outcome = run_benchmark(
         benchmark,
         model,
@@ -122,11 +155,53 @@ def eval_command(
         display=display,
         task_name=task,
         model_base_url=base_url,
+        limits=RequestLimits(max_retries=max_retries, timeout=timeout),
+        max_context_tokens=max_context_tokens,
+        max_tokens=max_tokens,
+        temperature=temperature,
+        seed=seed,
     )
     if outcome.resumed:
         console.print("[dim]resumed an interrupted run: finished samples were not repeated[/dim]")
-    print_results(outcome.results)
+    results = outcome.results
+    if not results.get("finished", True):
+        # a stopped run shows no headline: one line with the cause, and where the log is
+        err_console.print(
+            f"[red]error:[/red] {run_failure_line(results)}", highlight=False, soft_wrap=True
+        )
+        err_console.print(f"log: {outcome.log_path}\nresults (incomplete): {outcome.results_path}")
+        raise typer.Exit(1)
+    print_results(results)
     console.print(f"log: {outcome.log_path}\nresults: {outcome.results_path}")
+
+
+def run_failure_line(results: dict) -> str:
+    """One line: what stopped the run, how many samples failed and why, and where."""
+    causes = results.get("error_causes") or {}
+    examples = results.get("error_examples") or {}
+    n, errors = results.get("samples", 0), results.get("errors", 0)
+    if causes:
+        main = max(causes, key=lambda c: causes[c] if c != "stopped" else -1)
+        detail = examples.get(main, "")
+        counted = ", ".join(f"{c} {k}" for c, k in causes.items())
+        line = f"run stopped: {errors} of {n} samples failed ({counted}); {detail}"
+    else:
+        line = f"run stopped ({results.get('inspect_status')}): {results.get('stopped_by') or 'no sample finished'}"
+    url = results.get("model_url")
+    if url and url not in line:
+        line += f" [{url}]"
+    return line
+
+
+def _check_task_name(benchmark: str, task: str | None) -> None:
+    """--task must name one of the benchmark's inspect tasks (not any module attribute)."""
+    if task is None:
+        return
+    from finprobe.runner import benchmark_info
+
+    allowed = benchmark_info(benchmark).subtasks or (benchmark,)
+    if task not in allowed:
+        raise InputError(None, f"--task {task!r}: {benchmark} has the tasks {', '.join(allowed)}")
 
 
 def print_results(results: dict) -> None:
@@ -284,6 +359,11 @@ def main() -> None:
             raise
         err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
+    except ModelCallError as exc:  # the model server, before or outside the run
+        if debug:
+            raise
+        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:

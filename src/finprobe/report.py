@@ -39,6 +39,10 @@ def run_label(results: dict) -> str:
     label = str(results.get("model", "?"))
     if results.get("_show_dataset"):
         label += f" [{(results.get('dataset') or {}).get('name')}]"
+    if not results.get("finished", True):
+        label += " (stopped)"
+    if results.get("errors"):
+        label += f" ({results['errors']} errors)"  # its figures are over the scored samples
     return label
 
 
@@ -46,6 +50,16 @@ def _mark_datasets(runs: list[dict]) -> list[dict]:
     if len({str((r.get("dataset") or {}).get("fingerprint")) for r in runs}) > 1:
         return [{**r, "_show_dataset": True} for r in runs]
     return runs
+
+
+def _headline_title(results: dict) -> str:
+    """'headline (%)', with the scored count and the errors beside it when any failed."""
+    errors = results.get("errors") or 0
+    if not errors:
+        return "headline (%)"
+    scored = results.get("scored_samples", results.get("samples", 0) - errors)
+    stopped = "" if results.get("finished", True) else "; RUN STOPPED, INCOMPLETE"
+    return f"headline (% of {scored} scored samples; {errors} errors not counted{stopped})"
 
 
 def results_tables(results: dict) -> list[RichTable]:
@@ -56,22 +70,32 @@ def results_tables(results: dict) -> list[RichTable]:
     )
     info.add_column("field", style="dim")
     info.add_column("value")
-    for key in ("task", "samples", "errors", "status", "scorer_version"):
+    for key in ("task", "samples", "scored_samples", "errors", "status", "scorer_version"):
         if key in results:
             info.add_row(key, _fmt(results[key]))
+    if results.get("error_causes"):
+        causes = ", ".join(f"{c} {n}" for c, n in results["error_causes"].items())
+        info.add_row("errors by cause", causes)
+    fit = results.get("prompt_fit")
+    if fit and (fit.get("truncated") or fit.get("refused")):
+        info.add_row(
+            "prompts over the context",
+            f"{fit['truncated']} cut, {fit['refused']} refused (policy {fit['policy']})",
+        )
     dataset = results.get("dataset") or {}
     info.add_row("dataset", f"{dataset.get('name')} ({dataset.get('fingerprint')})")
     tables.append(info)
 
     headline = results.get("headline") or {}
+    title = _headline_title(results)
     if headline and len(headline) <= 8:
-        table = RichTable(title="headline (%)")
+        table = RichTable(title=title)
         for key in headline:
             table.add_column(key, justify="right")
         table.add_row(*(_fmt(v) for v in headline.values()))
         tables.append(table)
     elif headline:  # too many columns for a terminal: one row per figure
-        table = RichTable(title="headline (%)")
+        table = RichTable(title=title)
         table.add_column("figure")
         table.add_column("value", justify="right")
         for key, value in headline.items():

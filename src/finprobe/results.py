@@ -17,11 +17,28 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from finprobe.benchmark import (
+    BENCHMARK_NAMES,
+    BenchmarkInfo,
+    SampleRecord,
+    benchmark_info,
+    samples_fingerprint,
+)
 from finprobe.errors import InputError
-from finprobe.files import write_json_atomic, write_text_atomic  # noqa: F401 (re-exported)
-from finprobe.runner import BenchmarkInfo, SampleRecord, samples_fingerprint
+from finprobe.files import (  # noqa: F401 (write_text_atomic re-exported)
+    parse_json_bytes,
+    write_json_atomic,
+    write_text_atomic,
+)
+from finprobe.model_calls import error_cause
+from finprobe.schemas import ResultsRecord, validate_object
 
 RESULTS_SUFFIX = ".results.json"
+# Results go in a folder of the runs folder, under names inspect does not take for
+# logs (a log's name starts with its timestamp): resume and `inspect view` see each
+# run once, and never try to read a results file as a log.
+RESULTS_FOLDER = "results"
+RESULTS_PREFIX = "run_"
 
 
 def records_from_log(log: Any) -> list[SampleRecord]:
@@ -63,8 +80,23 @@ def results_from_log(log_path: Path, info: BenchmarkInfo, rescore: bool = False)
             )
             for r in records
         ]
-    summary = info.summarize(records)
+    # errored samples have no answer: the headline is over the scored ones, and the
+    # errors are counted beside it by cause
+    scored = [r for r in records if not r.error]
+    errored = [r for r in records if r.error]
+    summary = (
+        info.summarize(scored)
+        if scored
+        else {"headline": {}, "metrics": {}, "breakdowns": {}}  # nothing was answered
+    )
+    causes: dict[str, int] = {}
+    examples: dict[str, str] = {}
+    for record in errored:
+        cause = error_cause(record.error)
+        causes[cause] = causes.get(cause, 0) + 1
+        examples.setdefault(cause, str(record.error)[:300])
     spec = log.eval
+    finprobe_meta = (spec.metadata or {}).get("finprobe", {}) if spec.metadata else {}
     return {
         "benchmark": info.name,
         "task": spec.task,
@@ -75,6 +107,8 @@ def results_from_log(log_path: Path, info: BenchmarkInfo, rescore: bool = False)
             "task_args": dict(spec.task_args or {}),
             "limit": spec.config.limit,
             "fail_on_error": spec.config.fail_on_error,
+            **_generation_settings(log),
+            **{k: v for k, v in finprobe_meta.items() if k != "model_url"},
         },
         "dataset": {
             "name": spec.dataset.name,
@@ -82,18 +116,76 @@ def results_from_log(log_path: Path, info: BenchmarkInfo, rescore: bool = False)
             "samples": spec.dataset.samples,
             "fingerprint": samples_fingerprint([r.id for r in records]),
         },
-        "status": log.status,
+        "status": run_status(log.status, len(errored)),
+        "inspect_status": log.status,
+        "finished": log.status == "success",
+        "stopped_by": _stop_reason(log),
         "samples": len(records),
-        "errors": sum(1 for r in records if r.error),
+        "scored_samples": len(scored),
+        "errors": len(errored),
+        "error_causes": dict(sorted(causes.items())),
+        "error_examples": examples,
+        "model_url": finprobe_meta.get("model_url"),
+        "prompt_fit": _prompt_fit_summary(records),
         "log": str(log_path),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         **summary,
     }
 
 
+def run_status(inspect_status: str, errors: int) -> str:
+    """success | success_with_errors | failed (stopped: --fail-on-error crossed, or a
+    fatal error) | cancelled | incomplete (still running, or killed)."""
+    if inspect_status == "success":
+        return "success_with_errors" if errors else "success"
+    if inspect_status == "error":
+        return "failed"
+    if inspect_status == "cancelled":
+        return "cancelled"
+    return "incomplete"
+
+
+def _stop_reason(log: Any) -> str | None:
+    if log.status == "success" or log.error is None:
+        return None
+    return " ".join(str(log.error.message).split())[:300]
+
+
+def _generation_settings(log: Any) -> dict[str, Any]:
+    config = log.plan.config if log.plan is not None else None
+    out: dict[str, Any] = {}
+    for key in ("max_tokens", "temperature", "seed"):
+        value = getattr(config, key, None) if config is not None else None
+        if value is not None:
+            out[key] = value
+    return out
+
+
+def _prompt_fit_summary(records: list[SampleRecord]) -> dict[str, Any] | None:
+    fits = [r.metadata.get("prompt_fit") for r in records]
+    fits = [f for f in fits if isinstance(f, dict)]
+    if not fits:
+        return None
+    return {
+        "policy": fits[0].get("policy"),
+        "budget_tokens": fits[0].get("budget_tokens"),
+        "checked": len(fits),
+        "truncated": sum(1 for f in fits if f.get("truncated")),
+        "refused": sum(1 for f in fits if not f.get("fits")),
+        "max_estimated_tokens": max(int(f.get("estimated_tokens", 0)) for f in fits),
+    }
+
+
 def results_path_for(log_path: Path) -> Path:
-    name = Path(log_path).name
-    stem = name.rsplit(".", 1)[0]
+    """``<log folder>/results/run_<log name>.results.json``."""
+    log_path = Path(log_path)
+    stem = log_path.name.rsplit(".", 1)[0]
+    return log_path.parent / RESULTS_FOLDER / f"{RESULTS_PREFIX}{stem}{RESULTS_SUFFIX}"
+
+
+def _legacy_results_path(log_path: Path) -> Path:
+    """Where results were written before they moved out of inspect's sight."""
+    stem = Path(log_path).name.rsplit(".", 1)[0]
     return Path(log_path).with_name(stem + RESULTS_SUFFIX)
 
 
@@ -111,9 +203,10 @@ def load_results(path: str | Path) -> dict:
     if path.suffix in (".eval",) or (
         path.suffix == ".json" and not path.name.endswith(RESULTS_SUFFIX)
     ):
-        sibling = results_path_for(path)
-        if sibling.exists():
-            path = sibling
+        for sibling in (results_path_for(path), _legacy_results_path(path)):
+            if sibling.exists():
+                path = sibling
+                break
         else:
             return _results_for_log(path)
     try:
@@ -122,20 +215,15 @@ def load_results(path: str | Path) -> dict:
         raise InputError(path, f"cannot read: {exc.strerror}") from exc
     if not text.strip():
         raise InputError(path, "file is empty")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(path, f"not valid JSON (line {exc.lineno}: {exc.msg})") from exc
+    data = parse_json_bytes(path, text)
     if not isinstance(data, dict) or "benchmark" not in data:
         raise InputError(path, "not a FinProbe results file (no 'benchmark' field)")
-    return data
+    return validate_object(path, data, ResultsRecord, "FinProbe results file")
 
 
 def benchmark_of_log(path: Path) -> str:
     """The FinProbe benchmark an inspect log belongs to (from its task name)."""
     from inspect_ai.log import read_eval_log
-
-    from finprobe.runner import BENCHMARK_NAMES
 
     try:
         header = read_eval_log(str(path), header_only=True)
@@ -150,15 +238,11 @@ def benchmark_of_log(path: Path) -> str:
 
 
 def _results_for_log(path: Path) -> dict:
-    from finprobe.runner import benchmark_info
-
     return results_from_log(path, benchmark_info(benchmark_of_log(path)))
 
 
 def rescore_run(path: str | Path) -> dict:
     """Re-score a saved run's answers with the current scorer (no model calls)."""
-    from finprobe.runner import benchmark_info
-
     path = Path(path)
     log_path = path
     if path.name.endswith(RESULTS_SUFFIX):

@@ -17,7 +17,7 @@ import importlib
 import json
 import os
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,49 +32,49 @@ from inspect_ai.model import (
 )
 from inspect_ai.solver import Generate, Solver, TaskState, solver
 
-BENCHMARK_NAMES = ("faith", "findver", "finauditing", "fined")
+# the benchmark contract lives in finprobe.benchmark; re-exported for the benchmarks
+from finprobe.benchmark import (  # noqa: F401
+    BENCHMARK_NAMES,
+    BenchmarkInfo,
+    SampleRecord,
+    benchmark_info,
+    samples_fingerprint,
+)
+from finprobe.model_calls import (
+    BREAKER,
+    ModelCallError,
+    RequestLimits,
+    check_output,
+    classify_exception,
+    known_context_window,
+    model_base_url,
+    preflight,
+)
+from finprobe.prompt_fit import fit_messages, prompt_budget
+
 DEFAULT_RUNS_DIR = Path("finprobe-runs")
 # A run may lose this fraction of samples to errors (after retries) and still finish.
 DEFAULT_FAIL_ON_ERROR = 0.2
+# room left for a prompt's instructions when a benchmark fits its own evidence
+INSTRUCTIONS_TOKENS = 1_500
 
 
-@dataclass(frozen=True)
-class SampleRecord:
-    """One scored sample, as read back from an inspect log."""
+@dataclass
+class RunSettings:
+    """Run-wide settings the solvers read (set by ``run_benchmark``; ``inspect eval``
+    users set ``FINPROBE_MAX_CONTEXT_TOKENS``)."""
 
-    id: str
-    metadata: dict
-    completion: str
-    score: dict
-    score_metadata: dict
-    error: str | None = None
+    max_context_tokens: int | None = None
 
 
-@dataclass(frozen=True)
-class BenchmarkInfo:
-    """What the runner, results and report need to know about a benchmark."""
-
-    name: str
-    task: Callable[..., Task]
-    scorer_version: str
-    summarize: Callable[[list[SampleRecord]], dict]
-    rescore: Callable[[str, dict], dict] | None = None
-    baselines: Mapping[str, Callable[[dict], str]] = field(default_factory=dict)
-    default_data: Callable[[], Path] | None = None
-    # inspect task names for sub-tasks (finauditing has finsm/finre/finmr)
-    subtasks: tuple[str, ...] = ()
+RUN_SETTINGS = RunSettings()
 
 
-def benchmark_info(name: str) -> BenchmarkInfo:
-    """Import a benchmark's task module and return its BenchmarkInfo."""
-    from finprobe.errors import InputError
-
-    if name not in BENCHMARK_NAMES:
-        raise InputError(
-            None, f"unknown benchmark {name!r}; choose one of {', '.join(BENCHMARK_NAMES)}"
-        )
-    module = importlib.import_module(f"finprobe.benchmarks.{name}.task")
-    return module.BENCHMARK
+def _max_context_tokens() -> int | None:
+    if RUN_SETTINGS.max_context_tokens:
+        return RUN_SETTINGS.max_context_tokens
+    value = os.environ.get("FINPROBE_MAX_CONTEXT_TOKENS", "")
+    return int(value) if value.isdigit() else None
 
 
 def all_baselines() -> dict[str, str]:
@@ -132,17 +132,20 @@ def answer_or_generate(
     baselines: Mapping[str, Callable[[dict], str]],
     llm: Solver,
     hidden: tuple[str, ...] = (),
+    truncation: str = "refuse",
 ) -> Solver:
     """Answer with a baseline function for ``finprobe/<name>`` models, else run ``llm``.
 
     ``hidden`` metadata keys (ground truth, labels) are removed before a baseline
-    sees the sample: it sees only what a model sees.
+    sees the sample: it sees only what a model sees. ``llm`` generates through
+    ``guarded_generate``: prompts fitted to the context by ``truncation``
+    (finprobe.prompt_fit), failures raised as sample errors with their cause.
     """
 
     async def solve(state: TaskState, generate: Generate) -> TaskState:
         name = baseline_name(state.model)
         if name is None:
-            return await llm(state, generate)
+            return await llm(state, guarded_generate(generate, truncation))
         function = baselines.get(name)
         if function is None:
             raise ValueError(
@@ -155,6 +158,84 @@ def answer_or_generate(
         return state
 
     return solve
+
+
+def _active_base_url() -> str | None:
+    from inspect_ai.model import get_model
+
+    try:
+        return get_model().api.base_url
+    except Exception:  # no active model (unit tests of a solver)
+        return None
+
+
+def _fit_prompt(messages: list[Any], metadata: dict, truncation: str) -> list[Any]:
+    """Cut or refuse a prompt over the context budget; record what was done in ``metadata``."""
+    from inspect_ai.model._generate_config import active_generate_config
+
+    window = _max_context_tokens()
+    if not window:
+        return messages
+    budget = prompt_budget(window, active_generate_config().max_tokens)
+    fitted, record = fit_messages(messages, budget, truncation)
+    previous = metadata.get("prompt_fit")
+    if previous:  # several calls per sample (re-asks, chunks): keep the worst
+        record["truncated"] = record["truncated"] or previous["truncated"]
+        record["cut_chars"] += previous.get("cut_chars", 0)
+        record["estimated_tokens"] = max(record["estimated_tokens"], previous["estimated_tokens"])
+        record["fits"] = record["fits"] and previous.get("fits", True)
+    metadata["prompt_fit"] = record
+    if not record["fits"]:
+        raise ModelCallError(
+            "context_overflow",
+            f"prompt of about {record['estimated_tokens']:,} tokens does not fit the "
+            f"{window:,}-token context (policy {truncation}; budget {budget:,} for the prompt)",
+        )
+    return fitted
+
+
+async def _checked_call(call: Callable[[], Any], url: str | None) -> Any:
+    """Await ``call()``, turning a failure into ``ModelCallError`` with its cause."""
+    from inspect_ai.util import LimitExceededError
+
+    try:
+        result = await call()
+    except (LimitExceededError, ModelCallError):
+        raise
+    except Exception as exc:
+        cause, detail = classify_exception(exc)
+        error = ModelCallError(cause, detail, url)
+        BREAKER.record_failure(error)
+        raise error from exc
+    output = getattr(result, "output", result)  # a TaskState or a ModelOutput
+    try:
+        check_output(output)
+    except ModelCallError as error:
+        raise ModelCallError(error.cause, error.detail, url) from None
+    BREAKER.record_success()
+    return result
+
+
+def guarded_generate(generate: Generate, truncation: str = "refuse") -> Generate:
+    """``generate`` that fits the prompt first and raises ``ModelCallError`` for a failed
+    call or an error dressed as a reply (see finprobe.model_calls)."""
+
+    async def guarded(state: TaskState, *args: Any, **kwargs: Any) -> TaskState:
+        BREAKER.check()
+        state.messages = _fit_prompt(state.messages, state.metadata, truncation)
+        return await _checked_call(lambda: generate(state, *args, **kwargs), _active_base_url())
+
+    return guarded  # type: ignore[return-value]
+
+
+async def generate_checked(
+    model: Any, messages: list[Any], metadata: dict, truncation: str = "refuse"
+) -> ModelOutput:
+    """``model.generate(messages)`` for solvers that call the model themselves (FinED's
+    chunked queries), with the same prompt fitting and error causes as ``guarded_generate``."""
+    BREAKER.check()
+    fitted = _fit_prompt(messages, metadata, truncation)
+    return await _checked_call(lambda: model.generate(fitted), getattr(model.api, "base_url", None))
 
 
 REASK_JSON = (
@@ -200,10 +281,6 @@ def file_fingerprint(path: Path | None) -> str | None:
         for chunk in iter(lambda: handle.read(1 << 20), b""):
             digest.update(chunk)
     return digest.hexdigest()[:16]
-
-
-def samples_fingerprint(ids: list[str]) -> str:
-    return hashlib.sha256("\n".join(sorted(ids)).encode()).hexdigest()[:16]
 
 
 @dataclass
@@ -265,6 +342,54 @@ def _comparable_args(args: Mapping[str, Any]) -> str:
     return json.dumps({k: v for k, v in args.items() if v is not None}, sort_keys=True, default=str)
 
 
+def run_key(task_name: str, model: str, task_args: Mapping[str, Any], limit: int | None) -> str:
+    """One identity for 'the same run': task, model, arguments with defaults, limit."""
+    text = json.dumps([task_name, model, _comparable_args(task_args), limit])
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+class RunLock:
+    """One writer per run: an exclusive lock on ``<runs>/.locks/<run key>.lock``.
+
+    A second identical run (same task, model, arguments, limit, runs folder) is
+    refused while the first holds the lock; the lock goes with the process, so a
+    killed run never leaves a stale one.
+    """
+
+    def __init__(self, runs_dir: Path, key: str) -> None:
+        self.path = runs_dir / ".locks" / f"{key}.lock"
+        self.handle: Any = None
+
+    def __enter__(self) -> RunLock:
+        import fcntl
+        import time
+
+        from finprobe.errors import InputError
+
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.handle = open(self.path, "a+")  # noqa: SIM115 - held for the run
+        try:
+            fcntl.flock(self.handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            self.handle.seek(0)
+            holder = self.handle.read().strip() or "another process"
+            self.handle.close()
+            raise InputError(
+                self.path.parent.parent,
+                f"the same run is already in progress here ({holder}); wait for it to "
+                "finish, or use another --runs-dir",
+            ) from None
+        self.handle.seek(0)
+        self.handle.truncate()
+        self.handle.write(f"pid {os.getpid()}, since {time.strftime('%H:%M:%S')}")
+        self.handle.flush()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.handle is not None:
+            self.handle.close()  # closing releases the lock
+
+
 def run_benchmark(
     benchmark: str,
     model: str,
@@ -272,7 +397,7 @@ def run_benchmark(
     task_args: dict[str, Any] | None = None,
     limit: int | None = None,
     runs_dir: Path = DEFAULT_RUNS_DIR,
-    fail_on_error: float = DEFAULT_FAIL_ON_ERROR,
+    fail_on_error: float | bool = DEFAULT_FAIL_ON_ERROR,
     cache: bool = True,
     resume: bool = True,
     max_connections: int | None = None,
@@ -280,8 +405,17 @@ def run_benchmark(
     task_name: str | None = None,
     model_base_url: str | None = None,
     model_args: dict[str, Any] | None = None,
+    limits: RequestLimits = RequestLimits(),
+    max_context_tokens: int | None = None,
+    max_tokens: int | None = None,
+    temperature: float | None = None,
+    seed: int | None = None,
 ) -> RunOutcome:
-    """Run (or resume) one benchmark task on one model and write its results JSON."""
+    """Run (or resume) one benchmark task on one model and write its results JSON.
+
+    ``max_context_tokens`` None: the model's window when known (a local server is
+    asked; well-known hosted models are looked up), else no limit of ours.
+    """
     from inspect_ai import eval as inspect_eval
     from inspect_ai import eval_retry
 
@@ -297,35 +431,74 @@ def run_benchmark(
     model_args = dict(model_args or {})
     if model.startswith("mockllm/") and "custom_outputs" not in model_args:
         model_args["custom_outputs"] = offline_mock_outputs(model)
-    previous = find_resumable_log(runs_dir, name, model, args, limit, task_fn) if resume else None
-    common: dict[str, Any] = dict(
-        log_dir=str(runs_dir),
-        fail_on_error=fail_on_error,
-        display=display,
-        log_buffer=1,  # flush every finished sample: a killed run loses none of them
-    )
-    if max_connections is not None:
-        common["max_connections"] = max_connections
-    if previous is not None:
-        # the response-cache setting travels in the original log's config
-        logs = eval_retry(str(previous), **common)
-    else:
-        logs = inspect_eval(
-            task_fn(**args),
-            model=model,
-            model_base_url=model_base_url,
-            model_args=model_args,
-            cache=cache,
-            limit=limit,
-            **common,
+    if model.startswith("openai-api/"):
+        # the openai client retries twice by itself under inspect's retries: 3x the
+        # requests and the wait; inspect's bounded retries are the only ones
+        model_args.setdefault("max_retries", 0)
+    url = None
+    if baseline_name(model) is None and not model.startswith("mockllm/"):
+        url = _resolve_base_url(model, model_base_url)
+        preflight(url)
+        if max_context_tokens is None:
+            max_context_tokens = known_context_window(model, url)
+    RUN_SETTINGS.max_context_tokens = max_context_tokens
+    BREAKER.reset()
+    full_args = _with_defaults(task_fn, args)
+    if (
+        max_context_tokens
+        and "max_context_tokens" in full_args
+        and "max_context_tokens" not in args
+    ):
+        # a benchmark that fits its own evidence (FinDVer) is given the prompt's budget,
+        # less room for its instructions; the guard in answer_or_generate still checks
+        budget = max(1, prompt_budget(max_context_tokens, max_tokens) - INSTRUCTIONS_TOKENS)
+        args["max_context_tokens"] = budget
+        full_args["max_context_tokens"] = budget
+    with RunLock(runs_dir, run_key(name, model, full_args, limit)):
+        previous = (
+            find_resumable_log(runs_dir, name, model, args, limit, task_fn) if resume else None
         )
-    log = logs[0]
-    log_path = Path(str(log.location).removeprefix("file://"))
-    results = results_from_log(log_path, info)
-    results_path = write_results(results, log_path)
+        common: dict[str, Any] = dict(
+            log_dir=str(runs_dir),
+            fail_on_error=fail_on_error,
+            display=display,
+            log_buffer=1,  # flush every finished sample: a killed run loses none of them
+            **limits.generate_config(),
+        )
+        if max_connections is not None:
+            common["max_connections"] = max_connections
+        if previous is not None:
+            # the response-cache and generation settings travel in the original log
+            logs = eval_retry(str(previous), **common)
+        else:
+            generation = {
+                k: v
+                for k, v in dict(max_tokens=max_tokens, temperature=temperature, seed=seed).items()
+                if v is not None
+            }
+            logs = inspect_eval(
+                task_fn(**args),
+                model=model,
+                model_base_url=model_base_url,
+                model_args=model_args,
+                cache=cache,
+                limit=limit,
+                metadata={"finprobe": {"max_context_tokens": max_context_tokens,
+                                       "model_url": url, **limits.generate_config()}},
+                **generation,
+                **common,
+            )  # fmt: skip
+        log = logs[0]
+        log_path = Path(str(log.location).removeprefix("file://"))
+        results = results_from_log(log_path, info)
+        results_path = write_results(results, log_path)
     return RunOutcome(
         log_path=log_path, results_path=results_path, results=results, resumed=previous is not None
     )
+
+
+def _resolve_base_url(model: str, base_url: str | None) -> str | None:
+    return model_base_url(model, base_url)
 
 
 def mock_output(text: str, model: str = "mockllm/model") -> ModelOutput:

@@ -17,6 +17,7 @@ from typing import Any
 from finprobe.errors import InputError
 from finprobe.files import read_json
 from finprobe.numbers import parse_number
+from finprobe.schemas import FaithReportRecord, validate_records
 
 # The three answerability annotators of the released data (label field names).
 RELEASED_LABEL_FIELDS = ("gpt-4.1_label", "gemini-2.5-pro-label", "claude-sonnet-4-label")
@@ -94,6 +95,7 @@ def load_faith_reports(path: str | Path) -> list[FaithReport]:
         data = [data]
     if not isinstance(data, list):
         raise InputError(path, "expected a JSON list of FAITH reports")
+    validate_records(path, data, FaithReportRecord, "report", format_name="FAITH")
     reports = []
     for n, record in enumerate(data):
         if not isinstance(record, dict) or "tables" not in record or "instances" not in record:

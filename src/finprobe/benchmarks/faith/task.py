@@ -106,7 +106,7 @@ def faith(data: str | None = None, max_attempts: int = 3) -> Task:
             hidden=HIDDEN_FROM_BASELINES,
         ),
         scorer=faith_scorer(),
-        config=GenerateConfig(temperature=0.0),
+        config=GenerateConfig(temperature=0.0, max_tokens=1024),
         version=SCORER_VERSION,
         metadata={"benchmark": "faith", "scorer_version": SCORER_VERSION},
     )

@@ -59,9 +59,10 @@ def build_task(subtask: str, data: str | None, max_attempts: int, judge: str | N
             SUBTASK_BASELINES[subtask],
             json_generate(PARSERS[subtask], max_attempts=max_attempts),
             hidden=HIDDEN_FROM_BASELINES,
+            truncation="keep-head",
         ),
         scorer=finauditing_scorer(judge=judge),
-        config=GenerateConfig(temperature=0.0),
+        config=GenerateConfig(temperature=0.0, max_tokens=1024),
         version=SCORER_VERSION,
         metadata={"benchmark": "finauditing", "subtask": subtask, "scorer_version": SCORER_VERSION},
     )

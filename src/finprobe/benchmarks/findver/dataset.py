@@ -28,6 +28,7 @@ from finprobe.errors import InputError
 from finprobe.files import read_bytes
 from finprobe.retrieval import Passage, in_document_order, passages_from_document
 from finprobe.retrievers import make_retriever
+from finprobe.schemas import FinDVerClaimRecord, validate_records
 
 SETTINGS = ("rag", "long-context", "oracle")
 SUBSETS = ("ie", "math", "know")
@@ -82,6 +83,8 @@ def _read_rows(path: Path) -> list[Any]:
     text = read_bytes(path).decode("utf-8-sig", errors="replace").strip()
     try:
         data = json.loads(text)
+    except RecursionError:
+        raise InputError(path, "JSON nested too deeply to be a dataset") from None
     except json.JSONDecodeError:
         try:  # JSON lines
             data = [json.loads(line) for line in text.splitlines() if line.strip()]
@@ -100,7 +103,7 @@ def load_claims(path: str | Path) -> list[FinDVerClaim]:
     """Claims from a FinDVer JSON/JSONL file; raises InputError on a bad row."""
     path = Path(path)
     claims = []
-    for i, row in enumerate(_read_rows(path)):
+    for i, row in enumerate(validate_records(path, _read_rows(path), FinDVerClaimRecord, "claim")):
         if not isinstance(row, dict):
             raise InputError(path, f"row {i} is not an object")
         missing = [k for k in ("example_id", "statement", "report") if not row.get(k)]

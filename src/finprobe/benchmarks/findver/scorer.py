@@ -18,12 +18,20 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
 from finprobe.benchmarks.findver.dataset import SUBSETS
-from finprobe.benchmarks.findver.prompts import extract_label
+from finprobe.benchmarks.findver.prompts import PROMPT_STYLES, extract_label, verification_prompt
+from finprobe.echoes import drop_echoes
 from finprobe.retrieval import recall_at_k
 from finprobe.runner import SampleRecord
 
-SCORER_VERSION = "findver-1.0"
+SCORER_VERSION = "findver-1.1"  # 1.1: restated instructions and definitions are not verdicts
 GUESS_SEED = 0
+# the prompts' own instructions: a reply sentence restating one is not a verdict
+INSTRUCTIONS = tuple(verification_prompt("", "", style) for style in PROMPT_STYLES)
+
+
+def reply_label(completion: str | None) -> str | None:
+    """The verdict of a reply, read after its echoes of the instructions are dropped."""
+    return extract_label(drop_echoes(completion, INSTRUCTIONS))
 
 
 def random_guess(example_id: str, seed: int = GUESS_SEED) -> str:
@@ -47,7 +55,7 @@ def score_label(
 
 
 def rescore(completion: str, metadata: dict[str, Any]) -> dict[str, float]:
-    return score_label(metadata.get("label"), extract_label(completion), metadata["example_id"])
+    return score_label(metadata.get("label"), reply_label(completion), metadata["example_id"])
 
 
 @scorer(metrics={"correct": [mean()], "correct_guess": [mean()], "parsed": [mean()]})
@@ -56,7 +64,7 @@ def findver_scorer() -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         completion = state.output.completion if state.output else ""
-        predicted = extract_label(completion)
+        predicted = reply_label(completion)
         values = score_label(state.metadata.get("label"), predicted, state.metadata["example_id"])
         gold = state.metadata.get("label")
         return Score(

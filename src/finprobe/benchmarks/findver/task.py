@@ -146,7 +146,9 @@ def findver(
     )
     return Task(
         dataset=MemoryDataset(samples, name=f"findver:{path.name}:{setting}", location=str(path)),
-        solver=answer_or_generate(BASELINES, generate(), hidden=HIDDEN_FROM_BASELINES),
+        solver=answer_or_generate(
+            BASELINES, generate(), hidden=HIDDEN_FROM_BASELINES, truncation="keep-head"
+        ),
         scorer=findver_scorer(),
         config=GenerateConfig(temperature=0.0, max_tokens=max_tokens),
         version=SCORER_VERSION,

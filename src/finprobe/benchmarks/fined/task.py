@@ -24,7 +24,7 @@ from finprobe.benchmarks.fined.scorer import (
     rescore,
     summarize,
 )
-from finprobe.runner import REASK_JSON, BenchmarkInfo, answer_or_generate
+from finprobe.runner import REASK_JSON, BenchmarkInfo, answer_or_generate, generate_checked
 
 # The answer key never reaches a baseline.
 HIDDEN_FROM_BASELINES = ("errors",)
@@ -70,7 +70,7 @@ def detect_errors(
             messages: list[Any] = [ChatMessageUser(content=job.prompt)]
             detections = None
             for attempt in range(1, max_attempts + 1):
-                out = await model.generate(messages)
+                out = await generate_checked(model, messages, state.metadata, "keep-head")
                 raw.append(out.completion)
                 detections = parse_detections(out.completion)
                 if detections is not None:
@@ -148,10 +148,13 @@ def fined(
             fined_samples(path, strat), name=f"fined:{path.name}", location=str(path)
         ),
         solver=answer_or_generate(
-            BASELINES, detect_errors(strat, chunk_words, max_attempts), hidden=HIDDEN_FROM_BASELINES
+            BASELINES,
+            detect_errors(strat, chunk_words, max_attempts),
+            hidden=HIDDEN_FROM_BASELINES,
+            truncation="keep-head",
         ),
         scorer=fined_scorer(),
-        config=GenerateConfig(temperature=0.0),
+        config=GenerateConfig(temperature=0.0, max_tokens=2048),
         version=SCORER_VERSION,
         metadata={"benchmark": "fined", "scorer_version": SCORER_VERSION, "strategy": strat.name},
     )
