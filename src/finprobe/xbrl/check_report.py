@@ -105,6 +105,10 @@ def summary_counts(findings: Iterable[Finding]) -> dict[str, dict[str, int]]:
     return {rule: dict(c) for rule, c in sorted(out.items())}
 
 
+def _version(text: str) -> str:
+    return f"v{text}" if text[:1].isdigit() else text
+
+
 def _num(text: str) -> str:
     try:
         value = Decimal(text)
@@ -142,7 +146,7 @@ def render_report(findings: list[Finding], cov: dict, width: int = 80,
         items.sort(key=lambda f: (-severity_rank(f.severity), f.concepts, f.contexts))
         for n, f in enumerate(items, 1):
             out.append(f"[{n}] {f.severity.upper()}  {f.rule_id}"
-                       + (f"  v{f.rule_version}" if f.rule_version else "")
+                       + (f"  {_version(f.rule_version)}" if f.rule_version else "")
                        + (f"  {f.element_id}" if f.element_id else ""))  # fmt: skip
             fields = [("concept", f.concepts[0] if f.concepts else "-")]
             if f.period:
