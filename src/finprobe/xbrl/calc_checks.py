@@ -24,6 +24,8 @@ from finprobe.xbrl.check_base import (
 from finprobe.xbrl.filing import Context, numeric_problem
 from finprobe.xbrl.linkbase import SUMMATION_ARCROLES, SUMMATION_ITEM_CALC11, Arc
 
+_SPEC = {"xbrl21": "XBRL 2.1 s5.2.5.2", "calc11": "Calculations 1.1", "min": "DQC min-decimals"}
+
 
 def _decimals_text(dec: float | None) -> str:
     if dec is None:
@@ -120,7 +122,7 @@ def _calc_findings(
                         values=(str(total.number), str(res.computed)),
                         message=message,
                         role=role,
-                        rule_version=version,
+                        rule_version=version or _SPEC[mode],
                         element_id=element_id,
                         period=period,
                         dimensions=dims,

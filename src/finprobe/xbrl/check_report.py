@@ -12,6 +12,7 @@ from __future__ import annotations
 import textwrap
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from decimal import Decimal, InvalidOperation
 
 from finprobe.xbrl.check_base import SEVERITIES, Finding, severity_rank
 from finprobe.xbrl.filing import STANDARD_PREFIXES, Filing, numeric_problem
@@ -104,12 +105,26 @@ def summary_counts(findings: Iterable[Finding]) -> dict[str, dict[str, int]]:
     return {rule: dict(c) for rule, c in sorted(out.items())}
 
 
+def _version(text: str) -> str:
+    return f"v{text}" if text[:1].isdigit() else text
+
+
+def _num(text: str) -> str:
+    try:
+        value = Decimal(text)
+    except InvalidOperation:
+        return text
+    return f"{value:,}" if value == value.to_integral_value() else text
+
+
 def render_report(findings: list[Finding], cov: dict, width: int = 80,
                   hidden: int = 0) -> str:  # fmt: skip
     """The plain-text report: coverage, counts by rule and severity, one block per finding."""
     width = max(40, width)
     wrap = textwrap.TextWrapper(width=width, subsequent_indent="    ", break_long_words=True,
                                 break_on_hyphens=False)  # fmt: skip
+    field_wrap = textwrap.TextWrapper(width=width, subsequent_indent=" " * 11,
+                                      break_long_words=True, break_on_hyphens=False)  # fmt: skip
     out: list[str] = [f"Checked {cov['instance']}"]
     for line in coverage_lines(cov):
         out += wrap.wrap("  " + line)
@@ -131,20 +146,23 @@ def render_report(findings: list[Finding], cov: dict, width: int = 80,
         items.sort(key=lambda f: (-severity_rank(f.severity), f.concepts, f.contexts))
         for n, f in enumerate(items, 1):
             out.append(f"[{n}] {f.severity.upper()}  {f.rule_id}"
-                       + (f"  v{f.rule_version}" if f.rule_version else "")
+                       + (f"  {_version(f.rule_version)}" if f.rule_version else "")
                        + (f"  {f.element_id}" if f.element_id else ""))  # fmt: skip
             fields = [("concept", f.concepts[0] if f.concepts else "-")]
             if f.period:
                 fields.append(("period", f.period))
-            if f.dimensions:
-                fields.append(("dims", ", ".join(f"{d}={m}" for d, m in f.dimensions)))
-            if f.values:
+            for i, (d, m) in enumerate(f.dimensions):  # one axis=member per line
+                fields.append(("dims" if i == 0 else "", f"{d}={m}"))
+            if f.rule_id in ("XBRL.calc", "DQC_0126") and len(f.values) == 2:
+                fields.append(("values", f"reported {_num(f.values[0])}; children sum to "
+                                         f"{_num(f.values[1])}"))  # fmt: skip
+            elif f.values:
                 fields.append(("values", " | ".join(f.values[:4])))
             missing = f.details.get("missing_children") if f.details else None
             if missing:
                 fields.append(("missing", ", ".join(missing)))
             for key, value in fields:
-                out += wrap.wrap(f"  {key:<8} {value}")
+                out += field_wrap.wrap(f"  {key:<8} {value}")
             out += textwrap.wrap(f.message, width=width, initial_indent="  ",
                                  subsequent_indent="  ", break_long_words=True,
                                  break_on_hyphens=False)  # fmt: skip
