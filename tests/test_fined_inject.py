@@ -252,3 +252,43 @@ def test_pipeline_on_chinese_text() -> None:
     doc = inject_rules(src, seed=0, max_errors=4)
     assert len(doc.errors) >= 3
     _check_document(src, doc)
+
+
+class _FakeModel:
+    """Stands in for an inspect Model: replies with a fixed injection."""
+
+    def __init__(self, original: str, modified: str) -> None:
+        self.reply = json.dumps({"original": original, "modified": modified})
+
+    async def generate(self, prompt: str) -> object:  # returns what inspect's ModelOutput has
+        class _Out:
+            completion = self.reply
+
+        return _Out()
+
+    def __str__(self) -> str:
+        return "fake/model"
+
+
+def test_llm_injections_pass_the_same_review_rules() -> None:
+    import asyncio
+
+    from finprobe.benchmarks.fined.inject import llm_inject
+
+    sentence = "We may raise funds through equity financing."
+    cued = "We raised funds through equity financing, issuing 2 million shares of common stock."
+    text = f"Revenue was $5.0 million in 2023.\n\n{sentence} {cued}"
+    src = source_from_text(text, "llm-demo")
+    block = tuple(b.id for b in src.blocks)
+    dropped: Counter = Counter()
+    # no cue in the sentence shows "debt financing" is wrong: rule 3 drops it
+    bad = _FakeModel(sentence, sentence.replace("equity", "debt"))
+    assert asyncio.run(llm_inject(bad, src, "terminology_misuse", block, dropped=dropped)) is None
+    assert dropped == Counter(
+        {("terminology_misuse", "not inferable: no cue contradicts the new term"): 1}
+    )
+    # the shares issued show it: kept, with its edit recorded for the data card
+    good = _FakeModel(cued, cued.replace("equity", "debt"))
+    inj = asyncio.run(llm_inject(good, src, "terminology_misuse", block, dropped=dropped))
+    assert inj is not None and inj.injector == "llm:fake/model"
+    assert inj.detail["edit"] == "equity -> debt"

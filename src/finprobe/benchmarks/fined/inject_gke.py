@@ -110,6 +110,37 @@ _CLAUSE_HEAD = re.compile(
 )
 
 
+_COMMON_STARTS = frozenset(
+    [
+        "The",
+        "Our",
+        "Total",
+        "Net",
+        "Its",
+        "This",
+        "These",
+        "Those",
+        "Revenue",
+        "Revenues",
+        "Sales",
+        "Cash",
+        "Gross",
+        "Operating",
+        "Interest",
+        "Income",
+        "Expenses",
+        "Costs",
+        "General",
+        "Research",
+        "Selling",
+        "Other",
+        "Such",
+        "Each",
+        "All",
+    ]
+)
+
+
 def _restatable(prev: str) -> str | None:
     """The previous sentence as a clause that can be repeated: a statement of a figure,
     short enough to read as a restatement rather than a copied paragraph."""
@@ -121,7 +152,9 @@ def _restatable(prev: str) -> str | None:
     if re.search(r"[;:•(]", prev):
         return None
     body = prev[:-1]
-    return body[0].lower() + body[1:] if not re.match(r"[A-Z]{2}|[A-Z][a-z]*[A-Z]", body) else body
+    # a restatement inside a sentence starts in lower case, unless it starts with a name
+    first = body.split()[0]
+    return body[0].lower() + body[1:] if first in _COMMON_STARTS else body
 
 
 def inject_redundant_statement(
