@@ -389,3 +389,37 @@ def test_build_writes_a_data_card_and_show_prints_the_derivation(tmp_path):
     assert "lookup" in shown.output and "row 'Revenue'" in shown.output
     missing = CliRunner().invoke(app, ["faith", "show", str(out), "no-such-uid"])
     assert missing.exit_code == 2
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Revenue was $817.9 million.", "$817,900,000"),
+        ("Sales rose 34 percent.", "34%"),
+        ("A loss of $(5.2) million.", "-$5,200,000"),
+        ("Proved reserves were 55.5 MMBOE.", "55.5 MMBOE"),
+        ("Costs were $13.0 million.", "$13,000,000"),
+        (
+            "We sold 12.5 million barrels.",
+            "12,500,000",
+        ),  # the released scorer cannot read "barrels"
+    ],
+)
+def test_ground_truth_is_the_span_scaled(sentence, expected):
+    from finprobe.benchmarks.faith.build import span_ground_truth
+
+    (span,) = mask_spans(sentence)
+    assert span_ground_truth(span) == expected
+
+
+@pytest.mark.skipif(not PILOT.exists(), reason="shared data absent")
+def test_agreement_cli_prints_the_swapped_tables_rate():
+    app, build = typer.Typer(), typer.Typer()
+    app.add_typer(build, name="build")
+    register(build, app)
+    result = CliRunner().invoke(app, ["faith", "agreement", str(PILOT), "--json"])
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.output)
+    assert figures["swapped_found_rate"] <= 0.01 and figures["agreement_rate"] >= 0.85
+    table = CliRunner().invoke(app, ["faith", "agreement", str(PILOT)])
+    assert "swapped found rate" in table.output

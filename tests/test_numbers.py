@@ -263,11 +263,15 @@ def test_missing_unit_file_raises_input_error(tmp_path: Path) -> None:
 
 # --- the released FAITH scorer ("reference" mode) ---------------------------
 
-RELEASED_CASES = GOLDEN / "faith_released_scorer_cases.jsonl"
+# Recorded verdicts of the authors' src/eval.py: they stay in ../shared (data from there is
+# never copied into the repository); the named cases below keep each rule covered without it.
+RELEASED_CASES = SHARED / "reference" / "faith-released-scorer-cases.jsonl"
 
 
 def test_reference_mode_matches_the_released_scorer_verdict_for_verdict() -> None:
     # 19,506 (prediction, ground truth) pairs with the verdict of the authors' src/eval.py.
+    if not RELEASED_CASES.exists():
+        pytest.skip(f"released scorer cases not found at {RELEASED_CASES}")
     with open(RELEASED_CASES, encoding="utf-8") as f:
         cases = [json.loads(line) for line in f if line.strip()]
     assert len(cases) > 19000
@@ -277,7 +281,7 @@ def test_reference_mode_matches_the_released_scorer_verdict_for_verdict() -> Non
         if reference_scorer_match(c["ground_truth"], c["prediction"])
         != c["released_scorer_correct"]
     ]
-    assert len(differ) <= len(cases) // 1000, differ[:20]
+    assert not differ, differ[:20]  # all 19,506 agree; the issue asks >= 99.9%
 
 
 @pytest.mark.parametrize(
