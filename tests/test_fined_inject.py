@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 
 from finprobe.benchmarks.fined.card import data_card, edit_concentration
+from finprobe.benchmarks.fined.edits import Injection
 from finprobe.benchmarks.fined.filter import (
     check_injection,
     numbers_rule_ok,
     revert_error,
     verify_calculation,
 )
-from finprobe.benchmarks.fined.edits import Injection
 from finprobe.benchmarks.fined.inject import (
     RULE_SUBTYPES,
     SENTENCE_INJECTORS,
