@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from finprobe.benchmarks.fined.card import data_card, edit_concentration
+from finprobe.benchmarks.fined.edits import Injection
 from finprobe.benchmarks.fined.filter import (
     check_injection,
     numbers_rule_ok,
@@ -23,10 +24,13 @@ from finprobe.benchmarks.fined.inject import (
     SENTENCE_INJECTORS,
     inject_rules,
     parse_llm_injection,
+    rule_candidates,
     source_from_document,
     source_from_text,
+    still_inferable,
 )
 from finprobe.benchmarks.fined.inject_fre import (
+    _value_elsewhere,
     clause_conflict_candidates,
     numerical_inconsistency_candidates,
 )
@@ -175,6 +179,86 @@ def test_clause_conflict_restates_a_stipulation_with_another_value() -> None:
     assert not clause_conflict_candidates(
         _spans(bare, [last]), [("p2", len(bare), last)], random.Random(1)
     )
+
+
+def _cc_doc(extra: str = "", lead: str = "") -> tuple[str, list[tuple[str, int, str]], list[str]]:
+    stip = "The 2026 Notes bear interest at 5.25% per annum and mature on June 1, 2026."
+    filler = " ".join(["Revenue grew in all segments during the year."] * 80)
+    last = "We believe the 2026 Notes and our cash will meet our needs." + lead
+    text = f"{stip}\n\n{filler}\n\n{last}" + (f"\n\n{extra}" if extra else "")
+    paragraphs = [("p0", len(stip), stip), ("p2", text.index(last) + len(last), last)]
+    return text, paragraphs, [stip, last]
+
+
+def test_clause_conflict_skips_a_subject_whose_terms_were_amended() -> None:
+    # audit BMNR: the anchor amount had been superseded by an amendment
+    text, paragraphs, sents = _cc_doc()
+    assert clause_conflict_candidates(_spans(text, sents), paragraphs, random.Random(1), text)
+    amended = text + "\n\nIn March 2024, the 2026 Notes were amended to extend their term."
+    assert not clause_conflict_candidates(
+        _spans(amended, sents), paragraphs, random.Random(1), amended
+    )
+
+
+def test_clause_conflict_new_value_is_no_real_figure_of_the_document() -> None:
+    # audit BMNR: the new value $1,300,000 was a real figure elsewhere in the report
+    assert _value_elsewhere("amount", "$1,300,000", "Fees of $1,300,000 were paid.")
+    assert _value_elsewhere("rate", "5.50%", "The swap fixes the rate at 5.50 percent.")
+    assert not _value_elsewhere("amount", "$1,300,000", "Fees of $11,300,000 were paid.")
+    assert not _value_elsewhere("maturity", "June 1, 2027", "Paid on June 1, 2026.")
+    text, paragraphs, sents = _cc_doc()
+    for seed in range(5):
+        for c in clause_conflict_candidates(
+            _spans(text, sents), paragraphs, random.Random(seed), text
+        ):
+            assert c.detail["new"] not in text
+
+
+def test_clause_conflict_never_inserted_after_a_lead_in_or_where_the_subject_is_not_named() -> None:
+    # audit COLM: a restatement went between "...in the following table:" and the table
+    text, paragraphs, sents = _cc_doc(lead=" Maturities are in the following table:")
+    assert not clause_conflict_candidates(_spans(text, sents), paragraphs, random.Random(1), text)
+    # a far paragraph that does not name the 2026 Notes is no place for it either
+    text, paragraphs, sents = _cc_doc()
+    other = "We believe our cash will meet our needs."
+    text2 = text.replace(sents[1], other)
+    paragraphs2 = [paragraphs[0], ("p2", text2.index(other) + len(other), other)]
+    assert not clause_conflict_candidates(
+        _spans(text2, [sents[0], other]), paragraphs2, random.Random(1), text2
+    )
+    # and the pipeline never offers a paragraph right before a table
+    stip = "The 2026 Notes bear interest at 5.25% per annum and mature on June 1, 2026."
+    filler = "\n".join(["Revenue grew in all segments during the year."] * 80)
+    doc = f"{stip}\n{filler}\nThe 2026 Notes are listed below.\n| Notes | 2026 |\n| a | 1 |"
+    src = source_from_text(doc, "t")
+    cands = rule_candidates(src, random.Random(0)).get("clause_conflict", [])
+    assert not [c for c in cands if c.insert and c.start == doc.index("\n| Notes")]
+
+
+def test_an_anchored_error_whose_anchor_another_error_rewrote_is_dropped() -> None:
+    # audit COLM: another error of the same document rewrote the clause-conflict anchor
+    stip = "The 2026 Notes bear interest at 5.25% per annum."
+    filler = "\n".join(["Revenue grew in all segments during the year."] * 40)
+    last = "We believe the 2026 Notes and our cash will meet our needs."
+    doc = f"{stip}\n{filler}\n{last}"
+    src = source_from_text(doc, "t")
+    end = doc.index(last) + len(last)
+    cc = Injection(
+        "clause_conflict",
+        "",
+        "Interest on the 2026 Notes accrues at 6.25% per annum.",
+        end,
+        end,
+        "rule:clause_conflict",
+        {"conflicts_with": stip},
+        insert=True,
+    )
+    assert still_inferable(src, [cc]) == [cc]
+    vague = stip.replace("at 5.25% per annum", "at a rate to be determined")
+    other = Injection("ambiguous_expression", stip, vague, 0, len(stip), "rule:x", {})
+    dropped: Counter = Counter()
+    assert still_inferable(src, [cc, other], dropped) == [other]
+    assert dropped[("clause_conflict", "final text: its anchor no longer holds")] == 1
 
 
 def _check_document(src, doc) -> None:

@@ -49,7 +49,7 @@ from finprobe.benchmarks.fined.inject_gke import (
     inject_redundant_statement,
     inject_value_format_error,
 )
-from finprobe.benchmarks.fined.review import review
+from finprobe.benchmarks.fined.review import inferable, review
 from finprobe.benchmarks.fined.segment import (
     BlockSpan,
     SentenceSpan,
@@ -241,8 +241,20 @@ def rule_candidates(
                     _sentences_in(src, blocks[:1]), _sentences_in(src, blocks[1:]), rng, blocks[0]
                 )
             elif subtype == "clause_conflict":
-                paragraphs = [(b.id, b.end, src.text[b.start : b.end]) for b in prose]
-                cands = clause_conflict_candidates(_sentences_in(src, blocks), paragraphs, rng)
+                # never right before a table (the sentence would sit between a lead-in and it)
+                before_table = {
+                    a.id
+                    for a, b in zip(src.blocks, src.blocks[1:], strict=False)
+                    if b.kind == "table"
+                }
+                paragraphs = [
+                    (b.id, b.end, src.text[b.start : b.end])
+                    for b in prose
+                    if b.id not in before_table
+                ]
+                cands = clause_conflict_candidates(
+                    _sentences_in(src, blocks), paragraphs, rng, src.text
+                )
             else:
                 cands = []
                 sentences = _sentences_in(src, blocks)
@@ -371,6 +383,46 @@ def apply_injections(
     )
 
 
+# errors whose check reads another statement of the document (the anchor), which another
+# error of the same document may have rewritten
+ANCHORED = ("clause_conflict", "numerical_inconsistency")
+
+
+def still_inferable(
+    src: SourceText,
+    chosen: list[Injection],
+    dropped: Counter | None = None,
+    edit_counts: Counter | None = None,
+) -> list[Injection]:
+    """Re-run the inference check of every anchored error on the document's final text (all
+    errors written in): an error whose anchor another error rewrote is dropped."""
+    chosen = list(chosen)
+    while True:
+        final = apply_injections(src, chosen).text
+        broken = next(
+            (
+                c
+                for c in chosen
+                if c.subtype in ANCHORED
+                and (
+                    not inferable(c.subtype, c.original, c.modified, final)[0]
+                    or any(
+                        c.detail.get(k) and c.detail[k] not in final
+                        for k in ("conflicts_with", "consistent_with")
+                    )
+                )
+            ),
+            None,
+        )
+        if broken is None:
+            return chosen
+        chosen.remove(broken)
+        if dropped is not None:
+            dropped[(broken.subtype, "final text: its anchor no longer holds")] += 1
+        if edit_counts is not None:
+            edit_counts[(broken.subtype, _edit_family(broken))] -= 1
+
+
 def inject_rules(
     src: SourceText,
     seed: int = 0,
@@ -383,6 +435,7 @@ def inject_rules(
     rng = random.Random(f"{seed}:{src.id}")
     cands = rule_candidates(src, rng, dropped=dropped)
     chosen = choose_injections(cands, rng, max_errors, global_counts, edit_counts)
+    chosen = still_inferable(src, chosen, dropped, edit_counts)
     if global_counts is not None:
         global_counts.update(i.subtype for i in chosen)
     return apply_injections(src, chosen)

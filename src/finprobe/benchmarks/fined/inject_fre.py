@@ -457,10 +457,45 @@ def _distant(paragraph_end: int, s: SentenceSpan, gap: int) -> bool:
     return paragraph_end > s.end + gap or paragraph_end + gap < s.start
 
 
+# a stipulation a later agreement changed: "amended", "increased the ... to", "extended"...
+_SUPERSEDED = re.compile(
+    r"\b(?:amend\w*|increas\w*|decreas\w*|extend\w*|extension|replac\w*|refinanc\w*"
+    r"|terminat\w*|upsiz\w*|reduc\w*|modif\w*|restat\w*|superseded)\b",
+    re.I,
+)
+
+
+def superseded(subject: str, document: str) -> bool:
+    """Does a sentence of the document that names the subject say its terms were changed
+    (amended, increased, extended, replaced...)? Then which value holds is not clear-cut."""
+    from finprobe.benchmarks.fined.review import _prose_sentences
+
+    subj = subject.lower()
+    return any(subj in x.lower() and _SUPERSEDED.search(x) for x in _prose_sentences(document))
+
+
+def _value_elsewhere(kind: str, value: str, document: str) -> bool:
+    """Is the new value (or, for an amount or a rate, its bare figure) already in the document?"""
+    if value in document:
+        return True
+    if kind == "maturity":
+        return False
+    m = re.search(r"\d+(?:,\d{3})*(?:\.\d+)?", value)
+    figure = m.group(0) if m else ""
+    return bool(figure) and re.search(rf"(?<![\d.,]){re.escape(figure)}(?![\d]|[.,]\d)", document)
+
+
+def _insertable(p: tuple[str, int, str], subject: str) -> bool:
+    """A paragraph a restatement may close: it names the subject and is not a lead-in to
+    what follows (text ending in ":", e.g. "...in the following table:")."""
+    return subject.lower() in p[2].lower() and not p[2].rstrip().endswith((":", "："))
+
+
 def clause_conflict_candidates(
     sentences: list[SentenceSpan],
     paragraphs: list[tuple[str, int, str]],
     rng: random.Random,
+    document: str = "",
 ) -> list[Injection]:
     """Two statements of the same stipulation (a rate, a maturity date, a committed amount of a
     named agreement or debt) that cannot both hold.
@@ -468,8 +503,12 @@ def clause_conflict_candidates(
     Where the document already states the stipulation twice, the later statement is changed;
     otherwise a restatement with another value (new wording, not a copy) goes at the end of
     the farthest paragraph that names the same agreement.
-    ``sentences``: the document's prose sentences; ``paragraphs``: (block id, end offset, text).
+    ``sentences``: the document's prose sentences; ``paragraphs``: (block id, end offset, text)
+    of the paragraphs a sentence may be added to (the caller leaves out those right before a
+    table); ``document``: the whole text. A subject whose terms the document says were amended
+    is skipped, and so is a new value that is already a figure of the document.
     """
+    document = document or "\n\n".join(p[2] for p in paragraphs)
     from finprobe.benchmarks.fined.review import stipulations
 
     found = [(s, st) for s in sentences if _usable(s) for st in stipulations(s.text)]
@@ -477,6 +516,8 @@ def clause_conflict_candidates(
     for i, (s, st) in enumerate(found):
         new_value = _shift_value(st.kind, st.value, rng)
         if new_value is None or new_value == st.value:
+            continue
+        if superseded(st.subject, document) or _value_elsewhere(st.kind, new_value, document):
             continue
         # a later statement of the same stipulation: change it
         twin = next(
@@ -511,11 +552,9 @@ def clause_conflict_candidates(
                 )
             )
             continue
-        head = st.subject.split()[-1]
-        # far from the first statement (after it or before it), naming the same agreement
-        far = [p for p in paragraphs if _distant(p[1], s, 1500) and head in p[2]] or [
-            p for p in paragraphs if _distant(p[1], s, 3000)
-        ]
+        # far from the first statement (after it or before it), in a paragraph naming the
+        # same agreement
+        far = [p for p in paragraphs if _distant(p[1], s, 1500) and _insertable(p, st.subject)]
         # a bare "agreement" or "notes" does not say which one; and a borrowing restatement
         # needs a statement about borrowing (an equity line is also an "agreement")
         specific = len(st.subject.split()) >= 2 or st.subject[:1].isupper()
