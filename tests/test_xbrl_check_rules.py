@@ -65,6 +65,18 @@ def test_incomplete_names_the_missing_children():
         assert all(m in f.message for m in missing)
 
 
+def test_incomplete_sums_have_no_verdict_in_the_json():
+    # a sum that cannot be judged is neither consistent nor inconsistent: null, not false
+    found = run_checks(load_filing(XBRL / "aapl-10k-2010", labels=False), ["XBRL.calc"])
+    rows = json.loads(json.dumps([f.to_dict() for f in found]))
+    assert len(rows) == 9
+    for row in rows:
+        assert row["severity"] == "incomplete"
+        assert row["details"]["xbrl21_consistent"] is None
+        assert row["details"]["calc11_consistent"] is None
+        assert row["details"]["children_reported"] < row["details"]["children_total"]
+
+
 def test_calc_mode_can_be_forced():
     filing = load_filing(XBRL / "aeon-10q-2023", labels=False)
     for mode in ("xbrl21", "calc11"):
