@@ -77,6 +77,20 @@ def test_incomplete_sums_have_no_verdict_in_the_json():
         assert row["details"]["children_reported"] < row["details"]["children_total"]
 
 
+def test_report_says_a_partial_sum_is_partial():
+    filing = load_filing(XBRL / "aapl-10k-2010")
+    run = run_rules(filing, ["XBRL.calc"])
+    text = " ".join(render_report(run.findings, coverage(filing, run.ran, run.skipped), 80).split())
+    # GrossProfit 4,507,000,000 with only SalesRevenueNet of its 2 children reported
+    assert ("values reported 4,507,000,000; reported children (1 of 2) sum to "
+            "11,880,000,000") in text  # fmt: skip
+    assert "; children sum to" not in text  # every finding there is incomplete
+    aeon = load_filing(XBRL / "aeon-10q-2023")
+    run = run_rules(aeon, ["XBRL.calc"])
+    text = render_report(run.findings, coverage(aeon, run.ran, run.skipped), 80)
+    assert "reported 315,332,000; children sum to 315,207,000" in text
+
+
 def test_calc_mode_can_be_forced():
     filing = load_filing(XBRL / "aeon-10q-2023", labels=False)
     for mode in ("xbrl21", "calc11"):

@@ -153,12 +153,16 @@ def render_report(findings: list[Finding], cov: dict, width: int = 80,
                 fields.append(("period", f.period))
             for i, (d, m) in enumerate(f.dimensions):  # one axis=member per line
                 fields.append(("dims" if i == 0 else "", f"{d}={m}"))
+            missing = f.details.get("missing_children") if f.details else None
             if f.rule_id in ("XBRL.calc", "DQC_0126") and len(f.values) == 2:
-                fields.append(("values", f"reported {_num(f.values[0])}; children sum to "
+                # a partial sum is not "the children's sum": say how many it covers
+                n_all = len(f.concepts) - 1 + len(missing or [])
+                which = (f"reported children ({len(f.concepts) - 1} of {n_all}) sum to"
+                         if missing else "children sum to")  # fmt: skip
+                fields.append(("values", f"reported {_num(f.values[0])}; {which} "
                                          f"{_num(f.values[1])}"))  # fmt: skip
             elif f.values:
                 fields.append(("values", " | ".join(f.values[:4])))
-            missing = f.details.get("missing_children") if f.details else None
             if missing:
                 fields.append(("missing", ", ".join(missing)))
             for key, value in fields:
