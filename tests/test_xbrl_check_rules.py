@@ -91,6 +91,21 @@ def test_report_says_a_partial_sum_is_partial():
     assert "reported 315,332,000; children sum to 315,207,000" in text
 
 
+def test_json_counts_what_min_severity_hides(cli, tmp_path):
+    out = tmp_path / "errors.json"
+    result = CliRunner().invoke(cli, ["check", str(XBRL / "aapl-10k-2010"), "--json", str(out),
+                                      "--min-severity", "error"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["findings"] == []
+    # the 9 incomplete calculation findings are counted, not silently dropped
+    assert data["not_shown"] == {"min_severity": "error", "count": 9,
+                                 "by_severity": {"incomplete": 9}}  # fmt: skip
+    result = CliRunner().invoke(cli, ["check", str(XBRL / "aapl-10k-2010"), "--json", "-"])
+    data = json.loads(result.stdout)
+    assert len(data["findings"]) == 9 and data["not_shown"]["count"] == 0
+
+
 def test_calc_mode_can_be_forced():
     filing = load_filing(XBRL / "aeon-10q-2023", labels=False)
     for mode in ("xbrl21", "calc11"):
