@@ -274,6 +274,27 @@ def test_report_is_grouped_and_fits_80_columns():
                                       else f.rule_id for f in run.findings})  # fmt: skip
 
 
+def test_report_wraps_between_tokens_and_indents_continuations():
+    filing = load_filing(XBRL / "aeon-10q-2023")
+    run = run_rules(filing, ["XBRL.calc"])
+    lines = render_report(run.findings, coverage(filing, run.ran, run.skipped), 80).splitlines()
+    block = lines[next(i for i, x in enumerate(lines) if x.startswith("[1] ")):]
+    assert max(len(x) for x in block) <= 80
+    # inside a finding block only the block's own first line starts at column 0
+    assert all(x.startswith("  ") for x in block[1:]), [x for x in block[1:] if x[:1] != " "]
+    # the long axis=member value continues at the value column, cut after the '='
+    i = block.index("           us-gaap:AssetAcquisitionAxis=")
+    assert block[i + 1] == "           aeon:IntangibleAssetsOfOldAeonAcquiredMember"
+    # no qualified name is cut inside its prefix or name: every piece of every line
+    # that holds part of a name starts at a token boundary
+    text = "\n".join(block)
+    assert "us-ga\n" not in text and "\nap:" not in text.replace("    ", "")
+    words = {w.strip(";,.():") for x in block for w in x.split()}
+    names = ("us-gaap:AssetAcquisitionConsiderationTransferredContingentConsideration",
+             "aeon:FairValueOfReplacementAwardsIncludedInPurchaseConsideration")  # fmt: skip
+    assert all(n in words for n in names)
+
+
 # --- opt-in rules: a firing (minimally edited copy) and a non-firing (real) case each -----
 
 
