@@ -16,7 +16,7 @@ from finprobe.benchmarks.finauditing.build import (
     message_from_finding,
 )
 from finprobe.benchmarks.finauditing.datacard import finmr_shortcuts
-from finprobe.benchmarks.finauditing.recheck import read_raw, recheck_finmr
+from finprobe.benchmarks.finauditing.recheck import read_raw, recheck_finmr, rule_verdicts
 from finprobe.xbrl import inject
 from finprobe.xbrl.checks import run_checks
 from finprobe.xbrl.filing import load_filing
@@ -46,10 +46,40 @@ def test_every_misstatement_kind_is_a_genuine_calculation_error(apple):
         assert new != true and truth.details["kind"] == kind
         if kind == "scale_slip":
             assert new in (true * 1000, true / 1000)
-        # the misstated total is an "error" finding (every child reported), not incomplete
-        found = [f for f in run_checks(changed, ["XBRL.calc"])
-                 if f.concepts[0] == parent and f.contexts == (ctx,)]  # fmt: skip
-        assert [f.severity for f in found] == ["error"], kind
+        # the misstated total is an "error" finding (every child reported), not incomplete,
+        # under XBRL 2.1 and under Calculations 1.1 (whose rounding tolerance hides a
+        # slip of one unit of the reported precision)
+        for mode in ("xbrl21", "calc11"):
+            found = [f for f in run_checks(changed, ["XBRL.calc"], calc_mode=mode)
+                     if f.concepts[0] == parent and f.contexts == (ctx,)]  # fmt: skip
+            assert [f.severity for f in found] == ["error"], (kind, mode)
+        if kind == "rounding_slip":
+            digits = truth.details["significant_digits"]
+            assert new == inject.round_significant(true, digits) and digits in (2, 3)
+
+
+def test_recheck_applies_both_summation_rules(tmp_path):
+    build_dataset([XBRL / "aapl-10k-2023"], tmp_path, finmr=6, finre_per_label=0, finsm=0)
+    card = json.loads((tmp_path / "datacard.json").read_text())
+    n = card["counts"]["finmr"]
+    assert n >= 6 and card["recheck"]["finmr"]["passed"] == n
+    assert card["recheck"]["finmr"]["inconsistent_under"] == {"xbrl21": n, "calc11": n}
+    rows = [json.loads(line) for line in (tmp_path / "finmr.jsonl").read_text().splitlines()]
+    row = next(r for r in rows if r["method"] == "inject")
+    raw = read_raw(XBRL / row["filing"])
+    answer = json.loads(row["answer"])
+    true = Decimal(answer["calculated_value"])
+    # the old rounding slip: one unit of the reported precision. XBRL 2.1 calls it
+    # inconsistent, Calculations 1.1 does not; the re-check must reject it
+    dec = next(int(f["decimals"]) for f in row["context"]["facts"]
+               if f["concept"] == row["concept"] and f["context"] == row["truth"]["contexts"][0])
+    slip = true + Decimal(1).scaleb(-dec)
+    old = dict(row, answer=json.dumps({**answer, "extracted_value": str(slip)}),
+               truth={**row["truth"], "details": {"kind": "rounding_slip"}})  # fmt: skip
+    why = recheck_finmr(old, raw)
+    assert why is not None and "Calculations 1.1" in why and "XBRL 2.1" not in why
+    verdicts = rule_verdicts(slip, dec, [(true, dec, Decimal(1))])
+    assert verdicts == {"xbrl21": False, "calc11": True}
 
 
 def test_complete_totals_have_every_child_reported(apple):

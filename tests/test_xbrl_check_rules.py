@@ -65,6 +65,47 @@ def test_incomplete_names_the_missing_children():
         assert all(m in f.message for m in missing)
 
 
+def test_incomplete_sums_have_no_verdict_in_the_json():
+    # a sum that cannot be judged is neither consistent nor inconsistent: null, not false
+    found = run_checks(load_filing(XBRL / "aapl-10k-2010", labels=False), ["XBRL.calc"])
+    rows = json.loads(json.dumps([f.to_dict() for f in found]))
+    assert len(rows) == 9
+    for row in rows:
+        assert row["severity"] == "incomplete"
+        assert row["details"]["xbrl21_consistent"] is None
+        assert row["details"]["calc11_consistent"] is None
+        assert row["details"]["children_reported"] < row["details"]["children_total"]
+
+
+def test_report_says_a_partial_sum_is_partial():
+    filing = load_filing(XBRL / "aapl-10k-2010")
+    run = run_rules(filing, ["XBRL.calc"])
+    text = " ".join(render_report(run.findings, coverage(filing, run.ran, run.skipped), 80).split())
+    # GrossProfit 4,507,000,000 with only SalesRevenueNet of its 2 children reported
+    assert ("values reported 4,507,000,000; reported children (1 of 2) sum to "
+            "11,880,000,000") in text  # fmt: skip
+    assert "; children sum to" not in text  # every finding there is incomplete
+    aeon = load_filing(XBRL / "aeon-10q-2023")
+    run = run_rules(aeon, ["XBRL.calc"])
+    text = render_report(run.findings, coverage(aeon, run.ran, run.skipped), 80)
+    assert "reported 315,332,000; children sum to 315,207,000" in text
+
+
+def test_json_counts_what_min_severity_hides(cli, tmp_path):
+    out = tmp_path / "errors.json"
+    result = CliRunner().invoke(cli, ["check", str(XBRL / "aapl-10k-2010"), "--json", str(out),
+                                      "--min-severity", "error"])  # fmt: skip
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    assert data["findings"] == []
+    # the 9 incomplete calculation findings are counted, not silently dropped
+    assert data["not_shown"] == {"min_severity": "error", "count": 9,
+                                 "by_severity": {"incomplete": 9}}  # fmt: skip
+    result = CliRunner().invoke(cli, ["check", str(XBRL / "aapl-10k-2010"), "--json", "-"])
+    data = json.loads(result.stdout)
+    assert len(data["findings"]) == 9 and data["not_shown"]["count"] == 0
+
+
 def test_calc_mode_can_be_forced():
     filing = load_filing(XBRL / "aeon-10q-2023", labels=False)
     for mode in ("xbrl21", "calc11"):
@@ -231,6 +272,27 @@ def test_report_is_grouped_and_fits_80_columns():
     assert "== XBRL.calc (9)" in text and "== DQC_0015 (12)" in text
     assert text.count("[1] ") == len({f.rule_id.split(".")[0] if f.rule_id.startswith("DQC")
                                       else f.rule_id for f in run.findings})  # fmt: skip
+
+
+def test_report_wraps_between_tokens_and_indents_continuations():
+    filing = load_filing(XBRL / "aeon-10q-2023")
+    run = run_rules(filing, ["XBRL.calc"])
+    lines = render_report(run.findings, coverage(filing, run.ran, run.skipped), 80).splitlines()
+    block = lines[next(i for i, x in enumerate(lines) if x.startswith("[1] ")):]
+    assert max(len(x) for x in block) <= 80
+    # inside a finding block only the block's own first line starts at column 0
+    assert all(x.startswith("  ") for x in block[1:]), [x for x in block[1:] if x[:1] != " "]
+    # the long axis=member value continues at the value column, cut after the '='
+    i = block.index("           us-gaap:AssetAcquisitionAxis=")
+    assert block[i + 1] == "           aeon:IntangibleAssetsOfOldAeonAcquiredMember"
+    # no qualified name is cut inside its prefix or name: every piece of every line
+    # that holds part of a name starts at a token boundary
+    text = "\n".join(block)
+    assert "us-ga\n" not in text and "\nap:" not in text.replace("    ", "")
+    words = {w.strip(";,.():") for x in block for w in x.split()}
+    names = ("us-gaap:AssetAcquisitionConsiderationTransferredContingentConsideration",
+             "aeon:FairValueOfReplacementAwardsIncludedInPurchaseConsideration")  # fmt: skip
+    assert all(n in words for n in names)
 
 
 # --- opt-in rules: a firing (minimally edited copy) and a non-firing (real) case each -----

@@ -129,8 +129,12 @@ def _calc_findings(
                         details={
                             "mode": mode,
                             "decimals": _decimals_text(res.decimals),
-                            "xbrl21_consistent": verdicts["xbrl21"].consistent,
-                            "calc11_consistent": verdicts["calc11"].consistent,
+                            # an incomplete sum cannot be judged by either rule: null,
+                            # so no reader mistakes it for an inconsistency
+                            "xbrl21_consistent": None if missing else verdicts["xbrl21"].consistent,
+                            "calc11_consistent": None if missing else verdicts["calc11"].consistent,
+                            "children_reported": len(items),
+                            "children_total": len(arcs),
                             "missing_children": missing,
                             "unit": unit_id,
                         },

@@ -61,12 +61,17 @@ class Finding:
         return f"{self.rule_id} {self.severity}{where}: {self.message}"
 
 
-def findings_to_json(findings: Iterable[Finding], coverage: dict | None = None) -> str:
-    """The findings as JSON: a list, or {"coverage", "findings"} when coverage is given."""
+def findings_to_json(findings: Iterable[Finding], coverage: dict | None = None,
+                     not_shown: dict | None = None) -> str:  # fmt: skip
+    """The findings as JSON: a list, or {"coverage", "findings"} when coverage is given,
+    with "not_shown" (what a severity filter left out) when that is given."""
     rows = [f.to_dict() for f in findings]
     if coverage is None:
         return json.dumps(rows, indent=1)
-    return json.dumps({"coverage": coverage, "findings": rows}, indent=1)
+    out: dict[str, Any] = {"coverage": coverage, "findings": rows}
+    if not_shown is not None:
+        out["not_shown"] = not_shown
+    return json.dumps(out, indent=1)
 
 
 def fact_where(ctx: Context | None) -> tuple[str | None, tuple[tuple[str, str], ...]]:

@@ -9,7 +9,7 @@ wrapped to the terminal width.
 
 from __future__ import annotations
 
-import textwrap
+import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 from decimal import Decimal, InvalidOperation
@@ -117,17 +117,63 @@ def _num(text: str) -> str:
     return f"{value:,}" if value == value.to_integral_value() else text
 
 
+# where a long identifier may be cut, best first: after an axis= or a separator,
+# after a namespace prefix, at a CamelCase hump
+_BREAK_LEVELS = (re.compile(r"(?<=[=,;/])"), re.compile(r"(?<=:)"),
+                 re.compile(r"(?<=[a-z0-9])(?=[A-Z])"))  # fmt: skip
+
+
+def _cut(word: str, pattern: re.Pattern) -> list[str]:
+    bounds = [0] + [m.start() for m in pattern.finditer(word) if 0 < m.start() < len(word)]
+    return [word[a:b] for a, b in zip(bounds, bounds[1:] + [len(word)], strict=True)]
+
+
+def _pack(tokens: list[str], room: int) -> list[str]:
+    out = [""]
+    for token in tokens:
+        if out[-1] and len(out[-1]) + len(token) > room:
+            out.append("")
+        out[-1] += token
+    return out
+
+
+def _pieces(word: str, room: int, level: int = 0) -> list[str]:
+    """A word too long for a line, cut between tokens (the best break level that
+    fits first); inside a token only if one token is longer than a line."""
+    if len(word) <= room:
+        return [word]
+    if level == len(_BREAK_LEVELS):
+        return [word[i:i + room] for i in range(0, len(word), room)]
+    out = []
+    for piece in _pack(_cut(word, _BREAK_LEVELS[level]), room):
+        out += _pieces(piece, room, level + 1)
+    return out
+
+
+def wrap_text(text: str, width: int, first: str, rest: str) -> list[str]:
+    """Greedy wrap at spaces; continuation lines start with ``rest``. Long identifiers
+    are cut between their tokens and continue, indented, on the next line."""
+    room = max(10, width - len(rest))
+    lines = [first]
+    fresh = True  # nothing but the indent on the current line
+    for word in text.split():
+        for i, piece in enumerate(_pieces(word, room)):
+            sep = "" if fresh or i > 0 else " "
+            if len(lines[-1]) + len(sep) + len(piece) > width and not fresh:
+                lines.append(rest)
+                sep = ""
+            lines[-1] += sep + piece
+            fresh = False
+    return lines
+
+
 def render_report(findings: list[Finding], cov: dict, width: int = 80,
                   hidden: int = 0) -> str:  # fmt: skip
     """The plain-text report: coverage, counts by rule and severity, one block per finding."""
     width = max(40, width)
-    wrap = textwrap.TextWrapper(width=width, subsequent_indent="    ", break_long_words=True,
-                                break_on_hyphens=False)  # fmt: skip
-    field_wrap = textwrap.TextWrapper(width=width, subsequent_indent=" " * 11,
-                                      break_long_words=True, break_on_hyphens=False)  # fmt: skip
     out: list[str] = [f"Checked {cov['instance']}"]
     for line in coverage_lines(cov):
-        out += wrap.wrap("  " + line)
+        out += wrap_text(line, width, "  ", "    ")
     counts = summary_counts(findings)
     total = Counter(f.severity for f in findings)
     head = ", ".join(f"{total.get(s, 0)} {s}" for s in reversed(SEVERITIES))
@@ -153,17 +199,19 @@ def render_report(findings: list[Finding], cov: dict, width: int = 80,
                 fields.append(("period", f.period))
             for i, (d, m) in enumerate(f.dimensions):  # one axis=member per line
                 fields.append(("dims" if i == 0 else "", f"{d}={m}"))
+            missing = f.details.get("missing_children") if f.details else None
             if f.rule_id in ("XBRL.calc", "DQC_0126") and len(f.values) == 2:
-                fields.append(("values", f"reported {_num(f.values[0])}; children sum to "
+                # a partial sum is not "the children's sum": say how many it covers
+                n_all = len(f.concepts) - 1 + len(missing or [])
+                which = (f"reported children ({len(f.concepts) - 1} of {n_all}) sum to"
+                         if missing else "children sum to")  # fmt: skip
+                fields.append(("values", f"reported {_num(f.values[0])}; {which} "
                                          f"{_num(f.values[1])}"))  # fmt: skip
             elif f.values:
                 fields.append(("values", " | ".join(f.values[:4])))
-            missing = f.details.get("missing_children") if f.details else None
             if missing:
                 fields.append(("missing", ", ".join(missing)))
             for key, value in fields:
-                out += field_wrap.wrap(f"  {key:<8} {value}")
-            out += textwrap.wrap(f.message, width=width, initial_indent="  ",
-                                 subsequent_indent="  ", break_long_words=True,
-                                 break_on_hyphens=False)  # fmt: skip
+                out += wrap_text(value, width, f"  {key:<8} ", " " * 11)
+            out += wrap_text(f.message, width, "  ", "    ")
     return "\n".join(out) + "\n"

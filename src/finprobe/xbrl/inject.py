@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from decimal import Decimal
+from decimal import ROUND_HALF_UP, Decimal
 
 from finprobe.xbrl.check_base import CheckContext, check_summation, pick_fact
 from finprobe.xbrl.filing import Context, Filing
@@ -144,15 +144,24 @@ def _transpose(value: Decimal, step: Decimal, rng: random.Random) -> Decimal | N
     return -out if value < 0 else out
 
 
+def round_significant(value: Decimal, digits: int) -> Decimal:
+    """``value`` rounded half-up to ``digits`` significant digits (49337 -> 49300 at 3)."""
+    if value == 0:
+        return value
+    exponent = value.adjusted() - digits + 1
+    return value.quantize(Decimal(1).scaleb(exponent), rounding=ROUND_HALF_UP).normalize()
+
+
 def misstate_total(filing: Filing, role: str, parent: str, ctx_id: str, kind: str,
                    rng: random.Random) -> tuple[Filing, GroundTruth] | None:  # fmt: skip
     """Report the total of a complete, consistent calculation with one realistic error.
 
     Kinds: transposed digits; a component omitted from, or counted twice in, the total;
     a component added with the wrong sign; a scale slip of 1,000 (the total entered in
-    thousands, or units, by mistake); a rounding slip of one unit of the reported
-    precision. None when the kind does not apply (no two different adjacent digits,
-    no non-zero component).
+    thousands, or units, by mistake); a rounding slip (the total entered as the rounded
+    figure quoted in the text, 2 or 3 significant digits). None when the kind does not
+    apply (no two different adjacent digits, no non-zero component) or when the
+    misstated total would still be consistent under XBRL 2.1 or under Calculations 1.1.
     """
     c = CheckContext(filing)
     facts = [f for f in filing.facts if f.concept == parent and f.context_id == ctx_id
@@ -163,11 +172,14 @@ def misstate_total(filing: Filing, role: str, parent: str, ctx_id: str, kind: st
     step = _step(facts[0].decimals)
     unit = facts[0].unit_id
     components = []
+    terms = []  # (value, decimals, weight) of every child: the consistency check
     for arc in filing.calc.children(parent, role, SUMMATION_ARCROLES):
         group = c.numeric().get((arc.target, ctx_id, unit or ""))
         item = pick_fact(group)[0] if group else None
+        weight = arc.weight if arc.weight is not None else 1.0
+        if item is not None and item.number is not None:
+            terms.append((item.number, item.decimals, weight))
         if item is not None and item.number:
-            weight = arc.weight if arc.weight is not None else 1.0
             w = Decimal(int(weight)) if float(weight).is_integer() else Decimal(str(weight))
             components.append((arc.target, w * item.number))
     detail: dict = {"kind": kind}
@@ -185,12 +197,19 @@ def misstate_total(filing: Filing, role: str, parent: str, ctx_id: str, kind: st
         new = true * 1000 if up else (true / 1000).normalize()
         detail["direction"] = "x1000" if up else "/1000"
     elif kind == "rounding_slip":
-        sign = rng.choice((-1, 1))
-        new = true + sign * step
-        detail["step"] = str(sign * step)
+        # the total keyed in as the rounded figure quoted in the text ("$49.3 billion"
+        # for 49,337 million): 2 or 3 significant digits, in the statement's own unit
+        digits = rng.choice((2, 3))
+        new = round_significant(true, digits)
+        detail["significant_digits"] = digits
     else:
         raise ValueError(f"unknown misstatement kind {kind!r}")
     if new is None or new == true:
+        return None
+    # a misstatement a reader can catch: inconsistent under XBRL 2.1 AND Calculations 1.1
+    # (a slip inside the Calc 1.1 rounding tolerance is no error under that rule)
+    dec = facts[0].decimals
+    if any(check_summation((new, dec), terms, mode).consistent for mode in ("xbrl21", "calc11")):
         return None
     text = format(new.normalize(), "f")  # plain digits: no exponent, no trailing zeros
     out = filing.copy()

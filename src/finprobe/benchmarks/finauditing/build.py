@@ -46,7 +46,7 @@ if TYPE_CHECKING:
 
     from finprobe.xbrl.taxonomy import TaxonomyIndex
 
-BUILDER_VERSION = "finauditing-build-2"
+BUILDER_VERSION = "finauditing-build-3"
 DQC_TO_RELATION = {"DQC_0081": "Reversal", "DQC_0001": "CombinationErr",
                    "DQC_0145": "Inappropriateness"}  # fmt: skip
 CALC_RULES = ("DQC_0126", "XBRL.calc")

@@ -56,8 +56,9 @@ def check(
     Exit code 0: no error findings; 1: at least one error; 2: bad input.
     """
     import shutil
+    from collections import Counter
 
-    from finprobe.xbrl.check_base import SEVERITIES
+    from finprobe.xbrl.check_base import SEVERITIES, severity_rank
     from finprobe.xbrl.check_report import coverage, filter_findings, render_report
     from finprobe.xbrl.checks import RULES, findings_to_json, run_rules
     from finprobe.xbrl.filing import load_filing
@@ -85,7 +86,12 @@ def check(
     cov = coverage(loaded, run.ran, run.skipped)
     shown = filter_findings(run.findings, min_severity)
     if json_out is not None:
-        text = findings_to_json(shown, cov) + "\n"
+        # what --min-severity left out is counted, never dropped silently
+        below = Counter(f.severity for f in run.findings
+                        if severity_rank(f.severity) < severity_rank(min_severity))  # fmt: skip
+        not_shown = {"min_severity": min_severity, "count": sum(below.values()),
+                     "by_severity": dict(below)}  # fmt: skip
+        text = findings_to_json(shown, cov, not_shown) + "\n"
         if str(json_out) == "-":
             sys.stdout.write(text)
         else:

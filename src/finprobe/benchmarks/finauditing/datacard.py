@@ -165,7 +165,10 @@ def data_card(rows: dict[str, list[dict]], recheck: dict[str, Any]) -> dict[str,
         "finre_labels": dict(Counter(r["answer"] for r in rows.get("finre", []))),
         "by_filing": {task: dict(Counter(r.get("filing") for r in items)) for task, items in rows.items()},
         "recheck": {task: {"checked": v["checked"], "passed": v["passed"],
-                           "failed": v["failed"][:20]} for task, v in recheck.items()},  # fmt: skip
+                           "failed": v["failed"][:20],
+                           **({"inconsistent_under": v["inconsistent_under"]}
+                              if "inconsistent_under" in v else {})}
+                    for task, v in recheck.items()},  # fmt: skip
         "shortcuts": {"finmr": finmr_shortcuts(rows.get("finmr", [])),
                       "finre": finre_name_probe(rows.get("finre", []))},  # fmt: skip
     }
@@ -181,6 +184,11 @@ def data_card_markdown(card: dict[str, Any]) -> str:
               f"FinRE labels: {card['finre_labels']}", "", "## Re-check against the filings", ""]  # fmt: skip
     for task, r in card["recheck"].items():
         lines.append(f"- {task}: {r['passed']} of {r['checked']} hold")
+        if "inconsistent_under" in r:
+            inc = r["inconsistent_under"]
+            lines.append(f"  - reported value inconsistent with its children: XBRL 2.1 "
+                         f"{inc['xbrl21']} of {r['checked']}, Calculations 1.1 "
+                         f"{inc['calc11']} of {r['checked']}")  # fmt: skip
         for fail in r["failed"]:
             lines.append(f"  - {fail['id']}: {fail['why']}")
     sc = card["shortcuts"]["finmr"]
