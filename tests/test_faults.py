@@ -220,3 +220,11 @@ def test_error_causes_from_exceptions_and_replies() -> None:
     with pytest.raises(ModelCallError, match="refused"):
         check_output(refused)
     check_output(ModelOutput.from_content("m", "The claim is refuted."))  # a real answer
+
+
+def test_context_window_asked_of_the_server_or_known(openai_server) -> None:
+    from finprobe.model_calls import known_context_window
+
+    assert known_context_window("openai-api/local/tiny-model", openai_server.base_url) == 8192
+    assert known_context_window("openai/gpt-4o-mini") == 128_000
+    assert known_context_window("hf/some/unknown-model") is None

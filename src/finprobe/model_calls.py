@@ -240,7 +240,8 @@ def known_context_window(
     model: str, base_url: str | None = None, timeout: float = 5.0
 ) -> int | None:
     """The model's context window in tokens, when known: a local OpenAI-compatible server
-    is asked (``GET /models``: vLLM's ``max_model_len``, llama.cpp's ``n_ctx``), a
+    is asked (llama.cpp's ``GET /props`` n_ctx, else ``GET /models``: vLLM's
+    ``max_model_len``), a
     well-known hosted model is looked up by name; else None."""
     name = model.split("/")[-1].lower()
     for prefix in sorted(KNOWN_CONTEXT_WINDOWS, key=len, reverse=True):
@@ -248,11 +249,18 @@ def known_context_window(
             return KNOWN_CONTEXT_WINDOWS[prefix]
     if not model.startswith(("openai-api/", "vllm/", "ollama/", "sglang/")) or not base_url:
         return None
-    try:
-        import httpx
+    import httpx
 
-        reply = httpx.get(base_url.rstrip("/") + "/models", timeout=timeout)
-        entries = reply.json().get("data") or []
+    root = base_url.rstrip("/")
+    try:  # llama.cpp's server: the context it was started with
+        props = httpx.get(root.removesuffix("/v1") + "/props", timeout=timeout).json()
+        n_ctx = (props.get("default_generation_settings") or {}).get("n_ctx")
+        if isinstance(n_ctx, int) and n_ctx > 0:
+            return n_ctx
+    except Exception:  # not llama.cpp, or no answer: try the model list
+        pass
+    try:
+        entries = httpx.get(root + "/models", timeout=timeout).json().get("data") or []
     except Exception:  # an unknown window is not an error: the server still says no
         return None
     for entry in entries:
