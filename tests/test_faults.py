@@ -23,6 +23,7 @@ from finprobe.model_calls import (
     check_output,
     classify_exception,
     error_cause,
+    plain_error,
 )
 from finprobe.runner import RunLock, run_benchmark, run_key
 
@@ -210,6 +211,10 @@ def test_error_causes_from_exceptions_and_replies() -> None:
     assert error_cause("ModelCallError('refused: blocked (http://x)')") == "refused"
     assert error_cause("server_error: HTTP 500") == "server_error"
     assert error_cause("KeyError: 'x'") == "other"
+    assert (
+        plain_error("ModelCallError('refused: blocked (http://x)')")
+        == "refused: blocked (http://x)"
+    )
 
     from inspect_ai.model import ModelOutput
 

@@ -169,10 +169,16 @@ def eval_command(
         err_console.print(
             f"[red]error:[/red] {run_failure_line(results)}", highlight=False, soft_wrap=True
         )
-        err_console.print(f"log: {outcome.log_path}\nresults (incomplete): {outcome.results_path}")
+        err_console.print(
+            f"log: {outcome.log_path}\nresults (incomplete): {outcome.results_path}",
+            soft_wrap=True,
+            highlight=False,
+        )
         raise typer.Exit(1)
     print_results(results)
-    console.print(f"log: {outcome.log_path}\nresults: {outcome.results_path}")
+    console.print(
+        f"log: {outcome.log_path}\nresults: {outcome.results_path}", soft_wrap=True, highlight=False
+    )
 
 
 def run_failure_line(results: dict) -> str:

@@ -78,6 +78,13 @@ class ModelCallError(RuntimeError):
         super().__init__(f"{self.cause}: {self.detail}{where}")
 
 
+def plain_error(message: str | None) -> str:
+    """A sample error's message without the ``ModelCallError('...')`` wrapper inspect may add."""
+    text = str(message or "").strip()
+    match = re.fullmatch(r"ModelCallError\((['\"])(.*)\1\)", text, flags=re.S)
+    return match.group(2) if match else text
+
+
 def error_cause(message: str | None) -> str:
     """The cause of a sample error from its message ('other' when not ours)."""
     if not message:
@@ -111,7 +118,8 @@ def classify_exception(exc: BaseException) -> tuple[str, str]:
             return "refused", f"HTTP {status}: {text}"
         return "bad_request", f"HTTP {status}: {text}"
     if "Timeout" in name or isinstance(exc, TimeoutError):
-        return "timeout", f"no answer in time ({text})"
+        # inspect's attempt timeout also runs while a request waits for a free connection
+        return "timeout", f"no answer in time ({text}; the wait for a free connection counts)"
     if name in ("APIConnectionError", "ConnectError", "ConnectionRefusedError") or isinstance(
         exc, ConnectionError
     ):
