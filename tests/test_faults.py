@@ -55,7 +55,7 @@ def test_a_failing_server_fails_the_run_with_its_cause(
     assert time.monotonic() - start < 60
     assert results["status"] == "failed" and results["finished"] is False
     assert results["errors"] >= 1
-    assert set(results["error_causes"]) <= {cause, "stopped"}
+    assert set(results["error_causes"]) <= {cause, "stopped", "cancelled"}
     assert cause in results["error_causes"]
     assert openai_server.base_url in results["error_examples"][cause]
     assert results["headline"] == {}  # no sample was answered: no figure at all
@@ -211,6 +211,7 @@ def test_error_causes_from_exceptions_and_replies() -> None:
     assert error_cause("ModelCallError('refused: blocked (http://x)')") == "refused"
     assert error_cause("server_error: HTTP 500") == "server_error"
     assert error_cause("KeyError: 'x'") == "other"
+    assert error_cause("CancelledError('Cancelled via cancel scope 7f60')") == "cancelled"
     assert (
         plain_error("ModelCallError('refused: blocked (http://x)')")
         == "refused: blocked (http://x)"

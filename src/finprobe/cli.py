@@ -187,7 +187,8 @@ def run_failure_line(results: dict) -> str:
     examples = results.get("error_examples") or {}
     n, errors = results.get("samples", 0), results.get("errors", 0)
     if causes:
-        main = max(causes, key=lambda c: causes[c] if c != "stopped" else -1)
+        # the cause that stopped the run, not the samples it left unsent or cut short
+        main = max(causes, key=lambda c: causes[c] if c not in ("stopped", "cancelled") else -1)
         detail = examples.get(main, "")
         counted = ", ".join(f"{c} {k}" for c, k in causes.items())
         line = f"run stopped: {errors} of {n} samples failed ({counted}); {detail}"

@@ -39,6 +39,7 @@ CAUSES = (
     "auth",  # HTTP 401/403
     "bad_request",  # another HTTP 4xx
     "stopped",  # not attempted: the run's first requests all failed
+    "cancelled",  # in flight when the run was stopped (--fail-on-error crossed)
     "other",  # anything else a sample raised
 )
 # causes that say the server, not the sample, is at fault
@@ -90,7 +91,9 @@ def error_cause(message: str | None) -> str:
     if not message:
         return "other"
     match = _CAUSE_PREFIX.match(message)
-    return match.group(1) if match else "other"
+    if match:
+        return match.group(1)
+    return "cancelled" if message.startswith("CancelledError") else "other"
 
 
 def classify_exception(exc: BaseException) -> tuple[str, str]:
