@@ -29,7 +29,7 @@ from finprobe.runner import RunLock, run_benchmark, run_key
 
 TINY = Path(__file__).parent / "data" / "faith_tiny.json"
 GOOD_ANSWER = '```json\n{"results": {"answer": "$1,250.4 million", "scenario": "A", "necessary_metrics": ["Revenue"], "reference": ["Table 0"]}}\n```'
-FAST = RequestLimits(max_retries=0, timeout=2)
+FAST = RequestLimits(max_retries=0, timeout=20)  # room for a loaded test machine
 
 
 def _run(tmp_path: Path, **kwargs):
@@ -51,7 +51,8 @@ def test_a_failing_server_fails_the_run_with_its_cause(
 ) -> None:
     openai_server.mode = mode
     start = time.monotonic()
-    results = _run(tmp_path).results
+    limits = RequestLimits(max_retries=0, timeout=2) if mode == "hang" else FAST
+    results = _run(tmp_path, limits=limits).results
     assert time.monotonic() - start < 60
     assert results["status"] == "failed" and results["finished"] is False
     assert results["errors"] >= 1
