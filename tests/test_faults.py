@@ -23,12 +23,13 @@ from finprobe.model_calls import (
     check_output,
     classify_exception,
     error_cause,
+    plain_error,
 )
 from finprobe.runner import RunLock, run_benchmark, run_key
 
 TINY = Path(__file__).parent / "data" / "faith_tiny.json"
 GOOD_ANSWER = '```json\n{"results": {"answer": "$1,250.4 million", "scenario": "A", "necessary_metrics": ["Revenue"], "reference": ["Table 0"]}}\n```'
-FAST = RequestLimits(max_retries=0, timeout=2)
+FAST = RequestLimits(max_retries=0, timeout=20)  # room for a loaded test machine
 
 
 def _run(tmp_path: Path, **kwargs):
@@ -50,11 +51,12 @@ def test_a_failing_server_fails_the_run_with_its_cause(
 ) -> None:
     openai_server.mode = mode
     start = time.monotonic()
-    results = _run(tmp_path).results
+    limits = RequestLimits(max_retries=0, timeout=2) if mode == "hang" else FAST
+    results = _run(tmp_path, limits=limits).results
     assert time.monotonic() - start < 60
     assert results["status"] == "failed" and results["finished"] is False
     assert results["errors"] >= 1
-    assert set(results["error_causes"]) <= {cause, "stopped"}
+    assert set(results["error_causes"]) <= {cause, "stopped", "cancelled"}
     assert cause in results["error_causes"]
     assert openai_server.base_url in results["error_examples"][cause]
     assert results["headline"] == {}  # no sample was answered: no figure at all
@@ -210,6 +212,11 @@ def test_error_causes_from_exceptions_and_replies() -> None:
     assert error_cause("ModelCallError('refused: blocked (http://x)')") == "refused"
     assert error_cause("server_error: HTTP 500") == "server_error"
     assert error_cause("KeyError: 'x'") == "other"
+    assert error_cause("CancelledError('Cancelled via cancel scope 7f60')") == "cancelled"
+    assert (
+        plain_error("ModelCallError('refused: blocked (http://x)')")
+        == "refused: blocked (http://x)"
+    )
 
     from inspect_ai.model import ModelOutput
 
@@ -220,3 +227,11 @@ def test_error_causes_from_exceptions_and_replies() -> None:
     with pytest.raises(ModelCallError, match="refused"):
         check_output(refused)
     check_output(ModelOutput.from_content("m", "The claim is refuted."))  # a real answer
+
+
+def test_context_window_asked_of_the_server_or_known(openai_server) -> None:
+    from finprobe.model_calls import known_context_window
+
+    assert known_context_window("openai-api/local/tiny-model", openai_server.base_url) == 8192
+    assert known_context_window("openai/gpt-4o-mini") == 128_000
+    assert known_context_window("hf/some/unknown-model") is None

@@ -169,10 +169,16 @@ def eval_command(
         err_console.print(
             f"[red]error:[/red] {run_failure_line(results)}", highlight=False, soft_wrap=True
         )
-        err_console.print(f"log: {outcome.log_path}\nresults (incomplete): {outcome.results_path}")
+        err_console.print(
+            f"log: {outcome.log_path}\nresults (incomplete): {outcome.results_path}",
+            soft_wrap=True,
+            highlight=False,
+        )
         raise typer.Exit(1)
     print_results(results)
-    console.print(f"log: {outcome.log_path}\nresults: {outcome.results_path}")
+    console.print(
+        f"log: {outcome.log_path}\nresults: {outcome.results_path}", soft_wrap=True, highlight=False
+    )
 
 
 def run_failure_line(results: dict) -> str:
@@ -181,7 +187,8 @@ def run_failure_line(results: dict) -> str:
     examples = results.get("error_examples") or {}
     n, errors = results.get("samples", 0), results.get("errors", 0)
     if causes:
-        main = max(causes, key=lambda c: causes[c] if c != "stopped" else -1)
+        # the cause that stopped the run, not the samples it left unsent or cut short
+        main = max(causes, key=lambda c: causes[c] if c not in ("stopped", "cancelled") else -1)
         detail = examples.get(main, "")
         counted = ", ".join(f"{c} {k}" for c, k in causes.items())
         line = f"run stopped: {errors} of {n} samples failed ({counted}); {detail}"

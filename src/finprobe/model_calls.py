@@ -39,6 +39,7 @@ CAUSES = (
     "auth",  # HTTP 401/403
     "bad_request",  # another HTTP 4xx
     "stopped",  # not attempted: the run's first requests all failed
+    "cancelled",  # in flight when the run was stopped (--fail-on-error crossed)
     "other",  # anything else a sample raised
 )
 # causes that say the server, not the sample, is at fault
@@ -78,12 +79,21 @@ class ModelCallError(RuntimeError):
         super().__init__(f"{self.cause}: {self.detail}{where}")
 
 
+def plain_error(message: str | None) -> str:
+    """A sample error's message without the ``ModelCallError('...')`` wrapper inspect may add."""
+    text = str(message or "").strip()
+    match = re.fullmatch(r"ModelCallError\((['\"])(.*)\1\)", text, flags=re.S)
+    return match.group(2) if match else text
+
+
 def error_cause(message: str | None) -> str:
     """The cause of a sample error from its message ('other' when not ours)."""
     if not message:
         return "other"
     match = _CAUSE_PREFIX.match(message)
-    return match.group(1) if match else "other"
+    if match:
+        return match.group(1)
+    return "cancelled" if message.startswith("CancelledError") else "other"
 
 
 def classify_exception(exc: BaseException) -> tuple[str, str]:
@@ -111,7 +121,8 @@ def classify_exception(exc: BaseException) -> tuple[str, str]:
             return "refused", f"HTTP {status}: {text}"
         return "bad_request", f"HTTP {status}: {text}"
     if "Timeout" in name or isinstance(exc, TimeoutError):
-        return "timeout", f"no answer in time ({text})"
+        # inspect's attempt timeout also runs while a request waits for a free connection
+        return "timeout", f"no answer in time ({text}; the wait for a free connection counts)"
     if name in ("APIConnectionError", "ConnectError", "ConnectionRefusedError") or isinstance(
         exc, ConnectionError
     ):
@@ -240,7 +251,8 @@ def known_context_window(
     model: str, base_url: str | None = None, timeout: float = 5.0
 ) -> int | None:
     """The model's context window in tokens, when known: a local OpenAI-compatible server
-    is asked (``GET /models``: vLLM's ``max_model_len``, llama.cpp's ``n_ctx``), a
+    is asked (llama.cpp's ``GET /props`` n_ctx, else ``GET /models``: vLLM's
+    ``max_model_len``), a
     well-known hosted model is looked up by name; else None."""
     name = model.split("/")[-1].lower()
     for prefix in sorted(KNOWN_CONTEXT_WINDOWS, key=len, reverse=True):
@@ -248,11 +260,18 @@ def known_context_window(
             return KNOWN_CONTEXT_WINDOWS[prefix]
     if not model.startswith(("openai-api/", "vllm/", "ollama/", "sglang/")) or not base_url:
         return None
-    try:
-        import httpx
+    import httpx
 
-        reply = httpx.get(base_url.rstrip("/") + "/models", timeout=timeout)
-        entries = reply.json().get("data") or []
+    root = base_url.rstrip("/")
+    try:  # llama.cpp's server: the context it was started with
+        props = httpx.get(root.removesuffix("/v1") + "/props", timeout=timeout).json()
+        n_ctx = (props.get("default_generation_settings") or {}).get("n_ctx")
+        if isinstance(n_ctx, int) and n_ctx > 0:
+            return n_ctx
+    except Exception:  # not llama.cpp, or no answer: try the model list
+        pass
+    try:
+        entries = httpx.get(root + "/models", timeout=timeout).json().get("data") or []
     except Exception:  # an unknown window is not an error: the server still says no
         return None
     for entry in entries:

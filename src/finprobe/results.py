@@ -30,7 +30,7 @@ from finprobe.files import (  # noqa: F401 (write_text_atomic re-exported)
     write_json_atomic,
     write_text_atomic,
 )
-from finprobe.model_calls import error_cause
+from finprobe.model_calls import error_cause, plain_error
 from finprobe.schemas import ResultsRecord, validate_object
 
 RESULTS_SUFFIX = ".results.json"
@@ -94,7 +94,7 @@ def results_from_log(log_path: Path, info: BenchmarkInfo, rescore: bool = False)
     for record in errored:
         cause = error_cause(record.error)
         causes[cause] = causes.get(cause, 0) + 1
-        examples.setdefault(cause, str(record.error)[:300])
+        examples.setdefault(cause, plain_error(record.error)[:300])
     spec = log.eval
     finprobe_meta = (spec.metadata or {}).get("finprobe", {}) if spec.metadata else {}
     return {
@@ -148,7 +148,7 @@ def run_status(inspect_status: str, errors: int) -> str:
 def _stop_reason(log: Any) -> str | None:
     if log.status == "success" or log.error is None:
         return None
-    return " ".join(str(log.error.message).split())[:300]
+    return " ".join(plain_error(log.error.message).split())[:300]
 
 
 def _generation_settings(log: Any) -> dict[str, Any]:

@@ -14,6 +14,7 @@ one giant record (a 50 MB table) is refused before it is copied into prompts.
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Annotated, Any
@@ -172,6 +173,7 @@ def _problem(error: dict[str, Any]) -> str:
     if value is None:
         return "null is not allowed"
     message = error.get("msg", "invalid").removeprefix("Value error, ")
+    message = re.sub(r" or instance of \w+", "", message)
     return f"{message[:1].lower()}{message[1:]}, got {_describe(value)}"
 
 
