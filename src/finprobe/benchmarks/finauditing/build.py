@@ -51,46 +51,46 @@ DQC_TO_RELATION = {"DQC_0081": "Reversal", "DQC_0001": "CombinationErr",
                    "DQC_0145": "Inappropriateness"}  # fmt: skip
 CALC_RULES = ("DQC_0126", "XBRL.calc")
 SEMANTIC_RULES = ("DQC_0099", "DQC_0109", "DQC_0137")
-# near but inappropriate US-GAAP concepts: the mis-tags FinSM instances inject
+# near but inappropriate US-GAAP concepts: the mis-tags FinSM instances inject. Only
+# swaps an analyst would call wrong whatever the filer's business: no narrower or broader
+# concept that can be right for some filers (CostOfRevenue <-> CostOfServices or
+# CostOfGoodsAndServicesSold, ...ExcludingAcquiredInProcessCost, ...Trade payables,
+# ...ContinuingOperations totals and EPS, BasicAndDiluted EPS, PaymentsOfDividendsCommonStock,
+# Revenues <-> RevenueFromContractWithCustomer..., InterestExpenseDebt, LongTermLineOfCredit).
 NEAR_CONCEPTS: dict[str, tuple[str, ...]] = {
     "CashAndCashEquivalentsAtCarryingValue": ("Cash", "CashEquivalentsAtCarryingValue"),
     "AccountsReceivableNetCurrent": ("AccountsReceivableGrossCurrent", "OtherReceivablesNetCurrent"),
-    "InventoryNet": ("InventoryGross", "InventoryFinishedGoodsNetOfReserves"),
+    "InventoryNet": ("InventoryGross",),
     "PropertyPlantAndEquipmentNet": ("PropertyPlantAndEquipmentGross",),
     "Goodwill": ("IntangibleAssetsNetExcludingGoodwill",),
-    "AccountsPayableCurrent": ("AccountsPayableRelatedPartiesCurrent", "AccountsPayableTradeCurrent"),
-    "AccruedLiabilitiesCurrent": ("EmployeeRelatedLiabilitiesCurrent", "OtherLiabilitiesCurrent"),
-    "LongTermDebtNoncurrent": ("LongTermDebtCurrent", "LongTermLineOfCredit"),
-    "Revenues": ("RevenueFromContractWithCustomerIncludingAssessedTax", "OtherIncome"),
-    "RevenueFromContractWithCustomerExcludingAssessedTax": (
-        "RevenueFromContractWithCustomerIncludingAssessedTax", "Revenues"),
-    "CostOfRevenue": ("CostOfGoodsAndServicesSold", "CostOfServices"),
-    "CostOfGoodsAndServicesSold": ("CostOfRevenue", "CostOfGoodsSold"),
-    "ResearchAndDevelopmentExpense": ("ResearchAndDevelopmentExpenseExcludingAcquiredInProcessCost",),
+    "AccountsPayableCurrent": ("AccountsPayableRelatedPartiesCurrent",),
+    "AccruedLiabilitiesCurrent": ("EmployeeRelatedLiabilitiesCurrent",),
+    "LongTermDebtNoncurrent": ("LongTermDebtCurrent",),
+    "Revenues": ("OtherIncome",),
     "SellingGeneralAndAdministrativeExpense": ("GeneralAndAdministrativeExpense", "SellingAndMarketingExpense"),
     "OperatingIncomeLoss": ("IncomeLossFromContinuingOperations",),
     "NetIncomeLoss": ("ProfitLoss", "ComprehensiveIncomeNetOfTax"),
     "IncomeTaxExpenseBenefit": ("IncomeTaxesPaid", "CurrentIncomeTaxExpenseBenefit"),
-    "InterestExpense": ("InterestPaidNet", "InterestExpenseDebt"),
+    "InterestExpense": ("InterestPaidNet",),
     "AssetsCurrent": ("OtherAssetsCurrent",),
     "LiabilitiesCurrent": ("OtherLiabilitiesCurrent",),
     "StockholdersEquity": ("StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest",),
     "RetainedEarningsAccumulatedDeficit": ("AccumulatedOtherComprehensiveIncomeLossNetOfTax",),
     "DepreciationDepletionAndAmortization": ("Depreciation", "AmortizationOfIntangibleAssets"),
-    "ShareBasedCompensation": ("AllocatedShareBasedCompensationExpense",),
-    "PaymentsToAcquirePropertyPlantAndEquipment": ("PaymentsToAcquireProductiveAssets",
-                                                   "PaymentsToAcquireBusinessesNetOfCashAcquired"),
-    "PaymentsOfDividends": ("PaymentsOfDividendsCommonStock", "DividendsCommonStockCash"),
+    "PaymentsToAcquirePropertyPlantAndEquipment": ("PaymentsToAcquireBusinessesNetOfCashAcquired",),
+    "PaymentsOfDividends": ("DividendsCommonStockCash",),
     "PaymentsForRepurchaseOfCommonStock": ("StockRepurchasedDuringPeriodValue",),
-    "NetCashProvidedByUsedInOperatingActivities": ("NetCashProvidedByUsedInOperatingActivitiesContinuingOperations",),
-    "EarningsPerShareBasic": ("EarningsPerShareDiluted", "IncomeLossFromContinuingOperationsPerBasicShare"),
-    "EarningsPerShareDiluted": ("EarningsPerShareBasic", "EarningsPerShareBasicAndDiluted"),
+    "EarningsPerShareBasic": ("EarningsPerShareDiluted",),
+    "EarningsPerShareDiluted": ("EarningsPerShareBasic",),
     "OtherAssetsNoncurrent": ("OtherAssets",),
     "OtherLiabilitiesNoncurrent": ("OtherLiabilities",),
-    "IncreaseDecreaseInAccountsReceivable": ("IncreaseDecreaseInReceivables",),
     "IncreaseDecreaseInInventories": ("InventoryWriteDown",),
-    "IncreaseDecreaseInAccountsPayable": ("IncreaseDecreaseInAccountsPayableTrade",),
 }  # fmt: skip
+# totals including noncontrolling interests: a mis-tag only for a filer that has some
+# (without any, equity or profit "including NCI" equals the parent's and is defensible)
+NCI_INCLUSIVE = {"ProfitLoss", "StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest"}
+_NCI_FACTS = ("MinorityInterest", "NetIncomeLossAttributableToNoncontrollingInterest",
+              "ComprehensiveIncomeNetOfTaxAttributableToNoncontrollingInterest")  # fmt: skip
 
 
 # --------------------------------------------------------------------------- sub-filings
@@ -257,10 +257,69 @@ def finre_row(name: str, sub: SubFiling, elements: Sequence[str], label: str, me
     }
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+_CAMEL_HUMP = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_TERM_STOP = {"and", "of", "the", "for", "in", "to", "net", "total", "a", "an", "or",
+              "abstract", "line", "items", "table"}  # fmt: skip
+
+
+def _term_tokens(text: str) -> set[str]:
+    words = _WORD.findall(_CAMEL_HUMP.sub(" ", text).lower())
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words} - _TERM_STOP
+
+
+def _heading(label: str) -> str:
+    """A presentation heading as a term: 'Current assets:' -> 'Current assets'."""
+    return re.sub(r"\s*\[(Abstract|Line Items|Table)\]\s*$", "", label).strip().rstrip(":").strip()
+
+
+def finsm_area(sub: SubFiling, concepts: Sequence[str], avoid: Sequence[str] = ()) -> str:
+    """The financial area a FinSM query names: the nearest presentation heading above
+    the mis-tagged items that shares no word with their labels or concept names (so
+    matching the query against labels cannot find them), else the statement itself.
+
+    The paper's query describes a financial term; it need not be the mis-tagged
+    facts' own label, and naming that label gave the answer away to string matching.
+    """
+    f = sub.filing
+    words: set[str] = set()
+    for concept in list(concepts) + list(avoid):
+        words |= _term_tokens(f.label(concept)) | _term_tokens(concept.rsplit(":", 1)[-1])
+    headings: list[str] = []
+    for concept in concepts:
+        idx = next((i for i, (_, c, _) in enumerate(sub.tree) if c == concept), None)
+        if idx is None:
+            return _statement_area(sub)
+        depth = sub.tree[idx][0]
+        found = None
+        for d, c, _ in reversed(sub.tree[:idx]):
+            if d >= depth:
+                continue
+            depth = d
+            label = f.label(c)
+            if re.search(r"\[(Line Items|Table)\]", label) or d == 0:
+                break  # the statement's own root: no narrower heading fits
+            head = _heading(label)
+            if head and not (_term_tokens(head) & words):
+                found = head
+                break
+        if found is None:
+            return _statement_area(sub)
+        headings.append(found)
+    return "; ".join(dict.fromkeys(headings))
+
+
+def _statement_area(sub: SubFiling) -> str:
+    return f"{sub.kind.replace('_', ' ')} line items"
+
+
 def finsm_row(name: str, sub: SubFiling, term: str, gold: Sequence[str], method: str,
               dqc_id: str, taxonomy: TaxonomyIndex | None, truth: dict | None = None) -> dict[str, Any]:  # fmt: skip
+    """``term``: the financial area to look in (``finsm_area``), never the mis-tagged
+    facts' own label."""
+    where = term if term.endswith("line items") else f"the items under {term}"
     query = (f"In {sub.definition}, find the US-GAAP tags that do not fit the financial "
-             f"term they report, in particular: {term}.")  # fmt: skip
+             f"term they report; look among {where}.")  # fmt: skip
     chunks = []
     if taxonomy is not None:
         chunks = [hit["text"] for hit, _ in taxonomy.search(term, 5) if hit.get("text")]
@@ -419,12 +478,19 @@ def _inject_combination(filing: Filing, name: str, n: int, rng: random.Random,
     return rows
 
 
+def has_noncontrolling_interest(filing: Filing) -> bool:
+    """Does the filer report a non-zero noncontrolling interest?"""
+    return any(f.concept.rsplit(":", 1)[-1] in _NCI_FACTS and f.number
+               for f in filing.facts)  # fmt: skip
+
+
 def near_concepts(concept: str, filing: Filing, taxonomy: TaxonomyIndex | None) -> list[str]:
     """Near but inappropriate replacements for a concept that the filing does not use."""
     prefix, _, local = concept.partition(":")
     if prefix != "us-gaap":
         return []
-    options = [f"us-gaap:{c}" for c in NEAR_CONCEPTS.get(local, ())]
+    options = [f"us-gaap:{c}" for c in NEAR_CONCEPTS.get(local, ())
+               if c not in NCI_INCLUSIVE or has_noncontrolling_interest(filing)]  # fmt: skip
     if taxonomy is not None:
         label = filing.label(concept)
         options += [hit["concept"] for hit, _ in taxonomy.search(label, 6)
@@ -449,17 +515,16 @@ def inject_finsm(filing: Filing, name: str, n: int, rng: random.Random,
         changed = filing
         gold: list[str] = []
         truths = []
-        terms = []
         for concept in chosen:
             replacement = rng.choice(near_concepts(concept, filing, taxonomy))
-            terms.append(filing.label(concept))
             changed, truth = inject.replace_concept(changed, concept, replacement)
             gold.append(replacement)
             truths.append(truth.to_dict())
         new_sub = subfiling_for(changed, role)
         if new_sub is None:
             continue
-        rows.append(finsm_row(name, new_sub, "; ".join(terms), gold, "inject", "DQC_0099",
+        area = finsm_area(new_sub, gold, avoid=chosen)
+        rows.append(finsm_row(name, new_sub, area, gold, "inject", "DQC_0099",
                               taxonomy, {"replacements": truths}))  # fmt: skip
     return rows
 
@@ -632,7 +697,7 @@ def instances_from_messages(filing: Filing, name: str, messages: Iterable[DqcMes
             sub = _role_of(filing, gold, msg.role, subs) if gold else None
             if sub is None:
                 continue
-            term = filing.label(gold[0])
+            term = finsm_area(sub, gold)
             row = finsm_row(name, sub, term, gold, "dqc", msg.rule, taxonomy,
                             {"message": msg.text[:500]})  # fmt: skip
             key = "finsm"

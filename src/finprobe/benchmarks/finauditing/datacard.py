@@ -8,6 +8,8 @@ meant to test:
   over the build, identity, sign change, x1000, /1000, +/- one rounding step, and
   undoing one adjacent-digit swap (given the answer, so an upper bound). Target:
   no rule recovers more than 20% of the answers.
+* FinSM: does string matching the query's term against the facts' labels find the
+  mis-tagged concepts (the label-match shortcut)?
 * FinRE: how much of each class do the two element names alone predict? By the
   paper's definition a CombinationErr names an axis and a member, so the name rule
   ("an Axis/Member/Domain element -> CombinationErr, else the commonest other
@@ -18,6 +20,7 @@ meant to test:
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -95,6 +98,62 @@ def finmr_shortcuts(rows: list[dict]) -> dict[str, Any]:
             "target": FINMR_SHORTCUT_TARGET, "met": top <= FINMR_SHORTCUT_TARGET}  # fmt: skip
 
 
+def _words(text: str) -> set[str]:
+    words = re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text).lower())
+    return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words} - {
+        "and", "of", "the", "for", "in", "to", "net", "total", "a", "an", "or", "line", "item"}
+
+
+def _best_overlap(words: set[str], parts: list[set[str]]) -> float:
+    return max((len(words & t) / len(words | t) for t in parts if t and words), default=0.0)
+
+
+def finsm_shortcuts(rows: list[dict]) -> dict[str, Any]:
+    """Can string matching the query's term against the facts' labels (or names) find
+    the mis-tagged concepts without judging any tag?
+
+    * label equals term: the concepts whose label equals a term part (case-blind); the
+      share of instances where that is exactly the answer set, and where it hits one;
+    * best label overlap, top 1: the concept whose label shares the most words with
+      the term ranked first; the share where it is a mis-tagged concept;
+    * term as a concept name: the term in CamelCase is the mis-tagged or the true
+      concept's local name;
+    * chance, top 1: the mean share of the sub-filing's concepts that are answers.
+    """
+    cases = 0
+    exact = hit = top1 = camel = 0
+    chance = 0.0
+    for row in rows:
+        gold = set(row.get("answer") or [])
+        facts = (row.get("context") or {}).get("facts", [])
+        labels: dict[str, str] = {}
+        for fact in facts:
+            labels.setdefault(fact["concept"], fact.get("label") or "")
+        if not gold or not labels:
+            continue
+        cases += 1
+        parts = [p.strip() for p in str(row.get("term", "")).split(";") if p.strip()]
+        equal = {c for c, lab in labels.items() if lab.strip().lower() in {p.lower() for p in parts}}
+        exact += bool(equal) and equal == gold
+        hit += bool(equal & gold)
+        term_words = [_words(p) for p in parts]
+        score = {c: _best_overlap(_words(lab), term_words) for c, lab in labels.items()}
+        ranked = sorted(labels, key=lambda c: (-score[c], c))
+        top1 += bool(ranked and score[ranked[0]] > 0 and ranked[0] in gold)
+        true = {r.get("original", "") for r in (row.get("truth") or {}).get("replacements", [])}
+        names = {c.rsplit(":", 1)[-1].lower() for c in gold | true if c}
+        camel += any(re.sub(r"[^a-z0-9]", "", p.lower()) in names for p in parts)
+        chance += len(gold & set(labels)) / len(labels)
+    if not cases:
+        return {"instances": 0}
+    return {"instances": cases,
+            "shares": {"label equals term: exact answer set": round(exact / cases, 3),
+                       "label equals term: hits an answer": round(hit / cases, 3),
+                       "best label overlap with term, top 1": round(top1 / cases, 3),
+                       "term in CamelCase is a gold or true concept": round(camel / cases, 3),
+                       "chance, top 1": round(chance / cases, 3)}}  # fmt: skip
+
+
 def _names_rule(elements: list[str]) -> bool:
     return any(e.rsplit(":", 1)[-1].endswith(("Axis", "Member", "Domain")) for e in elements)
 
@@ -129,7 +188,6 @@ def _grouped_token_classifier(rows: list[dict]) -> dict[str, Any] | None:
         from sklearn.linear_model import LogisticRegression
     except ImportError:
         return None
-    import re
 
     filings = sorted({r["filing"] for r in rows})
     if len(filings) < 2:
@@ -170,7 +228,8 @@ def data_card(rows: dict[str, list[dict]], recheck: dict[str, Any]) -> dict[str,
                               if "inconsistent_under" in v else {})}
                     for task, v in recheck.items()},  # fmt: skip
         "shortcuts": {"finmr": finmr_shortcuts(rows.get("finmr", [])),
-                      "finre": finre_name_probe(rows.get("finre", []))},  # fmt: skip
+                      "finre": finre_name_probe(rows.get("finre", [])),
+                      "finsm": finsm_shortcuts(rows.get("finsm", []))},  # fmt: skip
     }
 
 
@@ -208,4 +267,10 @@ def data_card_markdown(card: dict[str, Any]) -> str:
             lines.append(f"- name rule, {cls} (n={v['n']}): {v['predicted']:.1%}")
         for cls, v in fr.get("token_classifier_by_filing", {}).items():
             lines.append(f"- name-token classifier, unseen filings, {cls}: {v['predicted']:.1%}")
+    fs = card["shortcuts"].get("finsm", {})
+    if fs.get("instances"):
+        lines += ["", f"FinSM ({fs['instances']} instances), string matching the query's term "
+                      "against the facts' labels:"]  # fmt: skip
+        for name, share in fs["shares"].items():
+            lines.append(f"- {name}: {share:.1%}")
     return "\n".join(lines) + "\n"
