@@ -437,6 +437,19 @@ def _cue_present(table: dict, old: str, modified: str) -> bool:
     return False
 
 
+# a comparison still stated in an English sentence: a change with its size, a rate of change,
+# a baseline
+_COMPARISON_LEFT = re.compile(
+    r"\b(?:increase|decrease|decline|improvement|reduction|growth|rise|drop)s? of \$?\d"
+    r"|\b(?:increased|decreased|declined|rose|fell|grew|improved|dropped|was up|was down|up|down)"
+    r" (?:by )?(?:approximately |about )?\$?\d"
+    r"|\d(?:\.\d+)? ?(?:%|percent|basis points) (?:increase|decrease|decline|rise|drop|growth|higher|lower)"
+    r"|\b(?:compared (?:to|with)|versus|relative to)\b"
+    r"|\bfrom \$?\d[\d,.]*(?! ?(?:to|through)\b)"
+    r"|同比|环比|较上年|较去年"
+)
+
+
 def inferable(subtype: str, original: str, modified: str, document: str) -> tuple[bool, str]:
     """Rule 3: can a reader who sees the document (not the original) tell the sentence is wrong?
 
@@ -508,7 +521,17 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
             r"\b(?:increased|decreased|rose|fell|grew|declined|was|were|totaled)\b|增长|下降|价|金额|收入",
             modified,
         )
-        return bool(comparison and still_reports), "the removed words were not a comparison"
+        if not (comparison and still_reports):
+            return False, "the removed words were not a comparison"
+        # only a comparative figure counts (a rate of change, a prior-period amount): taking
+        # out a bare baseline year ("from 2022") leaves a complete sentence
+        if not any(n.kind not in NON_FIGURE_KINDS for n in find_numbers(gone)):
+            return False, "no comparative figure removed"
+        # and nothing left may still carry the comparison ("increased by $4,277", "up 5%",
+        # "compared to", a prior level "from $X"): then the sentence is still complete
+        if _COMPARISON_LEFT.search(modified):
+            return False, "a comparison remains in the sentence"
+        return True, ""
     if subtype == "conflicting_expression":
         return _direction_conflict(modified) and not _direction_conflict(
             original
