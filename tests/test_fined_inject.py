@@ -162,6 +162,24 @@ def test_numerical_inconsistency_needs_the_same_quantity() -> None:
     )
 
 
+def test_numerical_inconsistency_needs_the_same_head_noun() -> None:
+    # audit CNGLW: an IPO's price per unit is not a private placement's price per placement unit
+    first = (
+        "On March 5, 2024, the Company sold 600,000 Placement Units at $10.00 per Placement Unit."
+    )
+    later = "On March 5, 2024, the Company sold 20,000,000 Units at $10.00 per Unit in the IPO."
+    text = f"{first}\n\n{later}"
+    assert not numerical_inconsistency_candidates(
+        _spans(text, [first]), _spans(text, [later]), random.Random(0), "p0"
+    )
+    # the same price per unit stated twice is one quantity
+    again = "On March 5, 2024, the Company sold the Placement Units at $10.00 per Placement Unit."
+    text = f"{first}\n\n{again}"
+    assert numerical_inconsistency_candidates(
+        _spans(text, [first]), _spans(text, [again]), random.Random(0), "p0"
+    )
+
+
 def test_clause_conflict_restates_a_stipulation_with_another_value() -> None:
     stip = "The 2026 Notes bear interest at 5.25% per annum and mature on June 1, 2026."
     filler = " ".join(["Revenue grew in all segments during the year."] * 80)
