@@ -162,6 +162,27 @@ def test_numerical_inconsistency_needs_the_same_quantity() -> None:
     )
 
 
+def test_redundant_restatement_lowercases_a_common_opener_and_keeps_names() -> None:
+    # audit: "; again, No meaningful..." kept the capital of a common word
+    prev = "No meaningful changes were made to the 12 policies in 2023."
+    s = "The Company reviewed its accounting policies during the year."
+    outs = set()
+    for seed in range(40):
+        c = SENTENCE_INJECTORS["redundant_statement"](s, "en", random.Random(seed), prev)
+        if c:
+            outs.add(c.modified)
+            assert "no meaningful changes were made" in c.modified
+            assert review("redundant_statement", s, c.modified, f"{prev} {s}")[0]
+    assert any(". As noted, no meaningful" in o for o in outs)  # a separate restating sentence
+    # a name keeps its capital; a capitalised word that is neither is left alone
+    named = "Kepler was appointed Chief Financial Officer on 12 May."
+    here = "The Board thanked Kepler for his service during the year."
+    c = SENTENCE_INJECTORS["redundant_statement"](here, "en", random.Random(0), named)
+    assert c and "Kepler was appointed" in c.modified
+    odd = "Acquisitions were made for $12 million in 2023."
+    assert SENTENCE_INJECTORS["redundant_statement"](s, "en", random.Random(0), odd) is None
+
+
 def test_numerical_inconsistency_needs_the_same_head_noun() -> None:
     # audit CNGLW: an IPO's price per unit is not a private placement's price per placement unit
     first = (

@@ -526,7 +526,9 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
             .removeprefix("in addition, ")
             .removeprefix("again, ")
         )
-        added = re.sub(r"^(?:and|in addition|again),?\s+", "", added.strip(" ,;()"))
+        added = re.sub(
+            r"^(?:and|in addition|again|as noted),?\s+", "", added.strip(" ,;()."), flags=re.I
+        )
         core = added.strip(" ,;().")
         if len(core) < 4:
             return False, "nothing restated"
