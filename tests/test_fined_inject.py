@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from finprobe.benchmarks.fined.card import data_card, edit_concentration
+from finprobe.benchmarks.fined.dataset import AnnotatedError, FinEDDocument
 from finprobe.benchmarks.fined.edits import Injection
 from finprobe.benchmarks.fined.filter import (
     check_injection,
@@ -20,8 +21,10 @@ from finprobe.benchmarks.fined.filter import (
     verify_calculation,
 )
 from finprobe.benchmarks.fined.inject import (
+    FAMILY_CAP,
     RULE_SUBTYPES,
     SENTENCE_INJECTORS,
+    choose_injections,
     inject_rules,
     parse_llm_injection,
     rule_candidates,
@@ -358,6 +361,56 @@ def test_data_card_counts_concentration_and_probe() -> None:
         probe = card["surface_probe"][negatives]
         assert probe["edited"] == card["errors"]
         assert probe["learned"]["available"] and 0.0 <= probe["learned"]["f1"] <= 1.0
+
+
+def test_planner_caps_an_edit_family_and_the_card_reports_families() -> None:
+    # audit 7: families dominated (e.g. SEC form swaps 10/11) although no one edit did
+    def cand(i: int, family: str) -> Injection:
+        return Injection(
+            "ambiguous_expression",
+            f"s{i}",
+            f"m{i}",
+            10 * i,
+            10 * i + 5,
+            "rule:x",
+            {"family": family, "edit": f"e{i}"},
+        )
+
+    edits: Counter = Counter()
+    picked = []
+    for doc in range(12):
+        # every document offers a dominant family, and every other one a second family too
+        pool = [cand(2 * doc, "exception")] + (
+            [cand(2 * doc + 1, "vague amount")] if doc % 2 else []
+        )
+        chosen = choose_injections(
+            {"ambiguous_expression": pool}, random.Random(doc), 1, None, edits
+        )
+        picked += [c.detail["family"] for c in chosen]
+    share = Counter(picked)["exception"] / len(picked)
+    assert share <= FAMILY_CAP + 1e-9, picked
+    docs = [
+        FinEDDocument(
+            id="d",
+            text="x",
+            scene=None,
+            language="en",
+            errors=[
+                AnnotatedError(
+                    sentence="m",
+                    subtype="ambiguous_expression",
+                    original="s",
+                    start=0,
+                    source="rule:x",
+                    detail={"family": f, "edit": f"e{i}"},
+                )
+                for i, f in enumerate(picked)
+            ],
+        )
+    ]
+    conc = edit_concentration(docs)["ambiguous_expression"]
+    assert conc["families"] == dict(Counter(picked).most_common())
+    assert conc["top_family_share"] == max(Counter(picked).values()) / len(picked)
 
 
 def test_pipeline_on_chinese_text() -> None:
