@@ -240,6 +240,9 @@ def test_clause_conflict_skips_a_subject_whose_terms_were_amended() -> None:
     assert not clause_conflict_candidates(
         _spans(amended, sents), paragraphs, random.Random(1), amended
     )
+    # a mere possibility of change is no amendment
+    maybe = text + "\n\nThe terms of the 2026 Notes may be extended or modified by the holders."
+    assert clause_conflict_candidates(_spans(maybe, sents), paragraphs, random.Random(1), maybe)
 
 
 def test_clause_conflict_new_value_is_no_real_figure_of_the_document() -> None:
