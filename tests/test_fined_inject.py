@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from finprobe.benchmarks.fined.card import data_card, edit_concentration
+from finprobe.benchmarks.fined.dataset import AnnotatedError, FinEDDocument
 from finprobe.benchmarks.fined.edits import Injection
 from finprobe.benchmarks.fined.filter import (
     check_injection,
@@ -20,8 +21,10 @@ from finprobe.benchmarks.fined.filter import (
     verify_calculation,
 )
 from finprobe.benchmarks.fined.inject import (
+    FAMILY_CAP,
     RULE_SUBTYPES,
     SENTENCE_INJECTORS,
+    choose_injections,
     inject_rules,
     parse_llm_injection,
     rule_candidates,
@@ -162,6 +165,45 @@ def test_numerical_inconsistency_needs_the_same_quantity() -> None:
     )
 
 
+def test_redundant_restatement_lowercases_a_common_opener_and_keeps_names() -> None:
+    # audit: "; again, No meaningful..." kept the capital of a common word
+    prev = "No meaningful changes were made to the 12 policies in 2023."
+    s = "The Company reviewed its accounting policies during the year."
+    outs = set()
+    for seed in range(40):
+        c = SENTENCE_INJECTORS["redundant_statement"](s, "en", random.Random(seed), prev)
+        if c:
+            outs.add(c.modified)
+            assert "no meaningful changes were made" in c.modified
+            assert review("redundant_statement", s, c.modified, f"{prev} {s}")[0]
+    assert any(". As noted, no meaningful" in o for o in outs)  # a separate restating sentence
+    # a name keeps its capital; a capitalised word that is neither is left alone
+    named = "Kepler was appointed Chief Financial Officer on 12 May."
+    here = "The Board thanked Kepler for his service during the year."
+    c = SENTENCE_INJECTORS["redundant_statement"](here, "en", random.Random(0), named)
+    assert c and "Kepler was appointed" in c.modified
+    odd = "Acquisitions were made for $12 million in 2023."
+    assert SENTENCE_INJECTORS["redundant_statement"](s, "en", random.Random(0), odd) is None
+
+
+def test_numerical_inconsistency_needs_the_same_head_noun() -> None:
+    # audit CNGLW: an IPO's price per unit is not a private placement's price per placement unit
+    first = (
+        "On March 5, 2024, the Company sold 600,000 Placement Units at $10.00 per Placement Unit."
+    )
+    later = "On March 5, 2024, the Company sold 20,000,000 Units at $10.00 per Unit in the IPO."
+    text = f"{first}\n\n{later}"
+    assert not numerical_inconsistency_candidates(
+        _spans(text, [first]), _spans(text, [later]), random.Random(0), "p0"
+    )
+    # the same price per unit stated twice is one quantity
+    again = "On March 5, 2024, the Company sold the Placement Units at $10.00 per Placement Unit."
+    text = f"{first}\n\n{again}"
+    assert numerical_inconsistency_candidates(
+        _spans(text, [first]), _spans(text, [again]), random.Random(0), "p0"
+    )
+
+
 def test_clause_conflict_restates_a_stipulation_with_another_value() -> None:
     stip = "The 2026 Notes bear interest at 5.25% per annum and mature on June 1, 2026."
     filler = " ".join(["Revenue grew in all segments during the year."] * 80)
@@ -198,6 +240,9 @@ def test_clause_conflict_skips_a_subject_whose_terms_were_amended() -> None:
     assert not clause_conflict_candidates(
         _spans(amended, sents), paragraphs, random.Random(1), amended
     )
+    # a mere possibility of change is no amendment
+    maybe = text + "\n\nThe terms of the 2026 Notes may be extended or modified by the holders."
+    assert clause_conflict_candidates(_spans(maybe, sents), paragraphs, random.Random(1), maybe)
 
 
 def test_clause_conflict_new_value_is_no_real_figure_of_the_document() -> None:
@@ -319,6 +364,56 @@ def test_data_card_counts_concentration_and_probe() -> None:
         probe = card["surface_probe"][negatives]
         assert probe["edited"] == card["errors"]
         assert probe["learned"]["available"] and 0.0 <= probe["learned"]["f1"] <= 1.0
+
+
+def test_planner_caps_an_edit_family_and_the_card_reports_families() -> None:
+    # audit 7: families dominated (e.g. SEC form swaps 10/11) although no one edit did
+    def cand(i: int, family: str) -> Injection:
+        return Injection(
+            "ambiguous_expression",
+            f"s{i}",
+            f"m{i}",
+            10 * i,
+            10 * i + 5,
+            "rule:x",
+            {"family": family, "edit": f"e{i}"},
+        )
+
+    edits: Counter = Counter()
+    picked = []
+    for doc in range(12):
+        # every document offers a dominant family, and every other one a second family too
+        pool = [cand(2 * doc, "exception")] + (
+            [cand(2 * doc + 1, "vague amount")] if doc % 2 else []
+        )
+        chosen = choose_injections(
+            {"ambiguous_expression": pool}, random.Random(doc), 1, None, edits
+        )
+        picked += [c.detail["family"] for c in chosen]
+    share = Counter(picked)["exception"] / len(picked)
+    assert share <= FAMILY_CAP + 1e-9, picked
+    docs = [
+        FinEDDocument(
+            id="d",
+            text="x",
+            scene=None,
+            language="en",
+            errors=[
+                AnnotatedError(
+                    sentence="m",
+                    subtype="ambiguous_expression",
+                    original="s",
+                    start=0,
+                    source="rule:x",
+                    detail={"family": f, "edit": f"e{i}"},
+                )
+                for i, f in enumerate(picked)
+            ],
+        )
+    ]
+    conc = edit_concentration(docs)["ambiguous_expression"]
+    assert conc["families"] == dict(Counter(picked).most_common())
+    assert conc["top_family_share"] == max(Counter(picked).values()) / len(picked)
 
 
 def test_pipeline_on_chinese_text() -> None:

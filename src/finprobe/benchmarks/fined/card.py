@@ -44,13 +44,16 @@ def _source_kind(source: str) -> str:
 
 
 def edit_concentration(docs: list[FinEDDocument]) -> dict[str, dict[str, Any]]:
-    """Per subtype: errors, distinct edits, and the most used (old -> new) edit with its share."""
-    from finprobe.benchmarks.fined.edits import edit_key
+    """Per subtype: errors, distinct edits, the most used (old -> new) edit with its share, and
+    the edit families (kinds of edit) with the top family's share."""
+    from finprobe.benchmarks.fined.edits import edit_family, edit_key
 
     by_sub: dict[str, Counter] = defaultdict(Counter)
+    by_family: dict[str, Counter] = defaultdict(Counter)
     for d in docs:
         for e in d.errors:
             by_sub[e.subtype][e.detail.get("edit") or edit_key(e.original, e.sentence)] += 1
+            by_family[e.subtype][edit_family(e.subtype, e.detail)] += 1
     out = {}
     for sub in SUBTYPE_IDS:
         c = by_sub.get(sub)
@@ -63,6 +66,9 @@ def edit_concentration(docs: list[FinEDDocument]) -> dict[str, dict[str, Any]]:
             "distinct_edits": len(c),
             "top_edit": key,
             "top_share": n / total,
+            "families": dict(by_family[sub].most_common()),
+            "top_family": by_family[sub].most_common(1)[0][0],
+            "top_family_share": by_family[sub].most_common(1)[0][1] / total,
         }
     return out
 
@@ -228,6 +234,10 @@ def data_card(
         "subtypes_present": sum(1 for s in SUBTYPE_IDS if s in by_source),
         "edit_concentration": conc,
         "max_top_edit_share": max((c["top_share"] for c in conc.values()), default=0.0),
+        "max_top_family_share_multi": max(
+            (c["top_family_share"] for c in conc.values() if len(c["families"]) > 1),
+            default=0.0,
+        ),
         "dropped": dict(drops),
         "dropped_total": sum((dropped or Counter()).values()),
     }

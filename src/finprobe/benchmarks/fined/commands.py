@@ -282,8 +282,11 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
 def print_card(console: Console, card: dict[str, Any], path: str = "") -> None:
     """The data card's tables: subtypes by source with edit concentration, drops, probes."""
     tab = Table(title=f"Data card {path}".strip())
-    for col in ("subtype", "rule", "llm", "distinct edits", "top edit share", "top edit"):
-        tab.add_column(col, justify="left" if col in ("subtype", "top edit") else "right")
+    cols = ("subtype", "rule", "llm", "distinct edits", "top edit share", "top edit")
+    for col in (*cols, "families", "top family (share)"):
+        tab.add_column(
+            col, justify="left" if col in ("subtype", "top edit", "top family (share)") else "right"
+        )
     for sub, c in card["edit_concentration"].items():
         src = card["by_subtype_and_source"].get(sub, {})
         tab.add_row(
@@ -293,6 +296,8 @@ def print_card(console: Console, card: dict[str, Any], path: str = "") -> None:
             str(c["distinct_edits"]),
             f"{100 * c['top_share']:.0f}%",
             c["top_edit"][:60],
+            str(len(c.get("families", {}))),
+            f"{c.get('top_family', '')} ({100 * c.get('top_family_share', 0):.0f}%)",
         )
     console.print(tab)
     drops = Table(title=f"Dropped by the review rules ({card['dropped_total']})")

@@ -96,3 +96,22 @@ def edit_key(original: str, modified: str) -> str:
     old = " ".join(a[i1:i2]).lower() or "∅"
     new = " ".join(b[j1:j2]).lower() or "∅"
     return f"{old} -> {new}"
+
+
+def edit_family(subtype: str, detail: dict[str, Any]) -> str:
+    """The family an edit belongs to (a kind of edit, wider than its 'old -> new' key): what
+    the injector recorded, the unit kind of a unit error, the kind of a swapped citation."""
+    if detail.get("family"):
+        return str(detail["family"])
+    if subtype == "numerical_unit_error" and detail.get("unit"):
+        return f"unit: {detail['unit']}"
+    if subtype == "incorrect_legal_reference":
+        old = str(detail.get("old", ""))
+        if "Form" in old:
+            return "SEC form"
+        if old.startswith("ASC"):
+            return "ASC topic"
+        if old.startswith("Section"):
+            return "code section"
+        return "act or law"
+    return "one family"

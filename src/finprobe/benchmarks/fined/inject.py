@@ -26,7 +26,7 @@ from finprobe.benchmarks.fined.dataset import (
     detect_language,
     word_count,
 )
-from finprobe.benchmarks.fined.edits import Change, Injection, edit_key
+from finprobe.benchmarks.fined.edits import Change, Injection, edit_family, edit_key
 from finprobe.benchmarks.fined.filter import check_injection
 from finprobe.benchmarks.fined.inject_fke import (
     inject_ambiguous_expression,
@@ -185,6 +185,10 @@ def _sentences_in(src: SourceText, block_ids: tuple[str, ...]) -> list[SentenceS
     ]
 
 
+# no edit family above this share of its subtype's errors (checked once a subtype has this many)
+FAMILY_CAP = 0.5
+FAMILY_CAP_AFTER = 4
+
 # alternative edits drawn per sentence (distinct ones become alternative candidates)
 DRAWS_PER_SENTENCE = 3
 
@@ -313,8 +317,26 @@ def choose_injections(
         if len(chosen) >= max_errors:
             break
         pool = rng.sample(candidates[subtype], len(candidates[subtype]))
-        pool.sort(key=lambda c: edits[(subtype, _edit_family(c))])
+        # least-used family first, then least-used edit within it
+        pool.sort(
+            key=lambda c: (
+                edits[("family", subtype, edit_family(subtype, c.detail))],
+                edits[(subtype, _edit_family(c))],
+            )
+        )
+        total = edits[("total", subtype)]
+        seen_families = {k[2] for k in edits if k[:2] == ("family", subtype) and edits[k] > 0}
         for c in pool:
+            fam = edit_family(subtype, c.detail)
+            # a family may not pass FAMILY_CAP of its subtype once the subtype is seen to have
+            # other families (a one-family subtype is capped by its edits alone)
+            over = (
+                total >= FAMILY_CAP_AFTER
+                and len(seen_families | {fam}) > 1
+                and (edits[("family", subtype, fam)] + 1) / (total + 1) > FAMILY_CAP
+            )
+            if over:
+                continue
             overlaps = any(
                 c.start < o.end + 1
                 and o.start < c.end + 1
@@ -325,6 +347,8 @@ def choose_injections(
             if not overlaps:
                 chosen.append(c)
                 edits[(subtype, _edit_family(c))] += 1
+                edits[("family", subtype, fam)] += 1
+                edits[("total", subtype)] += 1
                 break
     return chosen
 
@@ -421,6 +445,8 @@ def still_inferable(
             dropped[(broken.subtype, "final text: its anchor no longer holds")] += 1
         if edit_counts is not None:
             edit_counts[(broken.subtype, _edit_family(broken))] -= 1
+            edit_counts[("family", broken.subtype, edit_family(broken.subtype, broken.detail))] -= 1
+            edit_counts[("total", broken.subtype)] -= 1
 
 
 def inject_rules(

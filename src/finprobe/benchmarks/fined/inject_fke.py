@@ -145,7 +145,7 @@ CITATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
         (
             "Quarterly Report on Form 10-Q",
             "Annual Report on Form 8-K",
-            "Annual Report on Form 20-F",
+            # not Form 20-F: a foreign issuer's annual report, so "annual" does not refute it
             "Annual Report on Form S-1",
         ),
     ),

@@ -458,9 +458,11 @@ def _distant(paragraph_end: int, s: SentenceSpan, gap: int) -> bool:
 
 
 # a stipulation a later agreement changed: "amended", "increased the ... to", "extended"...
+# (not a possibility: "it may be extended, suspended or discontinued")
 _SUPERSEDED = re.compile(
-    r"\b(?:amend\w*|increas\w*|decreas\w*|extend\w*|extension|replac\w*|refinanc\w*"
-    r"|terminat\w*|upsiz\w*|reduc\w*|modif\w*|restat\w*|superseded)\b",
+    r"(?<!may be )(?<!can be )(?<!could be )(?<!, )(?<!or )"
+    r"\b(?:amend\w*|increased|decreased|extended|extension|replaced|refinanc\w*"
+    r"|terminated|upsiz\w*|reduced|modified|restated|superseded)\b",
     re.I,
 )
 

@@ -110,6 +110,33 @@ _CLAUSE_HEAD = re.compile(
 )
 
 
+# other common sentence openers that are no names ("No meaningful changes were...")
+_LOWER_STARTS = frozenset(
+    [
+        "no",
+        "none",
+        "there",
+        "it",
+        "we",
+        "a",
+        "an",
+        "both",
+        "during",
+        "since",
+        "while",
+        "although",
+        "after",
+        "before",
+        "in",
+        "for",
+        "on",
+        "approximately",
+        "substantially",
+        "most",
+        "some",
+        "certain",
+    ]
+)
 _COMMON_STARTS = frozenset(
     [
         "The",
@@ -141,7 +168,7 @@ _COMMON_STARTS = frozenset(
 )
 
 
-def _restatable(prev: str) -> str | None:
+def _restatable(prev: str, here: str = "") -> str | None:
     """The previous sentence as a clause that can be repeated: a statement of a figure,
     short enough to read as a restatement rather than a copied paragraph."""
     prev = prev.strip()
@@ -154,7 +181,15 @@ def _restatable(prev: str) -> str | None:
     body = prev[:-1]
     # a restatement inside a sentence starts in lower case, unless it starts with a name
     first = body.split()[0]
-    return body[0].lower() + body[1:] if first in _COMMON_STARTS else body
+    if first in _COMMON_STARTS or first.lower() in _STOP or first.lower() in _LOWER_STARTS:
+        return body[0].lower() + body[1:]
+    # a name: an acronym, an inner capital, or the word written capitalised inside the sentence
+    name = (
+        (first.isupper() and len(first) > 1)
+        or any(ch.isupper() for ch in first[1:])
+        or re.search(rf"(?<=[a-z,] ){re.escape(first)}\b", f"{body} {here}")
+    )
+    return body if name else None  # neither a common word nor a sure name: leave it
 
 
 def inject_redundant_statement(
@@ -186,10 +221,12 @@ def inject_redundant_statement(
                     )
                 )
         prev_sents = re.split(r"(?<=[.!?])\s+", context.strip()) if context.strip() else []
-        clause = _restatable(prev_sents[-1]) if prev_sents else None
+        clause = _restatable(prev_sents[-1], s) if prev_sents else None
         body = s.rstrip()
         if clause and body.endswith(".") and not body.endswith("..") and len(s) < 400:
-            joiner = rng.choice(("; ", ", and ", "; in addition, ", " (", "; again, "))
+            joiner = rng.choice(
+                ("; ", ", and ", "; in addition, ", " (", "; again, ", ". As noted, ")
+            )
             tail = clause + (")" if joiner == " (" else "")
             options.append(
                 Change(

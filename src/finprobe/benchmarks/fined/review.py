@@ -18,6 +18,7 @@ from __future__ import annotations
 import calendar
 import re
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 
 from finprobe.benchmarks.fined.edits import EN_DATE, MONTHS, NON_FIGURE_KINDS, ZH_DATE, value_of
@@ -206,10 +207,66 @@ def period_of(sentence: str) -> frozenset[str]:
     return frozenset(m.group(0).lower() for m in _PERIOD.finditer(sentence))
 
 
+# words that end the noun phrase right after a figure ("$10.00 per unit, generating...")
+_PHRASE_END = frozenset(
+    [
+        "at",
+        "for",
+        "in",
+        "of",
+        "and",
+        "or",
+        "to",
+        "from",
+        "on",
+        "during",
+        "which",
+        "that",
+        "as",
+        "compared",
+        "was",
+        "were",
+        "is",
+        "are",
+        "with",
+        "by",
+        "the",
+        "our",
+        "its",
+        "their",
+        "a",
+        "an",
+        "each",
+        "respectively",
+        "generating",
+        "resulting",
+        "representing",
+        "including",
+    ]
+)
+
+
+def head_phrase(sentence: str, end: int) -> str:
+    """The noun phrase right after a figure: what it counts or prices ("per placement unit",
+    "units", "shares"); empty when the figure closes its clause."""
+    words = []
+    for w in re.findall(r"[A-Za-z][A-Za-z-]*|[^\sA-Za-z]", sentence[end:])[:4]:
+        low = w.lower()
+        if not w[0].isalpha() or low in _PHRASE_END or low in ("million", "billion", "thousand"):
+            if words or not w[0].isalpha() or low not in ("million", "billion", "thousand"):
+                break
+            continue
+        words.append(low)
+    return " ".join(words)
+
+
 def same_quantity(a: str, a_span: tuple[int, int], b: str, b_span: tuple[int, int]) -> bool:
-    """Two mentions state the same quantity: same figure text (so the same unit), the
-    clause around each names the same metric, and the sentences speak of the same period."""
+    """Two mentions state the same quantity: same figure text (so the same unit), the same
+    head noun after it ("per unit" is not "per placement unit"), the clause around each names
+    the same metric, and the sentences speak of the same period."""
     if a[a_span[0] : a_span[1]] != b[b_span[0] : b_span[1]]:
+        return False
+    if head_phrase(a, a_span[1]) != head_phrase(b, b_span[1]):
         return False
     ma, mb = metric_words(a, *a_span), metric_words(b, *b_span)
     if not ma or not mb:
@@ -437,6 +494,19 @@ def _cue_present(table: dict, old: str, modified: str) -> bool:
     return False
 
 
+# a comparison still stated in an English sentence: a change with its size, a rate of change,
+# a baseline
+_COMPARISON_LEFT = re.compile(
+    r"\b(?:increase|decrease|decline|improvement|reduction|growth|rise|drop)s? of \$?\d"
+    r"|\b(?:increased|decreased|declined|rose|fell|grew|improved|dropped|was up|was down|up|down)"
+    r" (?:by )?(?:approximately |about )?\$?\d"
+    r"|\d(?:\.\d+)? ?(?:%|percent|basis points) (?:increase|decrease|decline|rise|drop|growth|higher|lower)"
+    r"|\b(?:compared (?:to|with)|versus|relative to)\b"
+    r"|\bfrom \$?\d[\d,.]*(?! ?(?:to|through)\b)"
+    r"|同比|环比|较上年|较去年"
+)
+
+
 def inferable(subtype: str, original: str, modified: str, document: str) -> tuple[bool, str]:
     """Rule 3: can a reader who sees the document (not the original) tell the sentence is wrong?
 
@@ -456,7 +526,9 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
             .removeprefix("in addition, ")
             .removeprefix("again, ")
         )
-        added = re.sub(r"^(?:and|in addition|again),?\s+", "", added.strip(" ,;()"))
+        added = re.sub(
+            r"^(?:and|in addition|again|as noted),?\s+", "", added.strip(" ,;()."), flags=re.I
+        )
         core = added.strip(" ,;().")
         if len(core) < 4:
             return False, "nothing restated"
@@ -508,7 +580,17 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
             r"\b(?:increased|decreased|rose|fell|grew|declined|was|were|totaled)\b|增长|下降|价|金额|收入",
             modified,
         )
-        return bool(comparison and still_reports), "the removed words were not a comparison"
+        if not (comparison and still_reports):
+            return False, "the removed words were not a comparison"
+        # only a comparative figure counts (a rate of change, a prior-period amount): taking
+        # out a bare baseline year ("from 2022") leaves a complete sentence
+        if not any(n.kind not in NON_FIGURE_KINDS for n in find_numbers(gone)):
+            return False, "no comparative figure removed"
+        # and nothing left may still carry the comparison ("increased by $4,277", "up 5%",
+        # "compared to", a prior level "from $X"): then the sentence is still complete
+        if _COMPARISON_LEFT.search(modified):
+            return False, "a comparison remains in the sentence"
+        return True, ""
     if subtype == "conflicting_expression":
         return _direction_conflict(modified) and not _direction_conflict(
             original
@@ -569,6 +651,26 @@ def _prose_sentences(document: str) -> tuple[str, ...]:
 # ----------------------------------------------------------------------------- rule 2
 
 
+def stated_product(sentence: str) -> bool:
+    """Three figures of the sentence with a x b = c ("20,000,000 units at $10.00 per unit,
+    generating gross proceeds of $200,000,000")."""
+    vals = [
+        n.number.value
+        for n in find_numbers(sentence)
+        if n.kind not in NON_FIGURE_KINDS and n.number.value
+    ][:8]
+    for i, a in enumerate(vals):
+        for j, b in enumerate(vals):
+            if j <= i:
+                continue
+            for k, c in enumerate(vals):
+                if k in (i, j) or abs(a) == 1 or abs(b) == 1:
+                    continue
+                if abs(a * b - c) <= abs(c) * Decimal("0.005"):
+                    return True
+    return False
+
+
 def second_error(subtype: str, original: str, modified: str, document: str) -> str | None:
     """Why the edit would also bring an error of another kind (review rule 2), or None."""
     from finprobe.benchmarks.fined.inject_fre import find_calculation
@@ -579,6 +681,8 @@ def second_error(subtype: str, original: str, modified: str, document: str) -> s
         and find_calculation(modified) is None
     ):
         return "breaks a total the sentence states"
+    if subtype != "calculation_error" and stated_product(original) and not stated_product(modified):
+        return "breaks a product the sentence states"
     if (
         subtype != "conflicting_expression"
         and _direction_conflict(modified)
