@@ -43,7 +43,7 @@ _YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
 _DASH_CELL = re.compile(r"^\$?\s*[—–\-−]+$")
 _TOTAL = re.compile(r"(?i)^total\b|\btotal\s*$")
 _PER_SHARE = re.compile(
-    r"(?i)per\s+(?:common\s+|diluted\s+|basic\s+|limited\s+|ordinary\s+)?(?:share|unit)|\bEPS\b"
+    r"(?i)\bper\s+(?:[\w’'.-]+\s+){0,3}?(?:share|unit)s?\b|\bEPS\b"  # "per Company’s common share"
 )
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
