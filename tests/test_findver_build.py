@@ -261,7 +261,9 @@ def test_per_share_rows_never_take_the_table_scale(tmp_path: Path) -> None:
     rows = []
     for seed in range(15):
         rows += build_claims_for_document(load_findver_report(report), report.name, seed, 4)
-    per_share = [r for r in rows if "Company’s common share" in r["statement"]]
+    per_share = [
+        r for r in rows if "Company’s common share" in r["statement"] and "$" in r["statement"]
+    ]
     assert per_share and all("per share" in r["statement"] for r in per_share)
     assert all("thousand" not in r["statement"] for r in per_share)
     claim = dict(

@@ -168,7 +168,7 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         return "no cited cells"
     per_share = "per share" in statement
     row_per_share = any(_PER_SHARE_ROW.search(c["row"]) for c in claim.get("cells") or [])
-    if row_per_share != per_share:
+    if kind in ("lookup", "change") and row_per_share != per_share:
         return "per-share row and claim unit differ"  # a per-share amount never takes the scale
     if kind == "lookup":
         m = _LOOKUP.search(statement)
