@@ -251,3 +251,22 @@ def test_a_table_that_lost_its_caption_is_not_read_as_whole_dollars(tmp_path: Pa
     path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
     rows = build_claims_for_document(load_findver_report(path), path.name, per_table=4)
     assert rows and all(r["relevant_context"] == [1] for r in rows)
+
+
+def test_per_share_rows_never_take_the_table_scale(tmp_path: Path) -> None:
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Net loss per Company’s common share | $ (0.53) | $ (0.71) |"
+    report = _report(tmp_path, table=table)
+    rows = []
+    for seed in range(15):
+        rows += build_claims_for_document(load_findver_report(report), report.name, seed, 4)
+    per_share = [
+        r for r in rows if "Company’s common share" in r["statement"] and "$" in r["statement"]
+    ]
+    assert per_share and all("per share" in r["statement"] for r in per_share)
+    assert all("thousand" not in r["statement"] for r in per_share)
+    claim = dict(
+        per_share[0], statement=per_share[0]["statement"].replace(" per share", " thousand")
+    )
+    assert self_check(claim, report).reason == "per-share row and claim unit differ"

@@ -167,3 +167,10 @@ def test_split_parentheses_read_negative() -> None:
     claim = "Net change in cash increased by 75.83% from 2022 to 2023."
     assert verify_claim(claim, [cash]).label == "entailed"
     assert verify_claim(claim.replace("increased", "decreased"), [cash]).label == "refuted"
+
+
+def test_a_cell_supports_only_a_claim_about_its_row() -> None:
+    # 163,795 is cost of sales: claimed for research and development it is an entity swap
+    assert verify_claim("Cost of sales was $163.8 million in 2023.", EVIDENCE).label == "entailed"
+    swapped = verify_claim("Research and development was $163.8 million in 2023.", EVIDENCE)
+    assert swapped.label == "refuted"

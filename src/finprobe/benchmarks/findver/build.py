@@ -43,7 +43,7 @@ _YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
 _DASH_CELL = re.compile(r"^\$?\s*[—–\-−]+$")
 _TOTAL = re.compile(r"(?i)^total\b|\btotal\s*$")
 _PER_SHARE = re.compile(
-    r"(?i)per\s+(?:common\s+|diluted\s+|basic\s+|limited\s+|ordinary\s+)?(?:share|unit)|\bEPS\b"
+    r"(?i)\bper\s+(?:[\w’'.-]+\s+){0,3}?(?:share|unit)s?\b|\bEPS\b"  # "per Company’s common share"
 )
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
@@ -232,11 +232,11 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
 
 
 def _heading(table: Any, r: int) -> str:
-    """The nearest body heading above row r ("Revenues:" -> "revenues"), "" if none."""
+    """The nearest body heading above row r, without its colon; "" if none."""
     for i in range(r - 1, table.header_rows - 1, -1):
         if table.is_body_heading(i):
             text = table.row_label(i).strip().rstrip(":").strip()
-            return text[0].lower() + text[1:] if text and not text[:2].isupper() else text
+            return text  # as written: headings often start with a name ("Corsair Gaming, Inc. ...")
     return ""
 
 

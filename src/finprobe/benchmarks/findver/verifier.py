@@ -373,6 +373,8 @@ def match_number(
             continue
         if not figure.group.startswith("text:") and not _years_ok(claim, figure.years):
             continue  # a sentence's years often date another event; a column's do not
+        if not _row_matches(figure, claim_terms):
+            continue  # a table cell speaks for the claim only under a row it names
         for scale in _scales(claim, figure):
             if _close(target, figure.value * scale, tol):
                 note = (
