@@ -126,8 +126,11 @@ def test_fined_cuts_a_long_document_and_records_it(tmp_path: Path, openai_server
     assert max(openai_server.sent_chars) <= (4_000 - 2_048 - 64) * 3
 
 
-def test_dead_server_trips_the_breaker(tmp_path: Path, openai_server) -> None:
+def test_dead_server_trips_the_breaker(tmp_path: Path, openai_server, monkeypatch) -> None:
     # one request at a time; after 5 failures in a row, with no success, the rest fail unsent
+    from finprobe.model_calls import BREAKER
+
+    monkeypatch.setattr(BREAKER, "threshold", 5)  # 10 by default; the tiny set has 6 samples
     openai_server.mode = "500"
     results = _run(tmp_path, fail_on_error=False, max_connections=1).results
     assert len(openai_server.calls) == 5

@@ -157,7 +157,7 @@ class CircuitBreaker:
     later failures are bounded by retries and ``--fail-on-error``.
     """
 
-    def __init__(self, threshold: int = 5) -> None:
+    def __init__(self, threshold: int = 10) -> None:
         self.threshold = threshold
         self._lock = threading.Lock()
         self.reset()
