@@ -423,3 +423,80 @@ def test_agreement_cli_prints_the_swapped_tables_rate():
     assert figures["swapped_found_rate"] <= 0.01 and figures["agreement_rate"] >= 0.85
     table = CliRunner().invoke(app, ["faith", "agreement", str(PILOT)])
     assert "swapped found rate" in table.output
+
+
+# Audited cases (issue-10 audit): a lookup's row must also give the other period's figure
+# the sentence pairs with the blank.
+_CASH = Table(
+    id="t0",
+    cells=[
+        ["", "Years ended December 31, 2023", "Years ended December 31, 2022"],
+        ["Net cash provided by financing activities", "5,928", "38,267"],
+    ],
+    pre_text="Consolidated cash flows by type of activity are noted below (in thousands):",
+)
+_HOTEL = Table(
+    id="t0",
+    cells=[
+        [
+            "",
+            "Year Ended December 31, 2023",
+            "Year Ended December 31, 2022",
+            "Year Ended December 31, 2021",
+        ],
+        ["Interest expense", "17,588,091", "19,772,802", "22,686,694"],
+        ["Depreciation and amortization - real estate", "18,735,804", "18,593,359", "19,838,017"],
+    ],
+    pre_text="The following is a reconciliation of net loss to Hotel EBITDA.",
+)
+
+
+def test_a_lookup_row_must_give_the_companion_figure_too():
+    # FTK: financing cash 2023 = 5,928 "is" $5.9 million, but 2022 = 38,267 is not $12.3 million
+    ftk = (
+        "As of December 31, 2023, the Company had unrestricted cash and cash equivalents of "
+        "$5.9 million, as compared to $12.3 million at December 31, 2022."
+    )
+    assert find_derivation("$5.9 million", [_CASH], ftk) is None
+    # the same row with the right companion is kept
+    named = ftk.replace(
+        "unrestricted cash and cash equivalents", "net cash provided by financing activities"
+    ).replace("$12.3", "$38.3")
+    assert find_derivation("$5.9 million", [_CASH], named).kind == "lookup"
+    # "respectively": the blank's own group only (AESE: financing 2022 is (611), not $4.1M)
+    flows = Table(
+        id="t0",
+        cells=[
+            ["", "For the Years Ended December 31, 2023", "For the Years Ended December 31, 2022"],
+            ["Financing activities", "$7,147", "$(611)"],
+        ],
+        pre_text="The table below summarizes cash flows (in thousands).",
+    )
+    aese = (
+        "During the years ended December 31, 2023 and 2022, net losses were $3.6 million and "
+        "$10.8 million, respectively, and approximately $7.1 million and $4.1 million, "
+        "respectively, of cash was used in financing activities."
+    )
+    assert find_derivation("$7.1 million", [flows], aese) is None
+    assert find_derivation("$7.1 million", [flows], aese.replace("$4.1", "$0.6")).kind == "lookup"
+    # SOHOO: interest expense 2021 = 22,686,694 is not "rooms expense of $22.7 million" when
+    # 2022's $25.8 million is not interest expense 2022 (19,772,802)
+    rooms = (
+        "Rooms expense for the year ended December 31, 2022 increased approximately $3.1 million, "
+        "or 13.6%, to approximately $25.8 million compared to rooms expense of approximately "
+        "$22.7 million for the year ended December 31, 2021."
+    )
+    mask = rooms.index("$22.7 million")
+    found = find_derivation(
+        "$22.7 million", [_HOTEL], rooms, mask=(mask, mask + len("$22.7 million"))
+    )
+    assert found is None
+    # SOHOO: the "- real estate" sub-row gives $19.8 million for 2021, not the sentence's $19.9
+    dna = (
+        "Depreciation and amortization for the year ended December 31, 2022 decreased by "
+        "approximately $1.3 million or 6.3%, to approximately $18.6 million, compared to "
+        "depreciation and amortization expense of approximately $19.9 million for the year "
+        "ended December 31, 2021."
+    )
+    mask = dna.index("$18.6 million")
+    assert find_derivation("$18.6 million", [_HOTEL], dna, mask=(mask, mask + 13)) is None

@@ -33,6 +33,7 @@ from finprobe.document import (
 from finprobe.numbers import (
     NumberSpan,
     ParsedNumber,
+    find_numbers,
     parse_number,
 )
 
@@ -348,23 +349,8 @@ def find_derivation(
     if mask is None and text in sentence_context:
         at = sentence_context.index(text)
         mask = (at, at + len(text))
-    before, after = (sentence_context[: mask[0]], sentence_context[mask[1] :]) if mask else ("", "")
-    role = mask_role(before, after) if mask else "level"
-    # The period of the blank's own clause ("[MASK] for 2022"); without a mask, any year named.
-    # "in 2023 and 2022 were [MASK] and $14.72 billion, respectively": the blank's slot
-    period = _respectively_slot(before, after, _YEAR.findall(sentence_context)) if mask else None
-    if period is None and mask:
-        period = _target_year(before, after, role)
-    comparison = re.search(r"compared (?:with|to)|as compared|versus|\bvs\.?", after, re.I)
-    own_years = set(_YEAR.findall(before + (after[: comparison.start()] if comparison else after)))
-    if period is None and len(years) > 1:
-        # "increased ... to [MASK]" is the later level, "from [MASK]" the earlier one
-        if role == "older" or re.search(r"\bfrom\s+(?:approximately\s+|about\s+)?$", before):
-            period = min(years)
-        elif re.search(r"\bto\s+(?:approximately\s+|about\s+)?$", before) and _INCREASE.search(
-            before
-        ):
-            period = max(years)
+    role, period, own_years = _blank_period(sentence_context, mask)
+    companions = _companions(sentence_context, mask, period, percent) if mask else []
     context_metric = context | {
         re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
     }
@@ -419,11 +405,39 @@ def find_derivation(
                     return False
             elif any(c.years and not c.years & wanted for c in cells):
                 return False
+        if kind in ("lookup", "raw_lookup") and not _companions_agree(index, ids[0], kind):
+            return False
         # role: "increased [MASK]" is a change, "was [MASK]" a level
         is_change = kind in _CHANGE_KINDS or (
             kind in ("lookup", "raw_lookup") and cells[0].change_column
         )
         return is_change == (role == "change")
+
+    def _companions_agree(index: DerivationIndex, k: int, kind: str) -> bool:
+        """The looked-up row also gives the sentence's other-period figure, where it has that
+        period: "$5.9 million for 2023 compared to $12.3 million for 2022" is not a row
+        reading 5,928 and 38,267. A row without that period's column is no counter-evidence."""
+        cell = index.cells[k]
+        for other_period, other in companions:
+            if other_period in cell.years:
+                continue
+            peers = [
+                j
+                for j in index.by_row[(cell.table_index, cell.row)]
+                if j != k
+                and index.cells[j].years == {other_period}
+                and not index.cells[j].change_column
+                and index.category[j] == index.category[k]
+                and index.percent[j] == index.percent[k]
+            ]
+            if peers and not any(
+                supports(
+                    abs(other.as_fraction()), other.fraction_precision(), index.exact(kind, (j,))
+                )
+                for j in peers
+            ):
+                return False
+        return True
 
     def relevance(ids: tuple[int, ...]) -> float:
         best = 0.0
@@ -502,6 +516,67 @@ def find_derivation(
     score, kind, cell_ids, value = found[0]
     reason = _reason(found, role)
     return _describe(index, kind, cell_ids, value, score, number, reason)
+
+
+
+def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str | None, set[str]]:
+    """The blank's role, its own period, and the years named outside a following comparison."""
+    years = set(_YEAR.findall(sentence))
+    if mask is None:
+        return "level", None, set()
+    before, after = sentence[: mask[0]], sentence[mask[1] :]
+    role = mask_role(before, after)
+    # The period of the blank's own clause ("[MASK] for 2022");
+    # "in 2023 and 2022 were [MASK] and $14.72 billion, respectively": the blank's slot
+    period = _respectively_slot(before, after, _YEAR.findall(sentence))
+    if period is None:
+        period = _target_year(before, after, role)
+    comparison = re.search(r"compared (?:with|to)|as compared|versus|\bvs\.?", after, re.I)
+    own_years = set(_YEAR.findall(before + (after[: comparison.start()] if comparison else after)))
+    if period is None and len(years) > 1:
+        # "increased ... to [MASK]" is the later level, "from [MASK]" the earlier one
+        if role == "older" or re.search(r"\bfrom\s+(?:approximately\s+|about\s+)?$", before):
+            period = min(years)
+        elif re.search(r"\bto\s+(?:approximately\s+|about\s+)?$", before) and _INCREASE.search(
+            before
+        ):
+            period = max(years)
+    return role, period, own_years
+
+
+def _companions(
+    sentence: str, mask: tuple[int, int], period: str | None, percent: bool
+) -> list[tuple[str, ParsedNumber]]:
+    """The other period's figure the sentence pairs with the blank, with its period.
+
+    "[MASK] for 2023 compared to $12.3 million for 2022", "[MASK] and $4.1 million,
+    respectively": the nearest level figure of the same kind (percent or amount) in
+    the blank's own "respectively" group whose period is known and differs from the
+    blank's. A lookup's row must give that figure too in that period's column.
+    """
+    if period is None:
+        return []
+    # the blank's group: between the "respectively" before it and the one after it
+    lo = sentence.rfind("respectively", 0, mask[0])
+    lo = 0 if lo < 0 else lo + len("respectively")
+    hi = sentence.find("respectively", mask[1])
+    hi = len(sentence) if hi < 0 else hi
+    best: tuple[int, str, ParsedNumber] | None = None
+    for span in find_numbers(sentence):
+        if span.start < lo or span.end > hi or span.start < mask[1] and span.end > mask[0]:
+            continue
+        number = span.number
+        if number is None or _YEAR.fullmatch(span.text.strip()) or not number.as_fraction():
+            continue
+        if bool(number.units & {"percent", "bps"}) != percent:
+            continue
+        role, other, _ = _blank_period(sentence, (span.start, span.end))
+        if role == "change" or other is None or other == period:
+            continue
+        distance = span.start - mask[1] if span.start >= mask[1] else mask[0] - span.end
+        if best is None or distance < best[0]:
+            best = (distance, other, number)
+    return [(best[1], best[2])] if best else []
 
 
 def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str) -> str:
