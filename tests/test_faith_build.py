@@ -500,3 +500,25 @@ def test_a_lookup_row_must_give_the_companion_figure_too():
     )
     mask = dna.index("$18.6 million")
     assert find_derivation("$18.6 million", [_HOTEL], dna, mask=(mask, mask + 13)) is None
+
+
+def test_a_row_qualifier_the_sentence_does_not_name_rejects_a_lookup():
+    # SOHOO: one shared word ("expense") is no evidence when the row is interest expense
+    rooms = "Rooms expense was approximately $22.7 million for the year ended December 31, 2021."
+    assert find_derivation("$22.7 million", [_HOTEL], rooms) is None
+    interest = rooms.replace("Rooms expense", "Interest expense")
+    assert find_derivation("$22.7 million", [_HOTEL], interest).kind == "lookup"
+    # "cash used in operations" names operating activities, never the financing section
+    flows = Table(
+        id="t0",
+        cells=[
+            ["", "2023", "2022"],
+            ["Net cash used in operating activities", "(8,112)", "(10,904)"],
+            ["Net cash provided by financing activities", "7,147", "(611)"],
+        ],
+        pre_text="Cash flows (in thousands):",
+    )
+    used = "In 2023 we used cash in operations of $8.1 million."
+    assert find_derivation("$8.1 million", [flows], used).kind == "lookup"
+    funded = "In 2023, $7.1 million of cash was used to fund changes in operating assets."
+    assert find_derivation("$7.1 million", [flows], funded) is None

@@ -366,6 +366,10 @@ def find_derivation(
             row = row | {initials}  # "R&D" names "Research and development"
         return [row, row | (cell.heading_tokens - _GENERIC_WORDS)]
 
+    def _unnamed_qualifiers(cell: Cell, words: set[str]) -> set[str]:
+        """Qualifier words of the row label that the text does not name."""
+        return (cell.row_tokens & _QUALIFIERS) - _with_synonyms(words)
+
     def coverage(cell: Cell, words: set[str]) -> float:
         """Share of the label's words the text names (the better of row, row + heading).
 
@@ -389,6 +393,8 @@ def find_derivation(
         # label must be named; a lookup of a longer span needs one label word
         computed = kind not in ("lookup", "raw_lookup")
         need = _MIN_LABEL_COVERAGE if computed or digits < 2 else _MIN_LOOKUP_COVERAGE
+        if any(_unnamed_qualifiers(c, context_metric) for c in rows):
+            return False  # "Interest expense" is not "rooms expense"
         named = [coverage(c, context_metric) >= need for c in rows]
         near_named = [coverage(c, context_metric | near) >= need for c in rows]
         if not any(named) or not all(near_named):
@@ -605,6 +611,23 @@ _GENERIC_WORDS = frozenset(
         "effect result consolidated prior current including excluding"
     )
 )
+# Words that set a line apart from its siblings (the three cash-flow sections, interest
+# against other expenses, preferred against common): a row label carrying one names a
+# different line unless the text names the qualifier too.
+_QUALIFIERS = frozenset(
+    _tokens(
+        "financing investing operating interest preferred discontinued deferred noncontrolling "
+        "real estate"
+    )
+)
+# the same qualifier in other words: "cash used in operations" is operating activities
+_SYNONYMS = {_tokens("operations")[0]: _tokens("operating")[0]}
+
+
+def _with_synonyms(words: set[str]) -> set[str]:
+    return words | {_SYNONYMS[w] for w in words if w in _SYNONYMS}
+
+
 _SUM_CUE = re.compile(r"\b(?:combined|together|aggregate|in total|total of|sum of|plus)\b", re.I)
 _CHANGE_KINDS = frozenset({"change", "pct_change", "pp_change", "ratio_change"})
 _KIND_SCENARIO = {
