@@ -522,3 +522,35 @@ def test_a_row_qualifier_the_sentence_does_not_name_rejects_a_lookup():
     assert find_derivation("$8.1 million", [flows], used).kind == "lookup"
     funded = "In 2023, $7.1 million of cash was used to fund changes in operating assets."
     assert find_derivation("$7.1 million", [flows], funded) is None
+
+
+def test_the_sign_flip_is_written_into_the_formula_and_self_checked():
+    from finprobe.benchmarks.faith.card import self_check
+
+    # FTK: "Loss from operations ... decreased by $2.0 million, or 11%": (-15,767 - -17,815)
+    # / -17,815 is -11.5%; the sentence states the size, so the formula says it negates
+    cells = [
+        ["", "Years ended December 31, 2023", "Years ended December 31, 2022"],
+        ["Loss from operations", "$(15,767)", "$(17,815)"],
+    ]
+    table = Table(id="t0", cells=cells, pre_text="Results (in thousands):")
+    sentence = (
+        "Loss from operations for the year ended December 31, 2023 decreased by $2.0 million, "
+        "or 11%, compared to the same period of 2022."
+    )
+    found = find_derivation("11%", [table], sentence)
+    assert found.kind == "pct_change" and found.formula.startswith("-(")
+    assert "negation" in found.reason
+    start = sentence.index("11%")
+    instance = {
+        "sentence": sentence,
+        "mask_span": [start, start + 3],
+        "masked_sentence": sentence[:start] + "[MASK]" + sentence[start + 3 :],
+        "ground_truth": "11%",
+        "answerable": True,
+        "derivation": found.to_json(),
+    }
+    tables = {"0": {"cells": cells, "pre_text": "Results (in thousands):"}}
+    assert self_check(instance, tables) is None
+    unsigned = dict(instance, derivation=dict(found.to_json(), formula=found.formula[2:-1]))
+    assert "negative" in self_check(unsigned, tables)

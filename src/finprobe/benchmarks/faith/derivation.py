@@ -227,26 +227,33 @@ class DerivationIndex:
     # -- exact values of candidates ----------------------------------------
 
     def exact(self, kind: str, ids: tuple[int, ...]) -> Decimal:
-        """The candidate's exact value: fraction for the percent pool, base value otherwise."""
+        """The candidate's exact magnitude: fraction for the percent pool, base value otherwise.
+
+        Magnitudes, because the sentence's words carry the sign ("decreased $2.0 million");
+        ``signed`` keeps the sign the formula gives, which the recorded formula writes out."""
+        return abs(self.signed(kind, ids))
+
+    def signed(self, kind: str, ids: tuple[int, ...]) -> Decimal:
+        """The candidate's value with the sign its formula gives on the signed cells."""
         v = [self.val[k] for k in ids]
         with localcontext() as ctx:
             ctx.prec = 40
             if kind == "lookup":
-                return abs(v[0]) / _HUNDRED if self.percent[ids[0]] else abs(v[0])
+                return v[0] / _HUNDRED if self.percent[ids[0]] else v[0]
             if kind == "raw_lookup":
                 return self.cells[ids[0]].raw
             if kind == "change":
-                return abs(v[0] - v[1])
+                return v[0] - v[1]
             if kind == "pp_change":
-                return abs(v[0] - v[1]) / _HUNDRED
+                return (v[0] - v[1]) / _HUNDRED
             if kind == "pct_change":
-                return abs((v[0] - v[1]) / v[1])
+                return (v[0] - v[1]) / v[1]
             if kind in ("ratio", "share"):
-                return abs(v[0] / v[1])
+                return v[0] / v[1]
             if kind == "sum":
-                return abs(v[0] + v[1])
+                return v[0] + v[1]
             if kind == "ratio_change":  # (a1 / b1) - (a2 / b2), in fraction points
-                return abs(v[0] / v[1] - v[2] / v[3])
+                return v[0] / v[1] - v[2] / v[3]
         raise ValueError(kind)
 
 
@@ -705,6 +712,14 @@ def _describe(
         "sum": lambda: f"{label[0]} + {label[1]}",
         "ratio_change": lambda: f"{label[0]} / {label[1]} - {label[2]} / {label[3]}",
     }[kind]()
+    if index.signed(kind, ids) < 0:
+        # the sentence states a size and its words carry the sign ("decreased $2.0
+        # million", "a loss of"): the recorded value negates the formula, and says so
+        formula = f"-({formula})"
+        reason = (reason + "; " if reason else "") + (
+            "the formula is negative on the signed cells; the sentence states its size, so "
+            "the value is its negation"
+        )
     percent = kind in ("pct_change", "pp_change", "ratio", "share", "ratio_change") or (
         kind == "lookup" and index.percent[ids[0]]
     )
