@@ -554,3 +554,40 @@ def test_the_sign_flip_is_written_into_the_formula_and_self_checked():
     assert self_check(instance, tables) is None
     unsigned = dict(instance, derivation=dict(found.to_json(), formula=found.formula[2:-1]))
     assert "negative" in self_check(unsigned, tables)
+
+
+def test_a_change_after_the_comparison_runs_to_the_newest_year():
+    # AESE: the change trails "compared to $0.8 million for 2022" but runs from 2022 to 2023
+    table = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Interest income", "2,958", "790"]],
+        pre_text="Other income (in thousands):",
+    )
+    sentence = (
+        "Interest income was approximately $3.0 million for the twelve months ended December 31, "
+        "2023 compared to approximately $0.8 million for the year ended December 31, 2022, "
+        "representing an increase of interest income of approximately $2.2 million, or 274%."
+    )
+    assert find_derivation("$2.2 million", [table], sentence).kind == "change"
+    assert find_derivation("274%", [table], sentence).kind == "pct_change"
+
+
+def test_cash_used_in_operations_names_operating_activities():
+    # AESE: "used cash in operations of $8.1 million and $10.9 million, respectively"
+    table = Table(
+        id="t0",
+        cells=[
+            ["", "For the Years Ended December 31, 2023", "For the Years Ended December 31, 2022"],
+            ["Operating activities", "$(8,112)", "$(10,904)"],
+            ["Financing activities", "$7,147", "$(611)"],
+        ],
+        pre_text="Cash flows (in thousands):",
+    )
+    sentence = (
+        "For the years ended December 31, 2023 and 2022, we incurred net losses of approximately "
+        "$3.7 million and $10.8 million, respectively, and used cash in operations of "
+        "approximately $8.1 million and $10.9 million, respectively."
+    )
+    found = find_derivation("$8.1 million", [table], sentence)
+    assert found.cells[0]["row_label"] == "Operating activities"
+    assert found.cells[0]["column_label"].endswith("2023")

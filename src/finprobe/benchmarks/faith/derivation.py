@@ -361,6 +361,7 @@ def find_derivation(
     context_metric = context | {
         re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
     }
+    context_metric = _with_synonyms(context_metric)
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
 
     def label_sets(cell: Cell) -> list[set[str]]:
@@ -539,11 +540,20 @@ def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str
         return "level", None, set()
     before, after = sentence[: mask[0]], sentence[mask[1] :]
     role = mask_role(before, after)
+    if role == "level" and _CHANGE_NOUN_OF.search(before):
+        role = "change"  # "an increase of interest income of approximately [MASK]"
     # The period of the blank's own clause ("[MASK] for 2022");
     # "in 2023 and 2022 were [MASK] and $14.72 billion, respectively": the blank's slot
     period = _respectively_slot(before, after, _YEAR.findall(sentence))
     if period is None:
         period = _target_year(before, after, role)
+    if role == "change" and period is not None:
+        # "$3.0 million for 2023 compared to $0.8 million for 2022, an increase of [MASK]":
+        # a change that trails the comparison's older figure runs to the newest year named
+        opened = list(re.finditer(r"compared (?:with|to)|versus|\bvs\.?", before, re.I))
+        named = _YEAR.findall(before[: opened[-1].start()]) if opened else []
+        if named and max(named) > period:
+            period = max(named)
     comparison = re.search(r"compared (?:with|to)|as compared|versus|\bvs\.?", after, re.I)
     own_years = set(_YEAR.findall(before + (after[: comparison.start()] if comparison else after)))
     if period is None and len(years) > 1:
@@ -635,6 +645,12 @@ def _with_synonyms(words: set[str]) -> set[str]:
     return words | {_SYNONYMS[w] for w in words if w in _SYNONYMS}
 
 
+_CHANGE_NOUN_OF = re.compile(
+    r"\b(?:increase|decrease|growth|decline|reduction|rise)s?\s+(?:in|of)\s+"
+    r"(?:[a-z][\w'-]*\s+){1,4}of\s*(?:approximately\s+|about\s+)?"
+    r"(?:\$?\s?[\d.,]+\s*(?:%|percent|million|billion|thousand)?,?\s+or\s*)?$",
+    re.I,
+)
 _SUM_CUE = re.compile(r"\b(?:combined|together|aggregate|in total|total of|sum of|plus)\b", re.I)
 _CHANGE_KINDS = frozenset({"change", "pct_change", "pp_change", "ratio_change"})
 _KIND_SCENARIO = {
