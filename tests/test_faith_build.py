@@ -591,3 +591,17 @@ def test_cash_used_in_operations_names_operating_activities():
     found = find_derivation("$8.1 million", [table], sentence)
     assert found.cells[0]["row_label"] == "Operating activities"
     assert found.cells[0]["column_label"].endswith("2023")
+
+
+def test_a_zero_width_space_separates_sentences():
+    # CNSL: "partnerships.\u200bDivestitures\u200bOn July 10" glued a heading and a sentence
+    doc = _doc()
+    glued = (
+        "We received cash distributions of $43.0 million from these partnerships.\u200b"
+        "Divestitures\u200bOn July 10, 2023, we agreed to sell our data business for $52.0 million."
+    )
+    at = next(i for i, b in enumerate(doc.blocks) if isinstance(b, Table))
+    doc.blocks.insert(at + 2, Paragraph(id="p-zw", text=glued))
+    corpus = mdna_corpus(doc)
+    assert any(s.startswith("On July 10, 2023, we agreed") for s in corpus.sentences)
+    assert not any("Divestitures" in s for s in corpus.sentences)
