@@ -605,3 +605,9 @@ def test_a_zero_width_space_separates_sentences():
     corpus = mdna_corpus(doc)
     assert any(s.startswith("On July 10, 2023, we agreed") for s in corpus.sentences)
     assert not any("Divestitures" in s for s in corpus.sentences)
+
+
+def test_the_reason_reads_as_english():
+    sentence = "Revenue increased from $700.0 million in 2022 to $817.9 million in 2023."
+    found = find_derivation("$700.0 million", [RESULTS], sentence)
+    assert found.reason.startswith("the blank reads as an older;")

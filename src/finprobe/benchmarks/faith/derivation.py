@@ -605,7 +605,8 @@ def _companions(
 def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str) -> str:
     """Why the first candidate was chosen, in words a reviewer can check."""
     score, kind, _, _ = found[0]
-    text = f"the blank reads as a {role}; {kind} with the best label and period fit ({score:.2f})"
+    article = "an" if role[0] in "aeiou" else "a"
+    text = f"the blank reads as {article} {role}; {kind} with the best label and period fit ({score:.2f})"
     if len(found) > 1:
         runner = found[1]
         text += f"; next: {runner[1]} ({runner[0]:.2f}), {len(found) - 1} other candidate(s)"
