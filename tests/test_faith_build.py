@@ -611,3 +611,38 @@ def test_the_reason_reads_as_english():
     sentence = "Revenue increased from $700.0 million in 2022 to $817.9 million in 2023."
     found = find_derivation("$700.0 million", [RESULTS], sentence)
     assert found.reason.startswith("the blank reads as an older;")
+
+
+def test_a_companion_is_a_like_amount_and_may_be_cut_not_rounded():
+    # SOHOO: the total D&A row gives 2022 = 18,650,336, which the sentence writes $18.6 million
+    dna = Table(
+        id="t0",
+        cells=[
+            [
+                "",
+                "Year Ended December 31, 2023",
+                "Year Ended December 31, 2022",
+                "Year Ended December 31, 2021",
+            ],
+            ["Depreciation and amortization", "18,788,748", "18,650,336", "19,909,226"],
+        ],
+        pre_text="Results of operations.",
+    )
+    sentence = (
+        "Depreciation and amortization for the year ended December 31, 2022 decreased by "
+        "approximately $1.3 million or 6.3%, to approximately $18.6 million, compared to "
+        "depreciation and amortization expense of approximately $19.9 million for the year "
+        "ended December 31, 2021."
+    )
+    assert find_derivation("$19.9 million", [dna], sentence).kind == "lookup"
+    # AESE: "twelve months" and "December 31, 2021" are no companion figures
+    income = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Interest income, net", "2,958", "790"]],
+        pre_text="Other income (in thousands):",
+    )
+    aese = (
+        "Interest income was approximately $3.0 million for the twelve months ended December 31, "
+        "2023 compared to approximately $0.8 million for the year ended December 31, 2022."
+    )
+    assert find_derivation("$0.8 million", [income], aese).kind == "lookup"

@@ -283,6 +283,14 @@ def supports(span_value: Decimal, span_precision: Decimal, value: Decimal) -> bo
     return _round_half_up(abs(value), span_precision) * span_precision == abs(span_value)
 
 
+def _rounds_or_truncates(number: ParsedNumber, value: Decimal) -> bool:
+    """A companion figure may round or cut the table's digits ("$18.6 million" for 18,650,336)."""
+    ref, step = abs(number.as_fraction()), number.fraction_precision()
+    if supports(ref, step, value) or step <= 0:
+        return supports(ref, step, value)
+    return ref <= abs(value) < ref + step
+
+
 def _significant_digits(number: ParsedNumber) -> int:
     value, precision = abs(number.as_fraction()), number.fraction_precision()
     if not value or not precision:
@@ -357,7 +365,7 @@ def find_derivation(
         at = sentence_context.index(text)
         mask = (at, at + len(text))
     role, period, own_years = _blank_period(sentence_context, mask)
-    companions = _companions(sentence_context, mask, period, percent) if mask else []
+    companions = _companions(sentence_context, mask, period, number.units) if mask else []
     context_metric = context | {
         re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
     }
@@ -445,10 +453,7 @@ def find_derivation(
                 and index.percent[j] == index.percent[k]
             ]
             if peers and not any(
-                supports(
-                    abs(other.as_fraction()), other.fraction_precision(), index.exact(kind, (j,))
-                )
-                for j in peers
+                _rounds_or_truncates(other, index.exact(kind, (j,))) for j in peers
             ):
                 return False
         return True
@@ -532,7 +537,6 @@ def find_derivation(
     return _describe(index, kind, cell_ids, value, score, number, reason)
 
 
-
 def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str | None, set[str]]:
     """The blank's role, its own period, and the years named outside a following comparison."""
     years = set(_YEAR.findall(sentence))
@@ -568,7 +572,7 @@ def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str
 
 
 def _companions(
-    sentence: str, mask: tuple[int, int], period: str | None, percent: bool
+    sentence: str, mask: tuple[int, int], period: str | None, units: frozenset[str]
 ) -> list[tuple[str, ParsedNumber]]:
     """The other period's figure the sentence pairs with the blank, with its period.
 
@@ -591,8 +595,8 @@ def _companions(
         number = span.number
         if number is None or _YEAR.fullmatch(span.text.strip()) or not number.as_fraction():
             continue
-        if bool(number.units & {"percent", "bps"}) != percent:
-            continue
+        if number.units != units or number.scale_word is None and not number.units:
+            continue  # "$3.0 million" pairs with "$0.8 million", not "twelve months" or a date
         role, other, _ = _blank_period(sentence, (span.start, span.end))
         if role == "change" or other is None or other == period:
             continue
