@@ -423,3 +423,226 @@ def test_agreement_cli_prints_the_swapped_tables_rate():
     assert figures["swapped_found_rate"] <= 0.01 and figures["agreement_rate"] >= 0.85
     table = CliRunner().invoke(app, ["faith", "agreement", str(PILOT)])
     assert "swapped found rate" in table.output
+
+
+# Audited cases (issue-10 audit): a lookup's row must also give the other period's figure
+# the sentence pairs with the blank.
+_CASH = Table(
+    id="t0",
+    cells=[
+        ["", "Years ended December 31, 2023", "Years ended December 31, 2022"],
+        ["Net cash provided by financing activities", "5,928", "38,267"],
+    ],
+    pre_text="Consolidated cash flows by type of activity are noted below (in thousands):",
+)
+_HOTEL = Table(
+    id="t0",
+    cells=[
+        [
+            "",
+            "Year Ended December 31, 2023",
+            "Year Ended December 31, 2022",
+            "Year Ended December 31, 2021",
+        ],
+        ["Interest expense", "17,588,091", "19,772,802", "22,686,694"],
+        ["Depreciation and amortization - real estate", "18,735,804", "18,593,359", "19,838,017"],
+    ],
+    pre_text="The following is a reconciliation of net loss to Hotel EBITDA.",
+)
+
+
+def test_a_lookup_row_must_give_the_companion_figure_too():
+    # FTK: financing cash 2023 = 5,928 "is" $5.9 million, but 2022 = 38,267 is not $12.3 million
+    ftk = (
+        "As of December 31, 2023, the Company had unrestricted cash and cash equivalents of "
+        "$5.9 million, as compared to $12.3 million at December 31, 2022."
+    )
+    assert find_derivation("$5.9 million", [_CASH], ftk) is None
+    # the same row with the right companion is kept
+    named = ftk.replace(
+        "unrestricted cash and cash equivalents", "net cash provided by financing activities"
+    ).replace("$12.3", "$38.3")
+    assert find_derivation("$5.9 million", [_CASH], named).kind == "lookup"
+    # "respectively": the blank's own group only (AESE: financing 2022 is (611), not $4.1M)
+    flows = Table(
+        id="t0",
+        cells=[
+            ["", "For the Years Ended December 31, 2023", "For the Years Ended December 31, 2022"],
+            ["Financing activities", "$7,147", "$(611)"],
+        ],
+        pre_text="The table below summarizes cash flows (in thousands).",
+    )
+    aese = (
+        "During the years ended December 31, 2023 and 2022, net losses were $3.6 million and "
+        "$10.8 million, respectively, and approximately $7.1 million and $4.1 million, "
+        "respectively, of cash was used in financing activities."
+    )
+    assert find_derivation("$7.1 million", [flows], aese) is None
+    assert find_derivation("$7.1 million", [flows], aese.replace("$4.1", "$0.6")).kind == "lookup"
+    # SOHOO: interest expense 2021 = 22,686,694 is not "rooms expense of $22.7 million" when
+    # 2022's $25.8 million is not interest expense 2022 (19,772,802)
+    rooms = (
+        "Rooms expense for the year ended December 31, 2022 increased approximately $3.1 million, "
+        "or 13.6%, to approximately $25.8 million compared to rooms expense of approximately "
+        "$22.7 million for the year ended December 31, 2021."
+    )
+    mask = rooms.index("$22.7 million")
+    found = find_derivation(
+        "$22.7 million", [_HOTEL], rooms, mask=(mask, mask + len("$22.7 million"))
+    )
+    assert found is None
+    # SOHOO: the "- real estate" sub-row gives $19.8 million for 2021, not the sentence's $19.9
+    dna = (
+        "Depreciation and amortization for the year ended December 31, 2022 decreased by "
+        "approximately $1.3 million or 6.3%, to approximately $18.6 million, compared to "
+        "depreciation and amortization expense of approximately $19.9 million for the year "
+        "ended December 31, 2021."
+    )
+    mask = dna.index("$18.6 million")
+    assert find_derivation("$18.6 million", [_HOTEL], dna, mask=(mask, mask + 13)) is None
+
+
+def test_a_row_qualifier_the_sentence_does_not_name_rejects_a_lookup():
+    # SOHOO: one shared word ("expense") is no evidence when the row is interest expense
+    rooms = "Rooms expense was approximately $22.7 million for the year ended December 31, 2021."
+    assert find_derivation("$22.7 million", [_HOTEL], rooms) is None
+    interest = rooms.replace("Rooms expense", "Interest expense")
+    assert find_derivation("$22.7 million", [_HOTEL], interest).kind == "lookup"
+    # "cash used in operations" names operating activities, never the financing section
+    flows = Table(
+        id="t0",
+        cells=[
+            ["", "2023", "2022"],
+            ["Net cash used in operating activities", "(8,112)", "(10,904)"],
+            ["Net cash provided by financing activities", "7,147", "(611)"],
+        ],
+        pre_text="Cash flows (in thousands):",
+    )
+    used = "In 2023 we used cash in operations of $8.1 million."
+    assert find_derivation("$8.1 million", [flows], used).kind == "lookup"
+    funded = "In 2023, $7.1 million of cash was used to fund changes in operating assets."
+    assert find_derivation("$7.1 million", [flows], funded) is None
+
+
+def test_the_sign_flip_is_written_into_the_formula_and_self_checked():
+    from finprobe.benchmarks.faith.card import self_check
+
+    # FTK: "Loss from operations ... decreased by $2.0 million, or 11%": (-15,767 - -17,815)
+    # / -17,815 is -11.5%; the sentence states the size, so the formula says it negates
+    cells = [
+        ["", "Years ended December 31, 2023", "Years ended December 31, 2022"],
+        ["Loss from operations", "$(15,767)", "$(17,815)"],
+    ]
+    table = Table(id="t0", cells=cells, pre_text="Results (in thousands):")
+    sentence = (
+        "Loss from operations for the year ended December 31, 2023 decreased by $2.0 million, "
+        "or 11%, compared to the same period of 2022."
+    )
+    found = find_derivation("11%", [table], sentence)
+    assert found.kind == "pct_change" and found.formula.startswith("-(")
+    assert "negation" in found.reason
+    start = sentence.index("11%")
+    instance = {
+        "sentence": sentence,
+        "mask_span": [start, start + 3],
+        "masked_sentence": sentence[:start] + "[MASK]" + sentence[start + 3 :],
+        "ground_truth": "11%",
+        "answerable": True,
+        "derivation": found.to_json(),
+    }
+    tables = {"0": {"cells": cells, "pre_text": "Results (in thousands):"}}
+    assert self_check(instance, tables) is None
+    unsigned = dict(instance, derivation=dict(found.to_json(), formula=found.formula[2:-1]))
+    assert "negative" in self_check(unsigned, tables)
+
+
+def test_a_change_after_the_comparison_runs_to_the_newest_year():
+    # AESE: the change trails "compared to $0.8 million for 2022" but runs from 2022 to 2023
+    table = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Interest income", "2,958", "790"]],
+        pre_text="Other income (in thousands):",
+    )
+    sentence = (
+        "Interest income was approximately $3.0 million for the twelve months ended December 31, "
+        "2023 compared to approximately $0.8 million for the year ended December 31, 2022, "
+        "representing an increase of interest income of approximately $2.2 million, or 274%."
+    )
+    assert find_derivation("$2.2 million", [table], sentence).kind == "change"
+    assert find_derivation("274%", [table], sentence).kind == "pct_change"
+
+
+def test_cash_used_in_operations_names_operating_activities():
+    # AESE: "used cash in operations of $8.1 million and $10.9 million, respectively"
+    table = Table(
+        id="t0",
+        cells=[
+            ["", "For the Years Ended December 31, 2023", "For the Years Ended December 31, 2022"],
+            ["Operating activities", "$(8,112)", "$(10,904)"],
+            ["Financing activities", "$7,147", "$(611)"],
+        ],
+        pre_text="Cash flows (in thousands):",
+    )
+    sentence = (
+        "For the years ended December 31, 2023 and 2022, we incurred net losses of approximately "
+        "$3.7 million and $10.8 million, respectively, and used cash in operations of "
+        "approximately $8.1 million and $10.9 million, respectively."
+    )
+    found = find_derivation("$8.1 million", [table], sentence)
+    assert found.cells[0]["row_label"] == "Operating activities"
+    assert found.cells[0]["column_label"].endswith("2023")
+
+
+def test_a_zero_width_space_separates_sentences():
+    # CNSL: "partnerships.\u200bDivestitures\u200bOn July 10" glued a heading and a sentence
+    doc = _doc()
+    glued = (
+        "We received cash distributions of $43.0 million from these partnerships.\u200b"
+        "Divestitures\u200bOn July 10, 2023, we agreed to sell our data business for $52.0 million."
+    )
+    at = next(i for i, b in enumerate(doc.blocks) if isinstance(b, Table))
+    doc.blocks.insert(at + 2, Paragraph(id="p-zw", text=glued))
+    corpus = mdna_corpus(doc)
+    assert any(s.startswith("On July 10, 2023, we agreed") for s in corpus.sentences)
+    assert not any("Divestitures" in s for s in corpus.sentences)
+
+
+def test_the_reason_reads_as_english():
+    sentence = "Revenue increased from $700.0 million in 2022 to $817.9 million in 2023."
+    found = find_derivation("$700.0 million", [RESULTS], sentence)
+    assert found.reason.startswith("the blank reads as an older;")
+
+
+def test_a_companion_is_a_like_amount_and_may_be_cut_not_rounded():
+    # SOHOO: the total D&A row gives 2022 = 18,650,336, which the sentence writes $18.6 million
+    dna = Table(
+        id="t0",
+        cells=[
+            [
+                "",
+                "Year Ended December 31, 2023",
+                "Year Ended December 31, 2022",
+                "Year Ended December 31, 2021",
+            ],
+            ["Depreciation and amortization", "18,788,748", "18,650,336", "19,909,226"],
+        ],
+        pre_text="Results of operations.",
+    )
+    sentence = (
+        "Depreciation and amortization for the year ended December 31, 2022 decreased by "
+        "approximately $1.3 million or 6.3%, to approximately $18.6 million, compared to "
+        "depreciation and amortization expense of approximately $19.9 million for the year "
+        "ended December 31, 2021."
+    )
+    assert find_derivation("$19.9 million", [dna], sentence).kind == "lookup"
+    # AESE: "twelve months" and "December 31, 2021" are no companion figures
+    income = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Interest income, net", "2,958", "790"]],
+        pre_text="Other income (in thousands):",
+    )
+    aese = (
+        "Interest income was approximately $3.0 million for the twelve months ended December 31, "
+        "2023 compared to approximately $0.8 million for the year ended December 31, 2022."
+    )
+    assert find_derivation("$0.8 million", [income], aese).kind == "lookup"

@@ -91,6 +91,9 @@ class MdnaCorpus:
     sentences: list[str]
 
 
+_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]+")
+
+
 def _clean_sentence(text: str) -> str:
     return " ".join(text.split())
 
@@ -133,11 +136,14 @@ def mdna_corpus(doc: FinancialDocument) -> MdnaCorpus | None:
             continue
         text = block.text if isinstance(block, Paragraph) else _prose_of(block)
         found = False
-        for piece in split_sentences(text):
-            sentence = _clean_sentence(piece.text)
-            if _keep_sentence(sentence):
-                sentences.append(sentence)
-                found = True
+        # a zero-width space in a filing marks a boundary between elements ("partnerships.
+        # \u200bDivestitures\u200bOn July 10"): it never sits before a lower-case letter
+        for part in _ZERO_WIDTH.split(text):
+            for piece in split_sentences(part):
+                sentence = _clean_sentence(piece.text)
+                if _keep_sentence(sentence):
+                    sentences.append(sentence)
+                    found = True
         previous_prose = previous_prose or found if isinstance(block, Paragraph) else found
     return MdnaCorpus(tables=tables, sentences=sentences)
 

@@ -50,22 +50,22 @@ def _declared_scales(table: dict[str, Any]) -> set[Decimal]:
 
 
 def _recompute(kind: str, v: list[Decimal]) -> Decimal | None:
-    """The formula of a derivation kind, on magnitudes as the builder writes them."""
+    """The formula of a derivation kind on the signed cell values (percent kinds in points)."""
     with localcontext() as ctx:
         ctx.prec = 40
         try:
             if kind == "lookup":
-                return abs(v[0])
+                return v[0]
             if kind in ("change", "pp_change"):
-                return abs(v[0] - v[1])
+                return v[0] - v[1]
             if kind == "pct_change":
-                return abs((v[0] - v[1]) / v[1]) * _HUNDRED
+                return (v[0] - v[1]) / v[1] * _HUNDRED
             if kind in ("ratio", "share"):
-                return abs(v[0] / v[1]) * _HUNDRED
+                return v[0] / v[1] * _HUNDRED
             if kind == "sum":
-                return abs(v[0] + v[1])
+                return v[0] + v[1]
             if kind == "ratio_change":
-                return abs(v[0] / v[1] - v[2] / v[3]) * _HUNDRED
+                return (v[0] / v[1] - v[2] / v[3]) * _HUNDRED
         except (ArithmeticError, IndexError):
             return None
     return None
@@ -125,6 +125,10 @@ def self_check(
     result = _recompute(derivation["kind"], values)
     if result is None:
         return f"formula {derivation['kind']} cannot be recomputed"
+    if str(derivation.get("formula", "")).startswith("-("):
+        result = -result  # the sign flip the formula writes out
+    if result < 0:
+        return f"formula {derivation['kind']} gives {result}, a negative value it does not negate"
     percent_span = bool(number.units & {"percent", "bps"})
     if percent_span:
         span_value, step = abs(number.as_fraction()) * _HUNDRED, number.fraction_precision() * 100

@@ -33,6 +33,7 @@ from finprobe.document import (
 from finprobe.numbers import (
     NumberSpan,
     ParsedNumber,
+    find_numbers,
     parse_number,
 )
 
@@ -226,26 +227,33 @@ class DerivationIndex:
     # -- exact values of candidates ----------------------------------------
 
     def exact(self, kind: str, ids: tuple[int, ...]) -> Decimal:
-        """The candidate's exact value: fraction for the percent pool, base value otherwise."""
+        """The candidate's exact magnitude: fraction for the percent pool, base value otherwise.
+
+        Magnitudes, because the sentence's words carry the sign ("decreased $2.0 million");
+        ``signed`` keeps the sign the formula gives, which the recorded formula writes out."""
+        return abs(self.signed(kind, ids))
+
+    def signed(self, kind: str, ids: tuple[int, ...]) -> Decimal:
+        """The candidate's value with the sign its formula gives on the signed cells."""
         v = [self.val[k] for k in ids]
         with localcontext() as ctx:
             ctx.prec = 40
             if kind == "lookup":
-                return abs(v[0]) / _HUNDRED if self.percent[ids[0]] else abs(v[0])
+                return v[0] / _HUNDRED if self.percent[ids[0]] else v[0]
             if kind == "raw_lookup":
                 return self.cells[ids[0]].raw
             if kind == "change":
-                return abs(v[0] - v[1])
+                return v[0] - v[1]
             if kind == "pp_change":
-                return abs(v[0] - v[1]) / _HUNDRED
+                return (v[0] - v[1]) / _HUNDRED
             if kind == "pct_change":
-                return abs((v[0] - v[1]) / v[1])
+                return (v[0] - v[1]) / v[1]
             if kind in ("ratio", "share"):
-                return abs(v[0] / v[1])
+                return v[0] / v[1]
             if kind == "sum":
-                return abs(v[0] + v[1])
+                return v[0] + v[1]
             if kind == "ratio_change":  # (a1 / b1) - (a2 / b2), in fraction points
-                return abs(v[0] / v[1] - v[2] / v[3])
+                return v[0] / v[1] - v[2] / v[3]
         raise ValueError(kind)
 
 
@@ -273,6 +281,14 @@ def supports(span_value: Decimal, span_precision: Decimal, value: Decimal) -> bo
     if span_precision <= 0:
         return abs(span_value) == abs(value)
     return _round_half_up(abs(value), span_precision) * span_precision == abs(span_value)
+
+
+def _rounds_or_truncates(number: ParsedNumber, value: Decimal) -> bool:
+    """A companion figure may round or cut the table's digits ("$18.6 million" for 18,650,336)."""
+    ref, step = abs(number.as_fraction()), number.fraction_precision()
+    if supports(ref, step, value) or step <= 0:
+        return supports(ref, step, value)
+    return ref <= abs(value) < ref + step
 
 
 def _significant_digits(number: ParsedNumber) -> int:
@@ -348,26 +364,12 @@ def find_derivation(
     if mask is None and text in sentence_context:
         at = sentence_context.index(text)
         mask = (at, at + len(text))
-    before, after = (sentence_context[: mask[0]], sentence_context[mask[1] :]) if mask else ("", "")
-    role = mask_role(before, after) if mask else "level"
-    # The period of the blank's own clause ("[MASK] for 2022"); without a mask, any year named.
-    # "in 2023 and 2022 were [MASK] and $14.72 billion, respectively": the blank's slot
-    period = _respectively_slot(before, after, _YEAR.findall(sentence_context)) if mask else None
-    if period is None and mask:
-        period = _target_year(before, after, role)
-    comparison = re.search(r"compared (?:with|to)|as compared|versus|\bvs\.?", after, re.I)
-    own_years = set(_YEAR.findall(before + (after[: comparison.start()] if comparison else after)))
-    if period is None and len(years) > 1:
-        # "increased ... to [MASK]" is the later level, "from [MASK]" the earlier one
-        if role == "older" or re.search(r"\bfrom\s+(?:approximately\s+|about\s+)?$", before):
-            period = min(years)
-        elif re.search(r"\bto\s+(?:approximately\s+|about\s+)?$", before) and _INCREASE.search(
-            before
-        ):
-            period = max(years)
+    role, period, own_years = _blank_period(sentence_context, mask)
+    companions = _companions(sentence_context, mask, period, number.units) if mask else []
     context_metric = context | {
         re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
     }
+    context_metric = _with_synonyms(context_metric)
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
 
     def label_sets(cell: Cell) -> list[set[str]]:
@@ -379,6 +381,10 @@ def find_derivation(
         if len(initials) >= 2 and initials in acronyms:
             row = row | {initials}  # "R&D" names "Research and development"
         return [row, row | (cell.heading_tokens - _GENERIC_WORDS)]
+
+    def _unnamed_qualifiers(cell: Cell, words: set[str]) -> set[str]:
+        """Qualifier words of the row label that the text does not name."""
+        return (cell.row_tokens & _QUALIFIERS) - _with_synonyms(words)
 
     def coverage(cell: Cell, words: set[str]) -> float:
         """Share of the label's words the text names (the better of row, row + heading).
@@ -403,6 +409,8 @@ def find_derivation(
         # label must be named; a lookup of a longer span needs one label word
         computed = kind not in ("lookup", "raw_lookup")
         need = _MIN_LABEL_COVERAGE if computed or digits < 2 else _MIN_LOOKUP_COVERAGE
+        if any(_unnamed_qualifiers(c, context_metric) for c in rows):
+            return False  # "Interest expense" is not "rooms expense"
         named = [coverage(c, context_metric) >= need for c in rows]
         near_named = [coverage(c, context_metric | near) >= need for c in rows]
         if not any(named) or not all(near_named):
@@ -419,11 +427,36 @@ def find_derivation(
                     return False
             elif any(c.years and not c.years & wanted for c in cells):
                 return False
+        if kind in ("lookup", "raw_lookup") and not _companions_agree(index, ids[0], kind):
+            return False
         # role: "increased [MASK]" is a change, "was [MASK]" a level
         is_change = kind in _CHANGE_KINDS or (
             kind in ("lookup", "raw_lookup") and cells[0].change_column
         )
         return is_change == (role == "change")
+
+    def _companions_agree(index: DerivationIndex, k: int, kind: str) -> bool:
+        """The looked-up row also gives the sentence's other-period figure, where it has that
+        period: "$5.9 million for 2023 compared to $12.3 million for 2022" is not a row
+        reading 5,928 and 38,267. A row without that period's column is no counter-evidence."""
+        cell = index.cells[k]
+        for other_period, other in companions:
+            if other_period in cell.years:
+                continue
+            peers = [
+                j
+                for j in index.by_row[(cell.table_index, cell.row)]
+                if j != k
+                and index.cells[j].years == {other_period}
+                and not index.cells[j].change_column
+                and index.category[j] == index.category[k]
+                and index.percent[j] == index.percent[k]
+            ]
+            if peers and not any(
+                _rounds_or_truncates(other, index.exact(kind, (j,))) for j in peers
+            ):
+                return False
+        return True
 
     def relevance(ids: tuple[int, ...]) -> float:
         best = 0.0
@@ -504,10 +537,80 @@ def find_derivation(
     return _describe(index, kind, cell_ids, value, score, number, reason)
 
 
+def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str | None, set[str]]:
+    """The blank's role, its own period, and the years named outside a following comparison."""
+    years = set(_YEAR.findall(sentence))
+    if mask is None:
+        return "level", None, set()
+    before, after = sentence[: mask[0]], sentence[mask[1] :]
+    role = mask_role(before, after)
+    if role == "level" and _CHANGE_NOUN_OF.search(before):
+        role = "change"  # "an increase of interest income of approximately [MASK]"
+    # The period of the blank's own clause ("[MASK] for 2022");
+    # "in 2023 and 2022 were [MASK] and $14.72 billion, respectively": the blank's slot
+    period = _respectively_slot(before, after, _YEAR.findall(sentence))
+    if period is None:
+        period = _target_year(before, after, role)
+    if role == "change" and period is not None:
+        # "$3.0 million for 2023 compared to $0.8 million for 2022, an increase of [MASK]":
+        # a change that trails the comparison's older figure runs to the newest year named
+        opened = list(re.finditer(r"compared (?:with|to)|versus|\bvs\.?", before, re.I))
+        named = _YEAR.findall(before[: opened[-1].start()]) if opened else []
+        if named and max(named) > period:
+            period = max(named)
+    comparison = re.search(r"compared (?:with|to)|as compared|versus|\bvs\.?", after, re.I)
+    own_years = set(_YEAR.findall(before + (after[: comparison.start()] if comparison else after)))
+    if period is None and len(years) > 1:
+        # "increased ... to [MASK]" is the later level, "from [MASK]" the earlier one
+        if role == "older" or re.search(r"\bfrom\s+(?:approximately\s+|about\s+)?$", before):
+            period = min(years)
+        elif re.search(r"\bto\s+(?:approximately\s+|about\s+)?$", before) and _INCREASE.search(
+            before
+        ):
+            period = max(years)
+    return role, period, own_years
+
+
+def _companions(
+    sentence: str, mask: tuple[int, int], period: str | None, units: frozenset[str]
+) -> list[tuple[str, ParsedNumber]]:
+    """The other period's figure the sentence pairs with the blank, with its period.
+
+    "[MASK] for 2023 compared to $12.3 million for 2022", "[MASK] and $4.1 million,
+    respectively": the nearest level figure of the same kind (percent or amount) in
+    the blank's own "respectively" group whose period is known and differs from the
+    blank's. A lookup's row must give that figure too in that period's column.
+    """
+    if period is None:
+        return []
+    # the blank's group: between the "respectively" before it and the one after it
+    lo = sentence.rfind("respectively", 0, mask[0])
+    lo = 0 if lo < 0 else lo + len("respectively")
+    hi = sentence.find("respectively", mask[1])
+    hi = len(sentence) if hi < 0 else hi
+    best: tuple[int, str, ParsedNumber] | None = None
+    for span in find_numbers(sentence):
+        if span.start < lo or span.end > hi or span.start < mask[1] and span.end > mask[0]:
+            continue
+        number = span.number
+        if number is None or _YEAR.fullmatch(span.text.strip()) or not number.as_fraction():
+            continue
+        if number.units != units or number.scale_word is None and not number.units:
+            continue  # "$3.0 million" pairs with "$0.8 million", not "twelve months" or a date
+        role, other, _ = _blank_period(sentence, (span.start, span.end))
+        if role == "change" or other is None or other == period:
+            continue
+        distance = span.start - mask[1] if span.start >= mask[1] else mask[0] - span.end
+        if best is None or distance < best[0]:
+            best = (distance, other, number)
+    return [(best[1], best[2])] if best else []
+
+
 def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str) -> str:
     """Why the first candidate was chosen, in words a reviewer can check."""
     score, kind, _, _ = found[0]
-    text = f"the blank reads as a {role}; {kind} with the best label and period fit ({score:.2f})"
+    article = "an" if role[0] in "aeiou" else "a"
+    text = f"the blank reads as {article} {role}; {kind} with the best label and period fit ({score:.2f})"
     if len(found) > 1:
         runner = found[1]
         text += f"; next: {runner[1]} ({runner[0]:.2f}), {len(found) - 1} other candidate(s)"
@@ -529,6 +632,29 @@ _GENERIC_WORDS = frozenset(
         "average net other per day daily annual annually basic diluted adjusted related impact "
         "effect result consolidated prior current including excluding"
     )
+)
+# Words that set a line apart from its siblings (the three cash-flow sections, interest
+# against other expenses, preferred against common): a row label carrying one names a
+# different line unless the text names the qualifier too.
+_QUALIFIERS = frozenset(
+    _tokens(
+        "financing investing operating interest preferred discontinued deferred noncontrolling "
+        "real estate"
+    )
+)
+# the same qualifier in other words: "cash used in operations" is operating activities
+_SYNONYMS = {_tokens("operations")[0]: _tokens("operating")[0]}
+
+
+def _with_synonyms(words: set[str]) -> set[str]:
+    return words | {_SYNONYMS[w] for w in words if w in _SYNONYMS}
+
+
+_CHANGE_NOUN_OF = re.compile(
+    r"\b(?:increase|decrease|growth|decline|reduction|rise)s?\s+(?:in|of)\s+"
+    r"(?:[a-z][\w'-]*\s+){1,4}of\s*(?:approximately\s+|about\s+)?"
+    r"(?:\$?\s?[\d.,]+\s*(?:%|percent|million|billion|thousand)?,?\s+or\s*)?$",
+    re.I,
 )
 _SUM_CUE = re.compile(r"\b(?:combined|together|aggregate|in total|total of|sum of|plus)\b", re.I)
 _CHANGE_KINDS = frozenset({"change", "pct_change", "pp_change", "ratio_change"})
@@ -607,6 +733,14 @@ def _describe(
         "sum": lambda: f"{label[0]} + {label[1]}",
         "ratio_change": lambda: f"{label[0]} / {label[1]} - {label[2]} / {label[3]}",
     }[kind]()
+    if index.signed(kind, ids) < 0:
+        # the sentence states a size and its words carry the sign ("decreased $2.0
+        # million", "a loss of"): the recorded value negates the formula, and says so
+        formula = f"-({formula})"
+        reason = (reason + "; " if reason else "") + (
+            "the formula is negative on the signed cells; the sentence states its size, so "
+            "the value is its negation"
+        )
     percent = kind in ("pct_change", "pp_change", "ratio", "share", "ratio_change") or (
         kind == "lookup" and index.percent[ids[0]]
     )

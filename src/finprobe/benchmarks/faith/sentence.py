@@ -209,7 +209,10 @@ def _respectively_slot(before: str, after: str, years: list[str]) -> str | None:
     slots = len(
         re.findall(r"\d[\d,.]*|\[MASK\]", before + "[MASK]" + after.split("respectively")[0])
     )
-    position = len(find_numbers(before.split(years[-1])[-1])) if years[-1] in before else 0
+    # the blank's place in its own list: numbers after the years, and after any earlier
+    # "A and B, respectively" list ("losses of $3.6M and $10.8M, respectively, and [MASK]")
+    own = before.split(years[-1])[-1] if years[-1] in before else ""
+    position = len(find_numbers(own.rsplit("respectively", 1)[-1]))
     ordered = [y for y in dict.fromkeys(years)]
     if position < len(ordered) and slots >= 2:
         return ordered[position]
