@@ -41,7 +41,11 @@ def test_including_nci_swaps_only_for_filers_with_nci(netflix):
     assert near_concepts("us-gaap:StockholdersEquity", netflix, None) == []
     # the same filing with a noncontrolling interest: profit including NCI is now wrong
     with_nci = netflix.copy()
-    fact = next(f for f in with_nci.facts if f.concept == "us-gaap:CashAndCashEquivalentsAtCarryingValue" and f.number)
+    fact = next(
+        f
+        for f in with_nci.facts
+        if f.concept == "us-gaap:CashAndCashEquivalentsAtCarryingValue" and f.number
+    )
     fact.concept = "us-gaap:MinorityInterest"
     with_nci.invalidate()
     assert has_noncontrolling_interest(with_nci)

@@ -71,8 +71,11 @@ def test_recheck_applies_both_summation_rules(tmp_path):
     true = Decimal(answer["calculated_value"])
     # the old rounding slip: one unit of the reported precision. XBRL 2.1 calls it
     # inconsistent, Calculations 1.1 does not; the re-check must reject it
-    dec = next(int(f["decimals"]) for f in row["context"]["facts"]
-               if f["concept"] == row["concept"] and f["context"] == row["truth"]["contexts"][0])
+    dec = next(
+        int(f["decimals"])
+        for f in row["context"]["facts"]
+        if f["concept"] == row["concept"] and f["context"] == row["truth"]["contexts"][0]
+    )
     slip = true + Decimal(1).scaleb(-dec)
     old = dict(row, answer=json.dumps({**answer, "extracted_value": str(slip)}),
                truth={**row["truth"], "details": {"kind": "rounding_slip"}})  # fmt: skip

@@ -109,7 +109,9 @@ def test_json_counts_what_min_severity_hides(cli, tmp_path):
 def test_calc_mode_can_be_forced():
     filing = load_filing(XBRL / "aeon-10q-2023", labels=False)
     for mode in ("xbrl21", "calc11"):
-        assert [f.details["mode"] for f in run_checks(filing, ["XBRL.calc"], calc_mode=mode)] == [mode]
+        assert [f.details["mode"] for f in run_checks(filing, ["XBRL.calc"], calc_mode=mode)] == [
+            mode
+        ]
 
 
 # --- DQC_0137 -----------------------------------------------------------------------------
@@ -149,7 +151,10 @@ def test_dqc_0137_fires_on_one_fact_with_the_location_axis():
     (f,) = run_checks(edited, ["DQC_0137"])
     assert f.element_id == "DQC.US.0137.9838" and f.rule_version == "18.0.0RC1"
     assert f.concepts[:2] == ("us-gaap:OperatingLeaseLiabilityCurrent", "BalanceSheetLocationAxis")
-    assert "us-gaap:OperatingLeaseLiabilityCurrentStatementOfFinancialPositionExtensibleList" in f.message
+    assert (
+        "us-gaap:OperatingLeaseLiabilityCurrentStatementOfFinancialPositionExtensibleList"
+        in f.message
+    )
     assert f.severity == "error" and f.period
 
 
@@ -182,7 +187,9 @@ def test_dqc_0015_fires_on_a_negated_value_and_not_on_the_real_filing():
     target.value = "-" + target.value
     edited.invalidate()
     (f,) = run_checks(edited, ["DQC_0015"])
-    assert f.concepts == ("us-gaap:AccountsPayableCurrent",) and f.element_id.startswith("DQC.US.0015.")
+    assert f.concepts == ("us-gaap:AccountsPayableCurrent",) and f.element_id.startswith(
+        "DQC.US.0015."
+    )
     assert f.rule_version and f.period == edited.contexts[target.context_id].period_text()
 
 
@@ -231,7 +238,9 @@ def test_no_linkbases_is_said_not_silent(cli, tmp_path):
     folder.mkdir()
     src = XBRL / "nflx-10q-2024q1"
     shutil.copy(next(src.glob("*.xsd")), folder)
-    inst = [p for p in src.glob("*.xml") if not p.stem.endswith(("_cal", "_pre", "_def", "_lab"))][0]
+    inst = [p for p in src.glob("*.xml") if not p.stem.endswith(("_cal", "_pre", "_def", "_lab"))][
+        0
+    ]
     shutil.copy(inst, folder)
     res = CliRunner().invoke(cli, ["check", str(folder), "--width", "80"])
     assert res.exit_code == 0
@@ -278,7 +287,7 @@ def test_report_wraps_between_tokens_and_indents_continuations():
     filing = load_filing(XBRL / "aeon-10q-2023")
     run = run_rules(filing, ["XBRL.calc"])
     lines = render_report(run.findings, coverage(filing, run.ran, run.skipped), 80).splitlines()
-    block = lines[next(i for i, x in enumerate(lines) if x.startswith("[1] ")):]
+    block = lines[next(i for i, x in enumerate(lines) if x.startswith("[1] ")) :]
     assert max(len(x) for x in block) <= 80
     # inside a finding block only the block's own first line starts at column 0
     assert all(x.startswith("  ") for x in block[1:]), [x for x in block[1:] if x[:1] != " "]

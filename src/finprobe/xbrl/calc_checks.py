@@ -90,7 +90,9 @@ def _calc_findings(
                     for a, it in items
                 )
                 period, dims = fact_where(ctx)
-                where = f"{ctx.period_text()}{'' if not ctx.has_dims else ' (' + ctx.dims_text() + ')'}"
+                where = (
+                    f"{ctx.period_text()}{'' if not ctx.has_dims else ' (' + ctx.dims_text() + ')'}"
+                )
                 rules_text = ", ".join(
                     f"{'XBRL 2.1' if m == 'xbrl21' else 'Calc 1.1'} "
                     f"{'consistent' if r.consistent else 'inconsistent'}"
@@ -186,12 +188,17 @@ def rule_duplicates(c: CheckContext) -> list[Finding]:
             period, dims = fact_where(c.filing.contexts.get(ctx_id))
             out.append(
                 Finding(
-                    "XBRL.duplicates", "error", (concept,), (ctx_id,),
+                    "XBRL.duplicates",
+                    "error",
+                    (concept,),
+                    (ctx_id,),
                     tuple(f.value for f in facts),
                     f"{concept} is reported {len(facts)} times in context {ctx_id} "
                     f"({unit_id}) with different values: "
-                    + ", ".join(f.value for f in facts) + ".",
-                    period=period, dimensions=dims,
+                    + ", ".join(f.value for f in facts)
+                    + ".",
+                    period=period,
+                    dimensions=dims,
                 )  # fmt: skip
             )
     return out
@@ -210,10 +217,16 @@ def rule_values(c: CheckContext) -> list[Finding]:
         shown = fact.value if len(fact.value) <= 40 else fact.value[:37] + "..."
         out.append(
             Finding(
-                "XBRL.values", "error", (fact.concept,), (fact.context_id,), (fact.value,),
+                "XBRL.values",
+                "error",
+                (fact.concept,),
+                (fact.context_id,),
+                (fact.value,),
                 f"{fact.concept} has the value {shown!r} in context {fact.context_id} "
                 f"(unit {fact.unit_id}): {problem}; it is left out of every other check.",
-                period=period, dimensions=dims, details={"line": fact.line},
+                period=period,
+                dimensions=dims,
+                details={"line": fact.line},
             )  # fmt: skip
         )
     return out

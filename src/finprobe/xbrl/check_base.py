@@ -220,4 +220,3 @@ def _is_current(ctx: Context, period_end: str | None) -> bool:
     if period_end is None:
         return True
     return (ctx.end or "")[:10] == period_end
-

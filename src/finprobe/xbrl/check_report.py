@@ -143,7 +143,7 @@ def _pieces(word: str, room: int, level: int = 0) -> list[str]:
     if len(word) <= room:
         return [word]
     if level == len(_BREAK_LEVELS):
-        return [word[i:i + room] for i in range(0, len(word), room)]
+        return [word[i : i + room] for i in range(0, len(word), room)]
     out = []
     for piece in _pack(_cut(word, _BREAK_LEVELS[level]), room):
         out += _pieces(piece, room, level + 1)

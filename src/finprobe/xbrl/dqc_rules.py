@@ -530,8 +530,11 @@ def rule_dqc_0137(c: CheckContext) -> list[Finding]:
         ext = "us-gaap:" + pairs[concept.split(":", 1)[1]]
         out.append(
             Finding(
-                "DQC_0137", "error", (concept, axis, next(iter(ctx.dims.values()))),
-                (fact.context_id,), (fact.value,),
+                "DQC_0137",
+                "error",
+                (concept, axis, next(iter(ctx.dims.values()))),
+                (fact.context_id,),
+                (fact.value,),
                 f"The element {concept} with a value of {_fmt(fact.number) if fact.number is not None else fact.value} "
                 f"has been used in the filing with the axis {axis}. This is the only fact "
                 f"reported with this element. Rather than using the {axis} the filer should "
@@ -539,8 +542,11 @@ def rule_dqc_0137(c: CheckContext) -> list[Finding]:
                 f"in the financial statements. In this case the element {ext} should be used "
                 f"to identify the account where the element {concept} is included. "
                 f"Unit: {unit.text() if unit else fact.unit_id}; decimals: {fact.decimals_text() or 'none'}.",
-                rule_version=_info("DQC_0137"), element_id="DQC.US.0137.9838",
-                period=period, dimensions=dims, details={"ext_enum": ext},
+                rule_version=_info("DQC_0137"),
+                element_id="DQC.US.0137.9838",
+                period=period,
+                dimensions=dims,
+                details={"ext_enum": ext},
             )  # fmt: skip
         )
     return out
@@ -725,5 +731,3 @@ def rule_dqc_0081(c: CheckContext) -> list[Finding]:
                         )  # fmt: skip
                     )
     return out
-
-

@@ -137,7 +137,7 @@ def _transpose(value: Decimal, step: Decimal, rng: random.Random) -> Decimal | N
     if not spots:
         return None
     i = rng.choice(spots)
-    swapped = digits[:i] + digits[i + 1] + digits[i] + digits[i + 2:]
+    swapped = digits[:i] + digits[i + 1] + digits[i] + digits[i + 2 :]
     if swapped[0] == "0":
         return None  # a leading zero would also change the number's length
     out = Decimal(swapped) * step

@@ -351,9 +351,7 @@ def _plain(value: Decimal, places: int) -> str:
     return text
 
 
-def solve_from_tables(
-    metadata: dict[str, Any], options: SolverOptions = ALL_RULES
-) -> SolverAnswer:
+def solve_from_tables(metadata: dict[str, Any], options: SolverOptions = ALL_RULES) -> SolverAnswer:
     """The best candidate as a FAITH answer, with a short account of how it was found."""
     context = read_context(metadata)
     candidates = rank_candidates(metadata, options)

@@ -88,7 +88,10 @@ NEAR_CONCEPTS: dict[str, tuple[str, ...]] = {
 }  # fmt: skip
 # totals including noncontrolling interests: a mis-tag only for a filer that has some
 # (without any, equity or profit "including NCI" equals the parent's and is defensible)
-NCI_INCLUSIVE = {"ProfitLoss", "StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest"}
+NCI_INCLUSIVE = {
+    "ProfitLoss",
+    "StockholdersEquityIncludingPortionAttributableToNoncontrollingInterest",
+}
 _NCI_FACTS = ("MinorityInterest", "NetIncomeLossAttributableToNoncontrollingInterest",
               "ComprehensiveIncomeNetOfTaxAttributableToNoncontrollingInterest")  # fmt: skip
 
@@ -536,8 +539,9 @@ def instances_from_filing(filing: Filing, name: str, *, seed: int = 0, finmr: in
     """Injected-error instances of all three tasks from one filing."""
     base = int(hashlib.sha1(f"{seed}|{name}".encode()).hexdigest()[:8], 16)
     return {
-        "finmr": inject_finmr(filing, name, finmr, random.Random(base + 1), taxonomy,
-                              kind_start),  # fmt: skip
+        "finmr": inject_finmr(
+            filing, name, finmr, random.Random(base + 1), taxonomy, kind_start
+        ),  # fmt: skip
         "finre": inject_finre(filing, name, finre_per_label, random.Random(base + 2), taxonomy),
         "finsm": inject_finsm(filing, name, finsm, random.Random(base + 3), taxonomy),
     }
@@ -822,8 +826,9 @@ def build_dataset(filings: Sequence[str | Path], out_dir: str | Path, *, seed: i
         "counts": {k: len(v) for k, v in rows.items()},
         "labels": {"finre": _count(r["answer"] for r in rows["finre"])},
         "per_filing": per_filing,
-        "recheck": {t: {"checked": v["checked"], "passed": v["passed"]}
-                    for t, v in card["recheck"].items()},  # fmt: skip
+        "recheck": {
+            t: {"checked": v["checked"], "passed": v["passed"]} for t, v in card["recheck"].items()
+        },  # fmt: skip
         "finmr_shortcut_max_share": card["shortcuts"]["finmr"].get("max_share"),
     }
     write_text_atomic(out / "manifest.json", json.dumps(manifest, indent=1) + "\n")
@@ -910,5 +915,7 @@ def register_build(build_app: typer.Typer) -> None:
         counts = manifest["counts"]
         print(f"FinSM {counts['finsm']}, FinRE {counts['finre']} {manifest['labels']['finre']}, "
               f"FinMR {counts['finmr']} -> {out}")  # fmt: skip
-        checks = ", ".join(f"{t} {v['passed']}/{v['checked']}" for t, v in manifest["recheck"].items())
+        checks = ", ".join(
+            f"{t} {v['passed']}/{v['checked']}" for t, v in manifest["recheck"].items()
+        )
         print(f"re-checked against the filings: {checks}; data card: {out / 'datacard.md'}")

@@ -32,19 +32,22 @@ def check(
         None, "--json", help="Write {coverage, findings} as JSON here ('-' for stdout)."
     ),  # fmt: skip
     rules: list[str] | None = typer.Option(
-        None, "--rules",
+        None,
+        "--rules",
         help="Rule ids to run (repeat or comma-separate; 'all' for every rule); default: the "
-             "rules that follow their published definition.",
+        "rules that follow their published definition.",
     ),  # fmt: skip
     min_severity: str = typer.Option(
-        "incomplete", "--min-severity",
+        "incomplete",
+        "--min-severity",
         help="Show findings at or above: info, incomplete, error (the exit status follows "
-             "errors only).",
+        "errors only).",
     ),  # fmt: skip
     calc_mode: str = typer.Option(
-        "arcrole", "--calc-mode",
+        "arcrole",
+        "--calc-mode",
         help="Summation rule: arcrole (XBRL 2.1 for 2003 arcs, Calc 1.1 for 2023 arcs), "
-             "xbrl21 or calc11.",
+        "xbrl21 or calc11.",
     ),  # fmt: skip
     any_date: bool = typer.Option(
         False, "--any-date", help="Run DQC rules on filings from before their effective date."

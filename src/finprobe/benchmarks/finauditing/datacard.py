@@ -89,7 +89,9 @@ def finmr_shortcuts(rows: list[dict]) -> dict[str, Any]:
             ratios[float(f"{float(a / e):.4g}")] += 1
     best_ratio, best_share = None, 0.0
     for r in ratios:
-        got = share(lambda e, a, s, r=r: close(e * Decimal(str(r)), a, max(s, abs(a) * Decimal("0.0005"))))
+        got = share(
+            lambda e, a, s, r=r: close(e * Decimal(str(r)), a, max(s, abs(a) * Decimal("0.0005")))
+        )
         if got > best_share:
             best_ratio, best_share = r, got
     shares[f"best single ratio ({best_ratio})"] = best_share
@@ -101,7 +103,20 @@ def finmr_shortcuts(rows: list[dict]) -> dict[str, Any]:
 def _words(text: str) -> set[str]:
     words = re.findall(r"[a-z0-9]+", re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", text).lower())
     return {w[:-1] if len(w) > 3 and w.endswith("s") else w for w in words} - {
-        "and", "of", "the", "for", "in", "to", "net", "total", "a", "an", "or", "line", "item"}
+        "and",
+        "of",
+        "the",
+        "for",
+        "in",
+        "to",
+        "net",
+        "total",
+        "a",
+        "an",
+        "or",
+        "line",
+        "item",
+    }
 
 
 def _best_overlap(words: set[str], parts: list[set[str]]) -> float:
@@ -133,7 +148,9 @@ def finsm_shortcuts(rows: list[dict]) -> dict[str, Any]:
             continue
         cases += 1
         parts = [p.strip() for p in str(row.get("term", "")).split(";") if p.strip()]
-        equal = {c for c, lab in labels.items() if lab.strip().lower() in {p.lower() for p in parts}}
+        equal = {
+            c for c, lab in labels.items() if lab.strip().lower() in {p.lower() for p in parts}
+        }
         exact += bool(equal) and equal == gold
         hit += bool(equal & gold)
         term_words = [_words(p) for p in parts]
@@ -163,7 +180,9 @@ def finre_name_probe(rows: list[dict]) -> dict[str, Any]:
     labels = [r["answer"] for r in rows]
     if not rows:
         return {"instances": 0}
-    others = Counter(lab for lab, r in zip(labels, rows, strict=True) if not _names_rule(r["elements"]))
+    others = Counter(
+        lab for lab, r in zip(labels, rows, strict=True) if not _names_rule(r["elements"])
+    )
     fallback = others.most_common(1)[0][0] if others else "Reversal"
     preds = ["CombinationErr" if _names_rule(r["elements"]) else fallback for r in rows]
     out: dict[str, Any] = {"instances": len(rows), "name_rule": _per_class(labels, preds),
@@ -178,7 +197,10 @@ def _per_class(labels: list[str], preds: list[str]) -> dict[str, Any]:
     out = {}
     for cls in sorted(set(labels)):
         idx = [i for i, lab in enumerate(labels) if lab == cls]
-        out[cls] = {"n": len(idx), "predicted": round(sum(preds[i] == cls for i in idx) / len(idx), 3)}
+        out[cls] = {
+            "n": len(idx),
+            "predicted": round(sum(preds[i] == cls for i in idx) / len(idx), 3),
+        }
     return out
 
 
@@ -207,7 +229,9 @@ def _grouped_token_classifier(rows: list[dict]) -> dict[str, Any] | None:
         vec = CountVectorizer(lowercase=True, token_pattern=r"[A-Za-z]+")
         x = vec.fit_transform([text(rows[i]) for i in train])
         model = LogisticRegression(max_iter=1000).fit(x, [labels[i] for i in train])
-        for i, p in zip(test, model.predict(vec.transform([text(rows[i]) for i in test])), strict=True):
+        for i, p in zip(
+            test, model.predict(vec.transform([text(rows[i]) for i in test])), strict=True
+        ):
             preds[i] = p
     return _per_class(labels, preds)
 
@@ -217,19 +241,32 @@ def data_card(rows: dict[str, list[dict]], recheck: dict[str, Any]) -> dict[str,
                     or (r.get("truth") or {}).get("kind") or r.get("method") for r in rows.get("finmr", []))  # fmt: skip
     return {
         "counts": {task: len(items) for task, items in rows.items()},
-        "by_method": {task: dict(Counter(r.get("method") for r in items))
-                      for task, items in rows.items()},  # fmt: skip
+        "by_method": {
+            task: dict(Counter(r.get("method") for r in items)) for task, items in rows.items()
+        },  # fmt: skip
         "finmr_error_kinds": dict(kinds),
         "finre_labels": dict(Counter(r["answer"] for r in rows.get("finre", []))),
-        "by_filing": {task: dict(Counter(r.get("filing") for r in items)) for task, items in rows.items()},
-        "recheck": {task: {"checked": v["checked"], "passed": v["passed"],
-                           "failed": v["failed"][:20],
-                           **({"inconsistent_under": v["inconsistent_under"]}
-                              if "inconsistent_under" in v else {})}
-                    for task, v in recheck.items()},  # fmt: skip
-        "shortcuts": {"finmr": finmr_shortcuts(rows.get("finmr", [])),
-                      "finre": finre_name_probe(rows.get("finre", [])),
-                      "finsm": finsm_shortcuts(rows.get("finsm", []))},  # fmt: skip
+        "by_filing": {
+            task: dict(Counter(r.get("filing") for r in items)) for task, items in rows.items()
+        },
+        "recheck": {
+            task: {
+                "checked": v["checked"],
+                "passed": v["passed"],
+                "failed": v["failed"][:20],
+                **(
+                    {"inconsistent_under": v["inconsistent_under"]}
+                    if "inconsistent_under" in v
+                    else {}
+                ),
+            }
+            for task, v in recheck.items()
+        },  # fmt: skip
+        "shortcuts": {
+            "finmr": finmr_shortcuts(rows.get("finmr", [])),
+            "finre": finre_name_probe(rows.get("finre", [])),
+            "finsm": finsm_shortcuts(rows.get("finsm", [])),
+        },  # fmt: skip
     }
 
 

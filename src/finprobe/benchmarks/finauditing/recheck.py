@@ -94,7 +94,10 @@ def read_raw(folder: str | Path) -> RawFiling:
             for arc in link.iter("{http://www.xbrl.org/2003/linkbase}calculationArc"):
                 if arc.get(_XLINK + "arcrole") not in _SUMMATION or arc.get("use") == "prohibited":
                     continue
-                src, dst = locs.get(arc.get(_XLINK + "from", "")), locs.get(arc.get(_XLINK + "to", ""))
+                src, dst = (
+                    locs.get(arc.get(_XLINK + "from", "")),
+                    locs.get(arc.get(_XLINK + "to", "")),
+                )
                 if src and dst:
                     arcs.add((src, dst, Decimal(arc.get("weight", "1"))))
     return raw
@@ -244,7 +247,9 @@ def recheck_finmr(row: dict[str, Any], raw: RawFiling) -> str | None:
         ok = extracted == reported.quantize(q, rounding=ROUND_HALF_UP)
     else:
         return f"unknown kind {kind!r}"
-    return None if ok else f"the misstated value {extracted} does not follow from {reported} by {kind}"
+    return (
+        None if ok else f"the misstated value {extracted} does not follow from {reported} by {kind}"
+    )
 
 
 def recheck_finre(row: dict[str, Any], raw: RawFiling) -> str | None:
