@@ -26,7 +26,7 @@ from finprobe.benchmarks.faith.commands import register
 from finprobe.benchmarks.faith.dataset import load_faith_reports
 from finprobe.document import FinancialDocument, Paragraph, Table, load_html
 from finprobe.errors import InputError
-from finprobe.numbers import precision_relaxed_match
+from finprobe.numbers import parse_number, precision_relaxed_match
 
 SHARED = Path(__file__).resolve().parents[2] / "shared"
 PILOT = SHARED / "data" / "faith" / "pilot-dev.json"
@@ -321,6 +321,8 @@ def test_synthetic_dataset(tmp_path, monkeypatch):
         for inst in report.instances:
             assert inst.mask_type in {"A", "B", "C", "D"}
             assert precision_relaxed_match(inst.ground_truth, inst.span_text).numeric
+            # the span itself, scaled ("$25.8 million" -> "$25,800,000"), never the table cell
+            assert parse_number(inst.ground_truth).value == parse_number(inst.span_text).value
 
 
 # -- real data --------------------------------------------------------------

@@ -53,6 +53,7 @@ from finprobe.files import read_json
 from finprobe.numbers import (
     NumberSpan,
     find_numbers,
+    parse_number,
     released_value_and_resolution,
 )
 from finprobe.numbers import precision_relaxed_match as _prm
@@ -236,6 +237,15 @@ def _spacy_spans(sentence: str, rule_spans: list[NumberSpan]) -> list[NumberSpan
 
 def _uid(report_id: str, sentence: str, start: int, end: int) -> str:
     return str(uuid.uuid5(_UID_NAMESPACE, f"{report_id}\x1f{sentence}\x1f{start}:{end}"))
+
+
+def _synthetic_ground_truth(span_text: str, reference: str) -> str:
+    """A synthetic sentence's span scaled like a built one; its derivation's value
+    only when the span is not a number (it always is in the generated reports)."""
+    number = parse_number(span_text)
+    if number is None:
+        return reference
+    return span_ground_truth(NumberSpan(0, len(span_text), span_text, number))
 
 
 def span_ground_truth(span: NumberSpan) -> str:
@@ -716,7 +726,8 @@ def _synthetic_records(n_reports: int, seed: int) -> list[dict[str, Any]]:
                     "mask_span": [start, end],
                     "masked_sentence": s.text[:start] + "[MASK]" + s.text[end:],
                     "span_text": s.span_text,
-                    "ground_truth": d.reference,
+                    # the sentence's own span, as in `build faith`: never the table value
+                    "ground_truth": _synthetic_ground_truth(s.span_text, d.reference),
                     "derivation": {
                         "kind": d.kind,
                         "scenario": d.scenario,
