@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 
 from finprobe import __version__
-from finprobe.benchmark import BENCHMARK_NAMES
+from finprobe.benchmark import BENCHMARK_NAMES, benchmark_info
 from finprobe.errors import InputError
 from finprobe.model_calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ModelCallError
 from finprobe.runner import DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR
@@ -204,7 +204,6 @@ def _check_task_name(benchmark: str, task: str | None) -> None:
     """--task must name one of the benchmark's inspect tasks (not any module attribute)."""
     if task is None:
         return
-    from finprobe.runner import benchmark_info
 
     allowed = benchmark_info(benchmark).subtasks or (benchmark,)
     if task not in allowed:
@@ -326,7 +325,6 @@ def demo_command(
 @app.command("list")
 def list_command() -> None:
     """List benchmarks, their tasks and their non-LLM baselines."""
-    from finprobe.runner import benchmark_info
 
     table = RichTable("benchmark", "tasks", "baselines (--model)", "scorer")
     for name in BENCHMARK_NAMES:

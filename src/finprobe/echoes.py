@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from functools import lru_cache
 
 _SPLIT = re.compile(r"\n+|(?<=[.!?;])\s+(?=[A-Z\"'“*(\[])")
 _WORD = re.compile(r"[a-z0-9']+")
@@ -94,13 +95,20 @@ def is_instruction(sentence: str) -> bool:
     return any(p.search(sentence) for p in _INSTRUCTION)
 
 
+@lru_cache(maxsize=32)
+def _references(instructions: tuple[str, ...]) -> list[set[str]]:
+    """The instruction sentences' word sets, long enough to judge an echo (the same
+    prompt texts come with every sample: computed once)."""
+    references = [set(_words(s)) for text in instructions for s in sentences(text)]
+    return [r for r in references if len(r) >= MIN_ECHO_WORDS]
+
+
 def drop_echoes(reply: str | None, instructions: Iterable[str] = ()) -> str:
     """The reply without restated instructions and conditional definitions (one
     kept sentence per line). ``instructions``: the prompt's instruction texts."""
     if not reply:
         return ""
-    references = [set(_words(s)) for text in instructions for s in sentences(text)]
-    references = [r for r in references if len(r) >= MIN_ECHO_WORDS]
+    references = _references(tuple(instructions))
     kept = [
         s
         for s in sentences(reply)

@@ -77,10 +77,6 @@ def fit_messages(messages: list[Any], budget: int, policy: str) -> tuple[list[An
     new_text = text[:head] + CUT_MARKER.format(n=f"{cut:,}") + text[len(text) - tail :]
     fitted = list(messages)
     fitted[longest] = messages[longest].model_copy(update={"content": new_text})
-    record.update(
-        truncated=True,
-        cut_chars=cut,
-        estimated_tokens_after=prompt_tokens(fitted),
-        fits=prompt_tokens(fitted) <= budget,
-    )
+    after = prompt_tokens(fitted)
+    record.update(truncated=True, cut_chars=cut, estimated_tokens_after=after, fits=after <= budget)
     return fitted, record

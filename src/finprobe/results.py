@@ -96,7 +96,7 @@ def results_from_log(log_path: Path, info: BenchmarkInfo, rescore: bool = False)
         causes[cause] = causes.get(cause, 0) + 1
         examples.setdefault(cause, plain_error(record.error)[:300])
     spec = log.eval
-    finprobe_meta = (spec.metadata or {}).get("finprobe", {}) if spec.metadata else {}
+    finprobe_meta = (spec.metadata or {}).get("finprobe", {})
     return {
         "benchmark": info.name,
         "task": spec.task,

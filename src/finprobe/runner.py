@@ -47,9 +47,9 @@ from finprobe.model_calls import (
     check_output,
     classify_exception,
     known_context_window,
-    model_base_url,
     preflight,
 )
+from finprobe.model_calls import model_base_url as resolve_model_url  # a parameter shadows the name
 from finprobe.prompt_fit import fit_messages, prompt_budget
 
 DEFAULT_RUNS_DIR = Path("finprobe-runs")
@@ -304,6 +304,7 @@ def find_resumable_log(
 
     if not runs_dir.is_dir():
         return None
+    wanted_args = _comparable_args(_with_defaults(task_fn, task_args))
     for info in list_eval_logs(str(runs_dir), recursive=False):
         try:
             header = read_eval_log(info.name, header_only=True)
@@ -315,9 +316,7 @@ def find_resumable_log(
             continue
         if header.eval.model != model:
             continue
-        if _comparable_args(header.eval.task_args) != _comparable_args(
-            _with_defaults(task_fn, task_args)
-        ):
+        if _comparable_args(header.eval.task_args) != wanted_args:
             continue
         if header.eval.config.limit != limit:
             continue
@@ -437,7 +436,7 @@ def run_benchmark(
         model_args.setdefault("max_retries", 0)
     url = None
     if baseline_name(model) is None and not model.startswith("mockllm/"):
-        url = _resolve_base_url(model, model_base_url)
+        url = resolve_model_url(model, model_base_url)
         preflight(url)
         if max_context_tokens is None:
             max_context_tokens = known_context_window(model, url)
@@ -495,10 +494,6 @@ def run_benchmark(
     return RunOutcome(
         log_path=log_path, results_path=results_path, results=results, resumed=previous is not None
     )
-
-
-def _resolve_base_url(model: str, base_url: str | None) -> str | None:
-    return model_base_url(model, base_url)
 
 
 def mock_output(text: str, model: str = "mockllm/model") -> ModelOutput:
