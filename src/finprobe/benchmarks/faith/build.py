@@ -76,10 +76,8 @@ __all__ = [
 
 BUILDER_VERSION = "2"  # 2: ground truth is the span; derivations need metric, period, role
 _UID_NAMESPACE = uuid.UUID("6f1c1f0e-3d1a-5b7e-9a43-f1a17b0e4d2c")
-_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _PHONE = re.compile(r"\(?\b\d{3}\)?[\s.-]\d{3}[\s.-]\d{4}\b")
 _TIME_UNITS = frozenset({"years", "months", "days"})
-_HUNDRED = Decimal(100)
 
 
 # --------------------------------------------------------------------------

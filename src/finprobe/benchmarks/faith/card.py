@@ -86,15 +86,12 @@ def self_check(
     if instance["masked_sentence"] != sentence[:start] + "[MASK]" + sentence[end:]:
         return "masked_sentence is not the sentence with the span masked"
     truth = released_value_and_resolution(instance["ground_truth"])
-    written = parse_number(span)
-    if truth is None or written is None or not math.isclose(truth[0], written.as_fraction()):
+    number = parse_number(span)
+    if truth is None or number is None or not math.isclose(truth[0], number.as_fraction()):
         return f"ground truth {instance['ground_truth']!r} is not the span {span!r}, scaled"
     derivation = instance.get("derivation")
     if not derivation:
         return None if instance.get("answerable") is not True else "answerable without derivation"
-    number = parse_number(span)
-    if number is None:
-        return f"span {span!r} does not parse"
     values: list[Decimal] = []
     for cell in derivation["cells"]:
         table = tables.get(str(cell["table_index"]))

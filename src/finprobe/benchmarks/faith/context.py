@@ -61,14 +61,6 @@ class SolverAnswer:
         return f"{self.reasoning}\n\n```json\n{json.dumps(block, indent=2)}\n```"
 
 
-KIND_SCENARIO = {
-    "lookup": "A",
-    "change": "B",
-    "pct_change": "B",
-    "ratio": "C",
-    "share": "C",
-    "sum": "C",
-}
 # Log-prior of each kind: most MD&A figures are read straight from a table.
 KIND_PRIOR = {
     "lookup": 0.0,

@@ -21,6 +21,7 @@ from finprobe.benchmarks.faith.cells import Cell, numeric_cells
 from finprobe.benchmarks.faith.sentence import (
     _ACRONYM,
     _INCREASE,
+    _YEAR,
     _initials,
     _respectively_slot,
     _target_year,
@@ -38,7 +39,6 @@ from finprobe.numbers import (
 )
 
 SCENARIO_ORDER = ("A", "B", "C", "D")
-_YEAR = re.compile(r"\b(?:19|20)\d{2}\b")
 _HUNDRED = Decimal(100)
 
 

@@ -67,7 +67,7 @@ from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, meas
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR
 from finprobe.document import Table
-from finprobe.numbers import parse_number, released_value_and_resolution
+from finprobe.numbers import released_value_and_resolution
 
 
 @dataclass(frozen=True)
@@ -378,8 +378,3 @@ def solve_from_tables(metadata: dict[str, Any], options: SolverOptions = ALL_RUL
     metrics = list(dict.fromkeys(c.table.row_label(c.row) for c in best.cells))
     tables = list(dict.fromkeys(f"Table {c.table_index}" for c in best.cells))
     return SolverAnswer(answer, best.scenario, metrics, tables, reasoning)
-
-
-def parse_hint_units(ground_truth: str) -> frozenset[str]:
-    parsed = parse_number(ground_truth)
-    return parsed.units if parsed else frozenset()
