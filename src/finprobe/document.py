@@ -90,6 +90,13 @@ _PREFIX_FRAGMENTS = {"$", "$(", "(", "€", "£", "¥", "US$", "C$", "A$", "Rs."
 # spaces just inside a value's parentheses: "( 92,291 )" reads as "(92,291)"
 _PAREN_SPACE = re.compile(r"(\()\s+(?=[$\d.])|(?<=[\d%])\s+(\))")
 _SUFFIX_FRAGMENTS = {")", "%", ")%", "%)", "pts", "bps", "x"}
+
+
+def close_paren_spaces(text: str) -> str:
+    """ "( 92,291 )" -> "(92,291)": a value whose parentheses were split across cells."""
+    return _PAREN_SPACE.sub(lambda m: m.group(1) or m.group(2), text)
+
+
 _FOOTNOTE = re.compile(r"^(?:\(\s*(?:\d{1,2}|[a-z]{1,2}|[ivx]{1,4}|\*{1,3})\s*\)|\*{1,3}|†|‡)$")
 # "(31)" alone in a cell: a footnote marker or a small negative number. Only
 # context decides (see _digit_markers_are_footnotes); other markers are never values.
@@ -509,7 +516,7 @@ class Table:
             from finprobe.numbers import parse_number  # lazy: numbers is optional here
 
             # "( 92,291" + ")" from split cells: a negative, spaces or not
-            cell = _PAREN_SPACE.sub(lambda m: m.group(1) or m.group(2), self.cells[r][c])
+            cell = close_paren_spaces(self.cells[r][c])
             self._parsed[key] = None if not cell or _is_dash(cell) else parse_number(cell)
         return self._parsed[key]
 

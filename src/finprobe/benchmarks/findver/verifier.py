@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 
+from finprobe.document import close_paren_spaces
 from finprobe.numbers import NumberSpan, find_numbers
 from finprobe.retrieval import BM25Retriever, Passage
 
@@ -142,12 +143,8 @@ def _pipe_rows(text: str) -> list[list[str]]:
     return rows
 
 
-# "( 92,291)", "( 1.27 )%": a value split across cells and joined with a space is negative
-_PAREN_SPACE = re.compile(r"\(\s+(?=[$\d.])|(?<=[\d%])\s+\)")
-
-
 def _cell_number(cell: str) -> NumberSpan | None:
-    cell = _PAREN_SPACE.sub(lambda m: m.group().strip(), cell)
+    cell = close_paren_spaces(cell)  # "( 92,291)": split across cells, still negative
     spans = [s for s in find_numbers(cell) if s.kind not in ("year", "date", "ordinal")]
     return spans[0] if len(spans) == 1 else None
 
@@ -368,13 +365,13 @@ def match_number(
     """The evidence figure (or derivation) that gives the claim number, with a note."""
     target = claim.span.number.value
     tol = claim.tolerance
+    # a table cell speaks for the claim (directly or in a derivation) only under a row it names
+    figures = [f for f in figures if _row_matches(f, claim_terms)]
     for figure in figures:
         if figure.percent != claim.percent and claim.percent:
             continue
         if not figure.group.startswith("text:") and not _years_ok(claim, figure.years):
             continue  # a sentence's years often date another event; a column's do not
-        if not _row_matches(figure, claim_terms):
-            continue  # a table cell speaks for the claim only under a row it names
         for scale in _scales(claim, figure):
             if _close(target, figure.value * scale, tol):
                 note = (
@@ -387,8 +384,6 @@ def match_number(
     dtol = tol
     ops = claim.operations
     groups: dict[str, list[Figure]] = {}
-    # a derivation combines figures whose row labels share a word with the claim
-    figures = [f for f in figures if _row_matches(f, claim_terms)]
     by_label: dict[str, list[Figure]] = {}
     for figure in figures:
         groups.setdefault(figure.group, []).append(figure)
