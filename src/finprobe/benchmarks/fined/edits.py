@@ -37,7 +37,6 @@ MONTHS = {m: i for i, m in enumerate(calendar.month_name) if m}
 MONTH_RE = "|".join(MONTHS)
 EN_DATE = re.compile(rf"\b({MONTH_RE}) (\d{{1,2}}), (\d{{4}})\b")
 ZH_DATE = re.compile(r"(\d{4})年(\d{1,2})月(\d{1,2})日")
-NUMBER_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?")
 # figure kinds that are amounts, not years, dates or ordinals
 NON_FIGURE_KINDS = ("year", "date", "ordinal", "other")
 
@@ -77,9 +76,6 @@ def cap(template: str, like: str) -> str:
 
 def splice(s: str, start: int, end: int, new: str) -> str:
     return s[:start] + new + s[end:]
-
-
-_WORDS = re.compile(r"[\w$%.,'’\-]+|[^\w\s]", re.U)
 
 
 def edit_key(original: str, modified: str) -> str:
