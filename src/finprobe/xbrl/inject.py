@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
-from finprobe.xbrl.check_base import CheckContext, check_summation, pick_fact
+from finprobe.xbrl.check_base import CheckContext, _dw, check_summation, pick_fact
 from finprobe.xbrl.filing import Context, Filing
 from finprobe.xbrl.linkbase import SUMMATION_ARCROLES, Arc, RelationshipSet
 
@@ -74,7 +74,7 @@ def consistent_totals(filing: Filing, complete: bool = False) -> list[tuple[str,
                 if not ok or total is None or len(items) < 2:
                     continue
                 if complete:
-                    exact = sum((Decimal(str(w)) * v for v, _, w in items), Decimal(0))
+                    exact = sum((_dw(w) * v for v, _, w in items), Decimal(0))
                     if exact != total.number:
                         continue
                 if check_summation((total.number, total.decimals), items, "min").consistent:
@@ -180,7 +180,7 @@ def misstate_total(filing: Filing, role: str, parent: str, ctx_id: str, kind: st
         if item is not None and item.number is not None:
             terms.append((item.number, item.decimals, weight))
         if item is not None and item.number:
-            w = Decimal(int(weight)) if float(weight).is_integer() else Decimal(str(weight))
+            w = _dw(weight)
             components.append((arc.target, w * item.number))
     detail: dict = {"kind": kind}
     if kind == "transposed_digits":
