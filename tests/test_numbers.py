@@ -148,6 +148,16 @@ def test_find_numbers_unclosed_parenthesis_is_prose() -> None:
     assert spans[0].number.sign == 1
 
 
+def test_parenthesis_split_from_the_number_by_a_space_is_negative() -> None:
+    # Table cells split as "( 92,291" + ")" are joined with a space inside the parenthesis.
+    assert parse_number("( 92,291)").value == -92291
+    assert parse_number("( 92,291 )").value == -92291
+    assert parse_number("(92,291)").value == -92291
+    # Still prose when the parenthesis never closes on the number.
+    assert parse_number("( 92,291").value == 92291
+    assert parse_number("see note ( 5 and 6)").value == 5
+
+
 def test_find_numbers_skips_words_glued_to_digits() -> None:
     # "FY2023", "Q3" and "10-K" carry digits but are not amounts.
     kinds = {s.text: s.kind for s in find_numbers("FY2023 Q3 results in the 10-K were 5.")}

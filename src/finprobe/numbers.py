@@ -451,9 +451,13 @@ def _scan_at(text: str, core: re.Match[str], groups: UnitGroups) -> _Raw:
         if p > 0 and text[p - 1] in "-−" and (p < 2 or not text[p - 2].isalnum()):
             negative = True
             p -= 1
-        if p > 0 and text[p - 1] == "(":
+        # "( 92,291)": split table cells leave a space inside the parenthesis.
+        q = p
+        while q > 0 and text[q - 1] == " " and p - q < 2:
+            q -= 1
+        if q > 0 and text[q - 1] == "(":
             open_paren = True
-            p -= 1
+            p = q - 1
         start = p
 
     end = ce
