@@ -72,9 +72,16 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"\b(?:entailed|entails|entailment|supported|true|correct|accurate)\b"),
     ),
 ]
-# a phrase naming both labels is an echo of the question, not a verdict
+# a phrase naming both labels is an echo of the question, or no verdict ("neither
+# entailed nor refuted"), not a verdict
 _BOTH = re.compile(
-    r"\b(?:entailed|true|supported)\s*(?:or|/|and)\s*(?:\w+\s+)?(?:refuted|false)\b|\b(?:refuted|false)\s*(?:or|/|and)\s*(?:\w+\s+)?(?:entailed|true|supported)\b"
+    r"\b(?:entail(?:ed|s)?|true|supported)\s*(?:or|/|and|nor)\s*(?:\w+\s+)?(?:refut(?:ed|es|e)|false)\b"
+    r"|\b(?:refut(?:ed|es|e)|false)\s*(?:or|/|and|nor)\s*(?:\w+\s+)?(?:entail(?:ed|s)?|true|supported)\b"
+)
+# a question about the claim is not a verdict: "to verify whether the statement is
+# entailment", "determine if the claim is true"
+_QUESTION = re.compile(
+    r"\b(?:whether|if)\s+(?:the\s+|this\s+|a\s+)?(?:given\s+)?(?:claim|statement)\s+(?:is|was|would\s+be|can\s+be)\b[^.,;\n]{0,40}"
 )
 _MARKER = re.compile(
     r"(?:final\s+answer|answer|final\s+label|entailment\s+label|label|verdict|conclusion|classification)\s*(?:is)?\s*[:=\-]\s*(.{0,80})",
@@ -110,7 +117,7 @@ def extract_label(completion: str | None) -> str | None:
     """'entailed', 'refuted', or None when the reply gives no readable verdict."""
     if not completion or not completion.strip():
         return None
-    text = _clean(completion)
+    text = _QUESTION.sub(lambda m: " " * len(m.group()), _clean(completion))
     markers = list(_MARKER.finditer(text))
     for marker in reversed(markers):
         mentions = _mentions(marker.group(1))
