@@ -215,3 +215,33 @@ def test_finauditing_finmr_and_finre(tmp_path: Path) -> None:
     assert results["headline"]["accuracy"] == 100.0
     with pytest.raises(InputError, match="--task"):
         score_predictions("finauditing", preds, finre)
+
+
+def test_faith_replies_scored_like_eval(tmp_path: Path) -> None:
+    tiny = Path(__file__).parent / "data" / "faith_tiny.json"
+    instances = json.loads(tiny.read_text())[0]["instances"]
+    preds = tmp_path / "faith.jsonl"
+    rows = [
+        {"uid": inst["uid"], "output": json.dumps({"results": {"answer": inst["ground_truth"]}})}
+        for inst in instances[:-1]
+    ]
+    preds.write_text("\n".join(json.dumps(r) for r in rows))
+    results = score_predictions("faith", preds, tiny)
+    assert results["scored_samples"] == len(instances) - 1 and results["missing_replies"] == 1
+    assert results["metrics"]["reference"]["overall"] == 100.0
+
+
+def test_fined_replies_scored_like_eval(tmp_path: Path) -> None:
+    from test_fined_task import GOOD, _dataset
+
+    data = _dataset(tmp_path)
+    answer = json.dumps([{"error_type": "Illegal Time", "sentences": [GOOD]}])
+    preds = tmp_path / "fined.jsonl"
+    preds.write_text(
+        "\n".join(
+            json.dumps(r) for r in ({"id": "d1", "output": answer}, {"id": "d2", "output": "[]"})
+        )
+    )
+    results = score_predictions("fined", preds, data)
+    assert results["scored_samples"] == 2 and results["headline"]
+    assert results["headline"]["overall.f1"] == 100.0

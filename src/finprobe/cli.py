@@ -242,8 +242,8 @@ def score_command(
         str | None,
         typer.Option(
             help="Figures for the headline: reference (default), strict (FinDVer), "
-            "lenient (FinSM), paper (FAITH)."
-        ),  # fmt: skip
+            "lenient (FinSM). The others stay in metrics.protocols."
+        ),
     ] = None,
     task: Annotated[
         str | None, typer.Option("--task", help="Sub-task (finauditing: finsm, finre, finmr).")
