@@ -245,3 +245,15 @@ def test_fined_replies_scored_like_eval(tmp_path: Path) -> None:
     results = score_predictions("fined", preds, data)
     assert results["scored_samples"] == 2 and results["headline"]
     assert results["headline"]["overall.f1"] == 100.0
+
+
+def test_compare_published_shows_the_note_on_released_outputs(tmp_path: Path) -> None:
+    from finprobe.report import comparison_rows, comparison_table
+
+    path, _ = processed_file(tmp_path / "DeepSeek-V2-Lite-Chat.json", "DeepSeek-V2-Lite-Chat")
+    results = score_predictions("findver", path)
+    _, _, rows = comparison_rows([results], "findver", True, None, top=20)
+    labels = [label for label, _, _ in rows]
+    assert "DeepSeek-V2-Lite (published, see note)" in labels
+    (table,) = comparison_table([results], published=True)
+    assert "IE 64.0 and Math 60.4" in str(table.caption)
