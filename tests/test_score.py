@@ -45,6 +45,11 @@ def processed_file(path: Path, model: str) -> tuple[Path, list[dict]]:
     return path, rows
 
 
+def jsonl(path: Path, *rows: dict) -> Path:
+    path.write_text("\n".join(json.dumps(r) for r in rows))
+    return path
+
+
 def finprobe(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "finprobe.cli", *args], capture_output=True, text=True, timeout=300
@@ -118,16 +123,11 @@ def _claims(path: Path, n: int) -> Path:
 
 def test_jsonl_with_data_counts_missing_replies_apart(tmp_path: Path) -> None:
     data = _claims(tmp_path / "claims.json", 4)
-    preds = tmp_path / "preds.jsonl"
-    preds.write_text(
-        "\n".join(
-            json.dumps(r)
-            for r in (
-                {"uid": "ie-0", "output": "Answer: entailed"},
-                {"id": "ie-1", "output": "The claim is refuted."},
-                {"example_id": "ie-2", "output": "I cannot tell."},
-            )
-        )
+    preds = jsonl(
+        tmp_path / "preds.jsonl",
+        {"uid": "ie-0", "output": "Answer: entailed"},
+        {"id": "ie-1", "output": "The claim is refuted."},
+        {"example_id": "ie-2", "output": "I cannot tell."},
     )
     results = score_predictions("findver", preds, data)
     assert results["samples"] == 4 and results["scored_samples"] == 3
@@ -174,15 +174,10 @@ def test_finauditing_finsm_reference_and_lenient(tmp_path: Path) -> None:
             for i, gold in enumerate((["us-gaap:Cash"], ["us-gaap:Goodwill"]))
         )
     )
-    preds = tmp_path / "preds.jsonl"
-    preds.write_text(
-        "\n".join(
-            json.dumps(r)
-            for r in (
-                {"id": "q0", "output": '["us-gaap:Cash"]'},
-                {"id": "q1", "output": "It is us-gaap:Goodwill."},
-            )
-        )
+    preds = jsonl(
+        tmp_path / "preds.jsonl",
+        {"id": "q0", "output": '["us-gaap:Cash"]'},
+        {"id": "q1", "output": "It is us-gaap:Goodwill."},
     )
     results = score_predictions("finauditing", preds, data, task="finsm")
     assert results["headline"]["HR@1"] == 50.0  # prose is no list for the notebook
