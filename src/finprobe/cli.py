@@ -217,6 +217,61 @@ def print_results(results: dict) -> None:
         console.print(table)
 
 
+@app.command("score")
+def score_command(
+    benchmark: Annotated[str, typer.Argument(help=f"One of: {', '.join(BENCHMARK_NAMES)}.")],
+    predictions: Annotated[
+        Path,
+        typer.Option(
+            "--predictions",
+            "-p",
+            help="Replies: JSON lines or a JSON list of {example_id|uid|id, output}; "
+            "also the FinDVer authors' processed output files as they are.",
+        ),
+    ],
+    data: Annotated[
+        Path | None,
+        typer.Option(
+            "--data", "-d", help="Labelled data (FinDVer: optional with a processed output file)."
+        ),
+    ] = None,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write the results JSON here.")
+    ] = None,
+    protocol: Annotated[
+        str | None,
+        typer.Option(
+            help="Figures for the headline: reference (default), strict (FinDVer), "
+            "lenient (FinSM). The others stay in metrics.protocols."
+        ),
+    ] = None,
+    task: Annotated[
+        str | None, typer.Option("--task", help="Sub-task (finauditing: finsm, finre, finmr).")
+    ] = None,
+    prompt: Annotated[
+        str, typer.Option(help="FinDVer: the replies' prompt type, cot or direct.")
+    ] = "cot",
+    seed: Annotated[
+        int | None, typer.Option(help="FinDVer: seed of the random label for unparseable replies.")
+    ] = None,
+    model: Annotated[
+        str | None, typer.Option(help="Model name for the results (default: the file's name).")
+    ] = None,
+) -> None:
+    """Score replies produced anywhere with the scorer of `finprobe eval` (no model calls).
+
+    Ids of the data with no reply are counted as missing, beside the headline.
+    """
+    from finprobe.files import write_json_atomic
+    from finprobe.score import score_predictions
+
+    _check_task_name(benchmark, task)
+    results = score_predictions(benchmark, predictions, data, task, prompt, protocol, seed, model)
+    print_results(results)
+    if json_out is not None:
+        console.print(f"results: {write_json_atomic(json_out, results)}", highlight=False)
+
+
 @app.command("results")
 def results_command(
     runs: Annotated[list[Path], typer.Argument(help="Results JSON files or inspect logs.")],

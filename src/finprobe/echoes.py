@@ -29,7 +29,7 @@ _LABEL = r"(?:entailed|entails|refuted|refutes|supported|contradicted|true|false
 _CONDITIONAL_DEFINITION = [
     # a label, then its condition: "refuted only if", "entailed when", "false unless"
     re.compile(
-        rf"\b{_LABEL}\b[^.;:]{{0,30}}?\b(?:only\s+if|if\s+and\s+only\s+if|if|when|whenever|unless|provided)\b",
+        rf"\b{_LABEL}\b[^.;:]{{0,30}}?\b(?:only\s+if|if\s+and\s+only\s+if|if|when|whenever|unless|provided\s+that)\b",
         re.I,
     ),
     # a label inside a condition clause (no comma before it): "if any part is contradicted it is refuted"

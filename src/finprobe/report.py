@@ -11,7 +11,7 @@ from typing import Any
 
 from rich.table import Table as RichTable
 
-from finprobe.results import headline_columns, published, published_split
+from finprobe.results import headline_columns, published, published_notes, published_split
 
 OUR_COLOR = "#d1495b"
 PUBLISHED_COLOR = "#8d99ae"
@@ -155,7 +155,11 @@ def comparison_rows(
     if published_too:
         key = columns[0] if columns else None
         ranked = sorted(table.items(), key=lambda item: -item[1].get(key, 0.0) if key else 0.0)
-        rows += [(f"{model} (published)", False, values) for model, values in ranked[:top]]
+        notes = published_notes(benchmark, split_name)
+        rows += [
+            (f"{model} (published{', see note' if model in notes else ''})", False, values)
+            for model, values in ranked[:top]
+        ]
     return split_name, columns, rows
 
 
@@ -168,7 +172,9 @@ def comparison_table(
             group, benchmark, published, split or run_split, top
         )
         title = f"{benchmark}" + (f" · published split: {split_name}" if split_name else "")
-        table = RichTable(title=title)
+        notes = published_notes(benchmark, split_name) if published and split_name else {}
+        caption = "\n".join(f"note, {model}: {note}" for model, note in notes.items())
+        table = RichTable(title=title, caption=caption or None)
         table.add_column("model")
         for column in columns:
             table.add_column(column, justify="right")

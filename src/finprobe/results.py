@@ -277,6 +277,12 @@ def published_split(benchmark: str, split: str | None = None) -> tuple[str, dict
     return split, table
 
 
+def published_notes(benchmark: str, split: str) -> dict[str, str]:
+    """{model: note} for a published table: where the authors' released outputs
+    differ from the paper's figures (the figures themselves stay the paper's)."""
+    return published().get(benchmark, {}).get("notes", {}).get(split, {})
+
+
 def _flatten(values: dict, prefix: str = "") -> dict[str, float]:
     flat: dict[str, float] = {}
     for key, value in values.items():

@@ -2,20 +2,33 @@
 
 - FinSM (retrieval): HR@k, R@k and Macro-F1@k for k = 1, 5, 10, 20 (appendix C.1).
   HR and R average over all N queries; MF1 averages per-query F1 over the N' queries
-  whose gold set is non-empty. Concepts compare by local name, case-insensitively,
-  so ``us-gaap:Cash`` and ``Cash`` are the same answer.
+  whose gold set is non-empty. Two protocols, both always computed:
+  ``reference`` (the headline) is the released example notebook's matching: the
+  reply's JSON list as written, concepts equal only as exact strings, repeated
+  predictions kept inside the top-k, recall divided by the length of the gold list;
+  ``lenient`` reads concept names out of prose too, folds case and the ``us-gaap``
+  prefix forms, drops repeats before the cut and divides recall by the gold set. It
+  never merges concepts of different taxonomies or extension names.
 - FinRE (classification): accuracy, macro precision/recall/F1 over the three labels
   (appendix C.2), per-class F1 and the invalid-answer rate. An invalid answer counts
   as wrong and as a false negative of its gold class.
 - FinMR (numeric reasoning): every answer gets one label of {A, S, E, C} (appendix
-  C.3): S when the reply has no JSON with both values, E when the extracted value is
-  not numerically equivalent to the reported one, C when the calculated value is not
-  exactly the true one, else A. The paper asks an LLM judge for the label; here a
-  deterministic judge decides it, and an optional LLM judge runs beside it.
+  C.3), read as the released judge instructions define them: S when the reply is not
+  a JSON object with exactly the keys ``extracted_value`` and ``calculated_value``;
+  E when the extracted value differs in mathematical meaning from the reported one
+  (a value that is not a number, such as "N/A" or null, differs); C when the
+  calculated value is not exactly the true one; else A. Percent signs and scale
+  words keep their meaning ("564%" is 5.64). The paper asks an LLM judge for the
+  label; here a deterministic judge decides it, and an optional LLM judge runs
+  beside it.
 """
 
 from __future__ import annotations
 
+import ast
+import codecs
+import contextlib
+import json
 import re
 from collections import Counter
 from decimal import Decimal, InvalidOperation
@@ -26,10 +39,9 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
 from finprobe.jsonout import extract_json
-from finprobe.numbers import parse_number
 from finprobe.runner import SampleRecord
 
-SCORER_VERSION = "finauditing-1.0"
+SCORER_VERSION = "finauditing-1.1"  # 1.1: reference protocols of the released notebooks
 SUBTASKS = ("finsm", "finre", "finmr")
 K_VALUES = (1, 5, 10, 20)
 FINRE_LABELS = ("Reversal", "Inappropriateness", "CombinationErr")
@@ -41,10 +53,25 @@ _QNAME = re.compile(r"\b([A-Za-z][\w-]*):([A-Z][A-Za-z0-9_]+)\b")
 _BARE = re.compile(r"\b([A-Z][a-z0-9]+(?:[A-Z][A-Za-z0-9]*){1,})\b")
 
 
+# Namespace prefixes of the standard taxonomies. FinSM concepts are US-GAAP's, so a
+# bare name means ``us-gaap``; other known prefixes stay part of the name.
+DEFAULT_NAMESPACE = "us-gaap"
+KNOWN_NAMESPACES = ("us-gaap", "ifrs-full", "dei", "srt", "country", "currency", "exch",
+                    "invest", "naics", "sic", "stpr", "ecd", "cyd", "rr", "spac")  # fmt: skip
+_PREFIXED = re.compile(rf"^({'|'.join(re.escape(n) for n in KNOWN_NAMESPACES)})[:_]", re.I)
+
+
 def concept_key(concept: str) -> str:
-    """Comparison key of a concept: local name, lower case (prefix and case ignored)."""
-    text = str(concept).strip().strip("\"'`")
-    return text.rsplit(":", 1)[-1].rsplit("_", 1)[-1].lower() if text else ""
+    """Lenient comparison key: case folded, and a known namespace prefix written as
+    ``prefix:`` or ``prefix_`` read the same way (``us-gaap`` dropped, being the
+    default). Unknown prefixes and underscores inside a name are kept: ``xyz_Net_Reserve``
+    and ``xyz_Other_Reserve`` stay apart, and so do ``ifrs-full:Cash`` and ``us-gaap:Cash``."""
+    text = str(concept).strip().strip("\"'`").lower()
+    match = _PREFIXED.match(text)
+    if match:
+        namespace, local = match.group(1), text[match.end() :]
+        return local if namespace == DEFAULT_NAMESPACE else f"{namespace}:{local}"
+    return text
 
 
 def _dedupe(items: list[str]) -> list[str]:
@@ -82,42 +109,126 @@ def parse_ranked_concepts(completion: str) -> list[str] | None:
     return _dedupe(found) or None
 
 
-def retrieval_scores(predicted: list[str], gold: list[str]) -> dict[str, float]:
-    """Per-query hit, recall, precision and F1 at each cutoff k."""
+def retrieval_scores(predicted: list[str], gold: list[str], prefix: str = "") -> dict[str, float]:
+    """Lenient per-query hit, recall, precision and F1 at each cutoff k (keys carry
+    ``prefix``): concepts compared by ``concept_key``, repeats dropped before the cut,
+    recall over the gold set."""
     gold_keys = {concept_key(g) for g in gold if concept_key(g)}
     ranked = [concept_key(p) for p in _dedupe(predicted)]
-    out: dict[str, float] = {"has_gold": float(bool(gold_keys)), "parsed": 1.0}
+    out: dict[str, float] = {f"{prefix}has_gold": float(bool(gold_keys))}
     for k in K_VALUES:
         top = ranked[:k]
         hits = len(set(top) & gold_keys)
         precision = hits / len(top) if top else 0.0
         recall = hits / len(gold_keys) if gold_keys else 0.0
         f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-        out[f"hr@{k}"] = float(hits > 0)
-        out[f"r@{k}"] = recall
-        out[f"p@{k}"] = precision
-        out[f"f1@{k}"] = f1
+        out[f"{prefix}hr@{k}"] = float(hits > 0)
+        out[f"{prefix}r@{k}"] = recall
+        out[f"{prefix}p@{k}"] = precision
+        out[f"{prefix}f1@{k}"] = f1
     return out
 
 
-def summarize_finsm(records: list[SampleRecord]) -> dict[str, Any]:
+def reference_concept_list(completion: str) -> list[Any] | None:
+    """The FinSM reply as the released example notebook reads it: the whole reply
+    (inside a code fence, if it is wrapped in one) as JSON, as JSON whose value is
+    itself a JSON text, as JSON with its escapes undone, or as a Python-style list
+    literal. None when that gives no list (the notebook then scores no hit)."""
+    text = (completion or "").strip()
+    if text.startswith("```") and text.endswith("```") and len(text) >= 6:
+        text = re.sub(r"^```[a-zA-Z]*\s*", "", text)
+        text = re.sub(r"\s*```$", "", text).strip()
+    value: Any = None
+    try:
+        value = json.loads(text)
+        if isinstance(value, str) and value.strip().startswith(("[", "{")):
+            with contextlib.suppress(json.JSONDecodeError):
+                value = json.loads(value)
+    except json.JSONDecodeError:
+        for attempt in (_unescaped_json, _literal, _quote_unescaped_json):
+            value = attempt(text)
+            if value is not None:
+                break
+    return value if isinstance(value, list) else None
+
+
+def _unescaped_json(text: str) -> Any:
+    try:
+        return json.loads(codecs.decode(text, "unicode_escape"))
+    except (ValueError, UnicodeError):
+        return None
+
+
+def _literal(text: str) -> Any:
+    try:  # literals only (lists, strings, numbers): never code
+        return ast.literal_eval(text)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+
+
+def _quote_unescaped_json(text: str) -> Any:
+    try:
+        return json.loads(text.replace('\\"', '"'))
+    except json.JSONDecodeError:
+        return None
+
+
+def _exact(item: Any) -> Any:
+    """A prediction as the notebook compares it: strings as written; anything else
+    a token that equals no gold string but still counts as a prediction."""
+    return item if isinstance(item, str) else ("not a string", repr(item))
+
+
+def reference_retrieval_scores(predicted: list[Any] | None, gold: list[str]) -> dict[str, float]:
+    """The example notebook's per-query figures: exact strings, the first k
+    predictions as given (repeats included), recall over the gold list's length."""
+    gold_set = set(gold)
+    ranked = [_exact(p) for p in predicted or []]
+    out: dict[str, float] = {"has_gold": float(bool(gold_set))}
+    for k in K_VALUES:
+        top = set(ranked[:k])
+        hits = len(top & gold_set)
+        precision = hits / len(top) if top else 0.0
+        set_recall = hits / len(gold_set) if gold_set else 0.0  # the notebook's F1 uses sets
+        out[f"hr@{k}"] = float(hits > 0)
+        out[f"r@{k}"] = hits / len(gold) if gold_set else 0.0  # R@k: over the list's length
+        out[f"p@{k}"] = precision
+        out[f"f1@{k}"] = 2 * precision * set_recall / (precision + set_recall) if hits else 0.0
+    return out
+
+
+FINSM_PROTOCOLS = {"reference": "", "lenient": "lenient_"}
+
+
+def _finsm_headline(records: list[SampleRecord], prefix: str) -> dict[str, float]:
     n = len(records)
-    with_gold = [r for r in records if r.score.get("has_gold")]
+    with_gold = [r for r in records if r.score.get(f"{prefix}has_gold")]
     headline: dict[str, float] = {}
     for k in K_VALUES:
-        headline[f"HR@{k}"] = _pct(sum(r.score.get(f"hr@{k}", 0.0) for r in records), n)
+        headline[f"HR@{k}"] = _pct(sum(r.score.get(f"{prefix}hr@{k}", 0.0) for r in records), n)
     for k in K_VALUES:
-        headline[f"R@{k}"] = _pct(sum(r.score.get(f"r@{k}", 0.0) for r in records), n)
+        headline[f"R@{k}"] = _pct(sum(r.score.get(f"{prefix}r@{k}", 0.0) for r in records), n)
     for k in K_VALUES:
-        total = sum(r.score.get(f"f1@{k}", 0.0) for r in with_gold)
+        total = sum(r.score.get(f"{prefix}f1@{k}", 0.0) for r in with_gold)
         headline[f"MF1@{k}"] = _pct(total, len(with_gold))
+    return headline
+
+
+def summarize_finsm(records: list[SampleRecord]) -> dict[str, Any]:
+    """The reference protocol is the headline; both protocols are in ``metrics.protocols``."""
+    n = len(records)
+    protocols = {name: _finsm_headline(records, prefix) for name, prefix in FINSM_PROTOCOLS.items()}
     unparsed = sum(1 for r in records if not r.score.get("parsed"))
+    lenient_unparsed = sum(1 for r in records if not r.score.get("lenient_parsed"))
     return {
-        "headline": headline,
+        "headline": dict(protocols["reference"]),
         "metrics": {
             "n": n,
-            "n_with_gold": len(with_gold),
+            "n_with_gold": sum(1 for r in records if r.score.get("has_gold")),
+            "protocol": "reference",
+            "protocols": protocols,
             "unparseable_rate": _pct(unparsed, n),
+            "lenient_unparseable_rate": _pct(lenient_unparsed, n),
             **_errors(records),
         },  # fmt: skip
         "breakdowns": {"source": _by_source(records, "hr@20")},
@@ -226,8 +337,19 @@ def summarize_finre(records: list[SampleRecord]) -> dict[str, Any]:
 # --------------------------------------------------------------------------- FinMR
 
 
+_SCALE_WORDS = {"thousand": 3, "thousands": 3, "million": 6, "millions": 6,
+                "billion": 9, "billions": 9, "trillion": 12, "trillions": 12}  # fmt: skip
+_NUMBER_TEXT = re.compile(
+    r"^(?P<sign>[-+\u2212]?)\s*(?:\$|usd\s*)?\s*(?P<num>(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d*)?"
+    r"|\.\d+)(?:e(?P<exp>[-+]?\d+))?\s*(?P<pct>%)?\s*(?P<scale>[a-z]+)?$",
+    re.I,
+)
+
+
 def to_decimal(value: Any) -> Decimal | None:
-    """A number from a JSON value or text ("16,373,000", "$16.4 million", "(1,234)")."""
+    """A value's mathematical meaning, as the judge instructions read it: "-1,284" is
+    -1284, "(1,284)" is -1284, "564%" is 5.64, "6.2E-7 million" is 0.62 and "$1.2
+    thousand" is 1200. Text that is not one number ("N/A", "about 5", null) has none."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
@@ -235,34 +357,53 @@ def to_decimal(value: Any) -> Decimal | None:
     if isinstance(value, float):
         return Decimal(repr(value))
     text = str(value).strip()
-    if not text:
+    negative = text.startswith("(") and text.endswith(")")
+    if negative:
+        text = text[1:-1].strip()
+    match = _NUMBER_TEXT.match(text)
+    if not match:
         return None
-    plain = text.replace(",", "").replace("$", "").strip()
+    scale = (match.group("scale") or "").lower()
+    if scale and scale not in _SCALE_WORDS:
+        return None
     try:
-        return Decimal(plain)  # also scientific notation, which parse_number reads as text
+        number = Decimal(match.group("num").replace(",", ""))
     except InvalidOperation:
-        pass
-    parsed = parse_number(text)
-    return parsed.value if parsed is not None else None
+        return None
+    exponent = int(match.group("exp") or 0) + _SCALE_WORDS.get(scale, 0)
+    number = number.scaleb(exponent)
+    if match.group("pct"):
+        number = number / 100
+    if match.group("sign") in ("-", "\u2212"):
+        number = -number
+    return -number if negative else number
+
+
+FINMR_KEYS = {"extracted_value", "calculated_value"}
 
 
 def parse_value_pair(completion: str) -> dict[str, Any] | None:
-    """{extracted_value, calculated_value} of a FinMR reply, or None (structural error)."""
-    data = extract_json(completion)
-    if not isinstance(data, dict):
+    """{extracted_value, calculated_value} of a FinMR reply, or None (structure error).
+
+    The structure the judge instructions ask for: the reply is one JSON object (a
+    code fence and whitespace around it are formatting) with exactly the two keys,
+    spelled and cased as given. Values are kept as written; one that is not a number
+    is an extraction or calculation error, not a structure error."""
+    text = (completion or "").strip()
+    fenced = re.fullmatch(r"```[a-zA-Z0-9]*\s*(.*?)\s*```", text, flags=re.S)
+    if fenced:
+        text = fenced.group(1).strip()
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
         return None
-    lowered = {str(k).strip().lower().replace(" ", "_"): v for k, v in data.items()}
-    if "extracted_value" not in lowered or "calculated_value" not in lowered:
-        return None
-    extracted = to_decimal(lowered["extracted_value"])
-    calculated = to_decimal(lowered["calculated_value"])
-    if extracted is None or calculated is None:
+    if not isinstance(data, dict) or set(data) != FINMR_KEYS:
         return None
     return {
-        "extracted_value": str(lowered["extracted_value"]),
-        "calculated_value": str(lowered["calculated_value"]),
-        "extracted": extracted,
-        "calculated": calculated,
+        "extracted_value": data["extracted_value"],
+        "calculated_value": data["calculated_value"],
+        "extracted": to_decimal(data["extracted_value"]),
+        "calculated": to_decimal(data["calculated_value"]),
     }
 
 
@@ -274,9 +415,9 @@ def judge_value_pair(
         return "S"
     extracted = to_decimal(gold_extracted)
     calculated = to_decimal(gold_calculated)
-    if extracted is None or parsed["extracted"] != extracted:
+    if extracted is None or parsed["extracted"] is None or parsed["extracted"] != extracted:
         return "E"
-    if calculated is None or parsed["calculated"] != calculated:
+    if calculated is None or parsed["calculated"] is None or parsed["calculated"] != calculated:
         return "C"
     return "A"
 
@@ -365,10 +506,15 @@ def score_completion(completion: str, metadata: dict[str, Any]) -> tuple[dict[st
     """(Score.value, Score.metadata) for one reply; never raises on a bad reply."""
     subtask = metadata.get("subtask")
     if subtask == "finsm":
+        gold = list(metadata.get("gold_concepts") or [])
+        listed = reference_concept_list(completion)
         ranked = parse_ranked_concepts(completion)
-        values = retrieval_scores(ranked or [], list(metadata.get("gold_concepts") or []))
-        values["parsed"] = float(ranked is not None)
-        return values, {"ranked": ranked}
+        values = reference_retrieval_scores(listed, gold)
+        values["parsed"] = float(listed is not None)
+        values.update(retrieval_scores(ranked or [], gold, prefix="lenient_"))
+        values["lenient_parsed"] = float(ranked is not None)
+        shown = None if listed is None else [str(p) for p in listed[:20]]
+        return values, {"ranked": shown, "lenient_ranked": ranked}
     if subtask == "finre":
         choices = tuple(metadata.get("choices") or FINRE_LABELS)
         predicted = parse_relation_label(completion, choices)
@@ -379,7 +525,7 @@ def score_completion(completion: str, metadata: dict[str, Any]) -> tuple[dict[st
         parsed = parse_value_pair(completion)
         label = judge_value_pair(parsed, metadata.get("extracted_value"),
                                  metadata.get("calculated_value"))  # fmt: skip
-        shown = None if parsed is None else {k: parsed[k] for k in
+        shown = None if parsed is None else {k: str(parsed[k]) for k in
                                               ("extracted_value", "calculated_value")}  # fmt: skip
         return finmr_values(label), {"label": label, "parsed": shown}
     raise ValueError(f"sample metadata has no known subtask: {subtask!r}")

@@ -3,7 +3,8 @@
 The paper asks for a reasoning process then a label (CoT) or the label alone
 (direct output), and maps each reply to entailed / refuted / none with an LLM.
 Here the mapping is rule-based and deterministic: an explicit final-answer line
-wins, then the last "the claim is ..." verdict, then the last label word; "not
+wins, then the last "the claim is ..." verdict or "Conclusion: ...", then the last
+label word; "not
 entailed" (and other negated entailment) reads as refuted, "not refuted" as
 entailed; a phrase that lists both labels ("entailed or refuted") is ignored.
 """
@@ -72,14 +73,24 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
         re.compile(r"\b(?:entailed|entails|entailment|supported|true|correct|accurate)\b"),
     ),
 ]
-# a phrase naming both labels is an echo of the question, not a verdict
+# a phrase naming both labels is an echo of the question, or no verdict ("neither
+# entailed nor refuted"), not a verdict
 _BOTH = re.compile(
-    r"\b(?:entailed|true|supported)\s*(?:or|/|and)\s*(?:\w+\s+)?(?:refuted|false)\b|\b(?:refuted|false)\s*(?:or|/|and)\s*(?:\w+\s+)?(?:entailed|true|supported)\b"
+    r"\b(?:entail(?:ed|s)?|true|supported)\s*(?:or|/|and|nor)\s*(?:\w+\s+)?(?:refut(?:ed|es|e)|false)\b"
+    r"|\b(?:refut(?:ed|es|e)|false)\s*(?:or|/|and|nor)\s*(?:\w+\s+)?(?:entail(?:ed|s)?|true|supported)\b"
+)
+# a question about the claim is not a verdict: "to verify whether the statement is
+# entailment", "determine if the claim is true"
+_QUESTION = re.compile(
+    r"\b(?:whether|if)\s+(?:the\s+|this\s+|a\s+)?(?:given\s+)?(?:claim|statement)\s+(?:is|was|would\s+be|can\s+be)\b[^.,;\n]{0,40}"
 )
 _MARKER = re.compile(
-    r"(?:final\s+answer|answer|final\s+label|entailment\s+label|label|verdict|conclusion|classification)\s*(?:is)?\s*[:=\-]\s*(.{0,80})",
+    r"(?:final\s+answer|answer|final\s+label|entailment\s+label|label|verdict|classification)\s*(?:is)?\s*[:=\-]\s*(.{0,80})",
     re.IGNORECASE,
 )
+# "Conclusion:" is often a heading over prose: it counts like a verdict sentence, the
+# last of them deciding, not like an answer line
+_CONCLUSION = re.compile(r"conclusion\s*(?:is)?\s*[:=\-]\s*(.{0,80})", re.IGNORECASE)
 _VERDICT = re.compile(
     r"\b(?:claim|statement)\s+(?:is|was|should\s+be|can\s+be|would\s+be)\s+([^.\n]{0,60})"
 )
@@ -110,13 +121,15 @@ def extract_label(completion: str | None) -> str | None:
     """'entailed', 'refuted', or None when the reply gives no readable verdict."""
     if not completion or not completion.strip():
         return None
-    text = _clean(completion)
+    text = _QUESTION.sub(lambda m: " " * len(m.group()), _clean(completion))
     markers = list(_MARKER.finditer(text))
     for marker in reversed(markers):
         mentions = _mentions(marker.group(1))
         if mentions:
             return mentions[0][1]
-    verdicts = list(_VERDICT.finditer(text))
+    verdicts = sorted(
+        [*_VERDICT.finditer(text), *_CONCLUSION.finditer(text)], key=lambda m: m.start()
+    )
     for verdict in reversed(verdicts):
         mentions = _mentions(verdict.group(1))
         if mentions:

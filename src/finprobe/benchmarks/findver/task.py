@@ -63,6 +63,7 @@ def findver_samples(
             metadata = claim_metadata(
                 claim, evidence, path, include_passages=setting != "long-context"
             )
+            metadata["prompt"] = prompt  # direct replies have their own reference rule
             user = verification_prompt(evidence_text(evidence.passages), claim.statement, prompt)
             label = ("entailed" if claim.label else "refuted") if claim.label is not None else ""
             sample = Sample(
