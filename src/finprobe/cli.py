@@ -2,32 +2,91 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from finprobe import __version__
-from finprobe.benchmark import BENCHMARK_NAMES, benchmark_info
+from finprobe.benchmark import BENCHMARK_NAMES
+from finprobe.defaults import CATALOG, DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR, task_names
 from finprobe.errors import InputError
+
+# Only light modules above: `--help`, `list` and `check` must start without inspect_ai
+# (2-3 s of imports). The runner, results, report and model calls are imported by the
+# commands that use them; tests/test_cli_startup.py guards this.
 from finprobe.model_calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ModelCallError
-from finprobe.runner import DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR
 
 console = Console()
 err_console = Console(stderr=True)
 
-app = typer.Typer(
+class _LazyCommandsTyper(typer.Typer):
+    """The top-level app. Each benchmark's commands (`build X`, `check`, `taxonomy`, `faith
+    ...`) are imported when the command tree is first built; `main` imports only those the
+    command line names, so `finprobe list` reads no benchmark module."""
+
+    _pending: tuple[str, ...] = ()  # set once the core commands are defined (module end)
+    _only_loaded = False  # while main() runs: build the tree from what it loaded, no more
+
+    def load_commands(self, names: tuple[str, ...] | None = None) -> None:
+        """Register the commands of `names` (default: every benchmark not loaded yet)."""
+        names = tuple(n for n in (self._pending if names is None else names) if n in self._pending)
+        self._pending = tuple(n for n in self._pending if n not in names)
+        for name in names:
+            try:
+                module = importlib.import_module(f"finprobe.benchmarks.{name}.commands")
+            except ImportError:  # a benchmark whose optional dependencies are missing
+                continue
+            module.register(build_app, self)
+
+    @contextlib.contextmanager
+    def only(self, names: tuple[str, ...]) -> Iterator[None]:
+        """Run with the commands of `names` only (the others stay pending, not loaded)."""
+        self.load_commands(names)
+        self._only_loaded = True
+        try:
+            yield
+        finally:
+            self._only_loaded = False
+
+    # typer reads these two lists when it builds the command tree: load what is pending first
+    @property
+    def registered_commands(self) -> list:  # type: ignore[override]
+        if self._pending and not self._only_loaded:
+            self.load_commands()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value: list) -> None:
+        self._commands = value
+
+    @property
+    def registered_groups(self) -> list:  # type: ignore[override]
+        if self._pending and not self._only_loaded:
+            self.load_commands()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list) -> None:
+        self._groups = value
+
+
+app = _LazyCommandsTyper(
     name="finprobe",
     help="Is an LLM reliable on financial documents? FAITH, FinDVer, FinAuditing and FinED-Bench.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # plain help: reads the same at 80 columns, copies cleanly, and does not import typer's
+    # rich help renderer (markdown parser and all), which more than doubled `--help`'s time
+    rich_markup_mode=None,
 )
 build_app = typer.Typer(help="Build a benchmark's dataset from documents.", no_args_is_help=True)
 app.add_typer(build_app, name="build")
@@ -35,15 +94,26 @@ app.add_typer(build_app, name="build")
 _state = {"debug": False}
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        console.print(f"finprobe {__version__}", highlight=False)
+        raise typer.Exit(0)
+
+
 @app.callback()
 def _main_options(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and exit.",
+            callback=_print_version,
+            is_eager=True,  # before click asks for a command
+        ),
+    ] = False,
 ) -> None:
     _state["debug"] = debug
-    if version:
-        console.print(f"finprobe {__version__}")
-        raise typer.Exit(0)
 
 
 def _parse_task_args(values: list[str]) -> dict[str, Any]:
@@ -126,7 +196,7 @@ def eval_command(
         int | None, typer.Option(help="Sampling seed, where the model takes one.")
     ] = None,
 ) -> None:
-    """Evaluate a model on a benchmark; prints the results and writes a results JSON.
+    """Evaluate a model on a benchmark; print and save the results.
 
     Exit status: 0 finished (errored samples, if any, are counted beside the
     headline), 1 the run stopped (too many errors, server unreachable), 2 bad input.
@@ -205,7 +275,7 @@ def _check_task_name(benchmark: str, task: str | None) -> None:
     if task is None:
         return
 
-    allowed = benchmark_info(benchmark).subtasks or (benchmark,)
+    allowed = task_names(benchmark) or (benchmark,)
     if task not in allowed:
         raise InputError(None, f"--task {task!r}: {benchmark} has the tasks {', '.join(allowed)}")
 
@@ -301,7 +371,10 @@ def demo_command(
         str, typer.Option("--model", "-m", help="Model to evaluate.")
     ] = "finprobe/faith-solver",
 ) -> None:
-    """Offline end-to-end demo: synthetic 10-Ks -> FAITH instances -> baseline solver -> HTML report."""
+    """Offline demo, no key: FAITH on synthetic 10-Ks, then a report.
+
+    Synthetic 10-Ks -> FAITH instances -> baseline solver -> HTML report.
+    """
     from finprobe.benchmarks.faith.build import synthetic_dataset
     from finprobe.report import write_html_report
     from finprobe.runner import run_benchmark
@@ -325,32 +398,40 @@ def demo_command(
 @app.command("list")
 def list_command() -> None:
     """List benchmarks, their tasks and their non-LLM baselines."""
+    from rich.table import Table as RichTable
 
-    table = RichTable("benchmark", "tasks", "baselines (--model)", "scorer")
+    table = RichTable("benchmark", "task (inspect)", "baselines (--model)")
+    for column in table.columns:
+        # names are typed by the user: never cut; a narrow terminal folds them instead
+        column.no_wrap, column.overflow = True, "fold"
     for name in BENCHMARK_NAMES:
-        try:
-            info = benchmark_info(name)
-        except ImportError as exc:
-            table.add_row(name, "-", f"unavailable: {exc}", "-")
-            continue
-        tasks = ", ".join(f"finprobe/{t}" for t in (info.subtasks or (name,)))
-        table.add_row(
-            name, tasks, ", ".join(f"finprobe/{b}" for b in info.baselines), info.scorer_version
-        )
+        for i, (task, baselines) in enumerate(CATALOG[name]):
+            table.add_row(
+                name if i == 0 else "",
+                f"finprobe/{task}",
+                "\n".join(f"finprobe/{b}" for b in baselines),
+            )
     console.print(table)
+    console.print("run one with: finprobe eval BENCHMARK --model finprobe/<baseline>", highlight=False)
 
 
-def _register_benchmark_commands() -> None:
-    """Each benchmark adds its `build` command (and any extra commands) itself."""
-    for name in BENCHMARK_NAMES:
-        try:
-            module = importlib.import_module(f"finprobe.benchmarks.{name}.commands")
-        except ImportError:
-            continue
-        module.register(build_app, app)
+# the first word of a command line -> the benchmarks whose commands it needs
+_COMMAND_OWNERS = {"build": BENCHMARK_NAMES, "check": ("finauditing",),
+                   "taxonomy": ("finauditing",), **{n: (n,) for n in BENCHMARK_NAMES}}  # fmt: skip
+_CORE_COMMANDS = ("eval", "results", "compare", "report", "demo", "list")
 
 
-_register_benchmark_commands()
+def _commands_needed(argv: list[str]) -> tuple[str, ...]:
+    """Benchmarks whose commands `argv` may use: none for the core commands and --version."""
+    words = [a for a in argv if not a.startswith("-")]
+    if not words:
+        return () if "--version" in argv else BENCHMARK_NAMES  # the help lists every command
+    if words[0] in _CORE_COMMANDS:
+        return ()
+    return _COMMAND_OWNERS.get(words[0], BENCHMARK_NAMES)
+
+
+app._pending = BENCHMARK_NAMES  # after the core commands, so that they come first in --help
 
 
 def main() -> None:
@@ -358,7 +439,8 @@ def main() -> None:
     debug = "--debug" in sys.argv
     try:
         # without standalone mode click returns a command's exit code instead of exiting
-        code = app(standalone_mode=False)
+        with app.only(_commands_needed(sys.argv[1:])):
+            code = app(standalone_mode=False)
     except InputError as exc:
         if debug:
             raise

@@ -11,6 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from finprobe.errors import InputError
+from finprobe.inputs import INPUTS_HELP
 
 faith_app = typer.Typer(help="FAITH utilities: check the dataset builder.", no_args_is_help=True)
 
@@ -23,7 +24,7 @@ def _fail(exc: InputError) -> typer.Exit:
 
 def build_faith(
     inputs: list[Path] = typer.Argument(
-        ..., help="FinDVer report .json/.json.gz, HTML or text files, or folders of them."
+        ..., help="FinDVer report .json/.json.gz, HTML or text files. " + INPUTS_HELP
     ),
     out: Path = typer.Option(..., "--out", help="FAITH dataset JSON to write."),
     answerability: str = typer.Option(

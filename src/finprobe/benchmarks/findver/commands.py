@@ -13,6 +13,7 @@ from rich.table import Table
 
 from finprobe.errors import InputError
 from finprobe.files import write_json_atomic
+from finprobe.inputs import INPUTS_HELP, deprecated_reports_option
 
 findver_app = typer.Typer(
     help="FinDVer utilities: retrieval recall, leaderboard export.", no_args_is_help=True
@@ -32,9 +33,10 @@ def _fail(exc: InputError) -> typer.Exit:
 
 
 def build_findver(
-    reports: list[Path] = typer.Option(
-        [], "--reports", help="FinDVer report .json/.json.gz files or folders (repeat)."
+    inputs: list[Path] = typer.Argument(
+        None, help="FinDVer report .json/.json.gz files. " + INPUTS_HELP, show_default=False
     ),
+    reports: list[Path] = typer.Option([], "--reports", hidden=True, help="Deprecated: INPUTS."),
     out: Path = typer.Option(
         ..., "--out", help="Claims JSON to write (reports/ is written beside it)."
     ),
@@ -50,7 +52,8 @@ def build_findver(
     from finprobe.benchmarks.findver.build import build_dataset
 
     try:
-        summary = build_dataset(reports, out, synthetic, seed, per_table, max_tables, limit)
+        paths = [*(inputs or []), *deprecated_reports_option(reports)]
+        summary = build_dataset(paths, out, synthetic, seed, per_table, max_tables, limit)
     except InputError as exc:
         raise _fail(exc) from None
     from finprobe.benchmarks.findver.build import card_path

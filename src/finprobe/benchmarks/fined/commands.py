@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
 from collections import Counter
@@ -11,10 +10,11 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
 from finprobe.errors import InputError
+from finprobe.inputs import INPUTS_HELP, deprecated_reports_option
+from finprobe.inputs import collect_inputs as collect_paths
 
 fined_app = typer.Typer(
     help="FinED-Bench utilities: review sheets, fine-tuning export.", no_args_is_help=True
@@ -29,16 +29,9 @@ def _fail(exc: InputError) -> typer.Exit:
 
 
 def collect_inputs(paths: list[Path]) -> list[Path]:
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            files += sorted(f for f in p.iterdir() if f.name.endswith(_REPORT_SUFFIXES))
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise InputError(p, "no such file or folder")
+    files = collect_paths(paths, _REPORT_SUFFIXES)
     if not files:
-        raise InputError(paths[0] if paths else None, "no .json/.json.gz/.txt/.md documents found")
+        raise InputError(None, "no documents given: pass .json/.json.gz/.txt/.md files or folders")
     return files
 
 
@@ -75,6 +68,10 @@ def build_dataset(
 ) -> dict[str, Any]:
     """The construction pipeline: segment, inject (rules, then the LLM for what rules missed),
     filter, cap errors per document, write the dataset atomically and the review sheet."""
+    import asyncio
+
+    from rich.progress import Progress
+
     from finprobe.benchmarks.fined.card import data_card
     from finprobe.benchmarks.fined.dataset import dataset_summary, save_dataset
     from finprobe.benchmarks.fined.filter import export_review_csv
@@ -196,11 +193,12 @@ async def _model_filter(doc: Any, model: str) -> Any:
 
 
 def build_fined(
-    reports: list[Path] = typer.Option(
-        ...,
-        "--reports",
-        help="FinDVer report .json/.json.gz or .txt/.md documents, or folders of them (repeat).",
+    inputs: list[Path] = typer.Argument(
+        None,
+        help="FinDVer report .json/.json.gz or .txt/.md documents. " + INPUTS_HELP,
+        show_default=False,
     ),
+    reports: list[Path] = typer.Option([], "--reports", hidden=True, help="Deprecated: INPUTS."),
     out: Path = typer.Option(..., "--out", help="FinED dataset JSON to write."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Use at most N documents."),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
@@ -225,7 +223,7 @@ def build_fined(
     """Build a FinED-style benchmark: inject errors into documents (rules; optionally an LLM)."""
     try:
         summary = build_dataset(
-            reports,
+            [*(inputs or []), *deprecated_reports_option(reports)],
             out,
             limit=limit,
             seed=seed,
