@@ -45,7 +45,7 @@ def _loaded_after(argv: list[str] | None, heavy: tuple[str, ...] = HEAVY) -> lis
     )  # fmt: skip
     line = [x for x in done.stderr.splitlines() if x.startswith("LOADED=")]
     assert line, done.stderr
-    return json.loads(line[-1][len("LOADED="):])
+    return json.loads(line[-1][len("LOADED=") :])
 
 
 def test_importing_the_cli_imports_no_heavy_module() -> None:

@@ -27,6 +27,7 @@ from finprobe.model_calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ModelCall
 console = Console()
 err_console = Console(stderr=True)
 
+
 class _LazyCommandsTyper(typer.Typer):
     """The top-level app. Each benchmark's commands (`build X`, `check`, `taxonomy`, `faith
     ...`) are imported when the command tree is first built; `main` imports only those the
@@ -412,7 +413,9 @@ def list_command() -> None:
                 "\n".join(f"finprobe/{b}" for b in baselines),
             )
     console.print(table)
-    console.print("run one with: finprobe eval BENCHMARK --model finprobe/<baseline>", highlight=False)
+    console.print(
+        "run one with: finprobe eval BENCHMARK --model finprobe/<baseline>", highlight=False
+    )
 
 
 # the first word of a command line -> the benchmarks whose commands it needs

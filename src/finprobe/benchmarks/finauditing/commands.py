@@ -201,9 +201,7 @@ def build_finauditing(
     counts = manifest["counts"]
     print(f"FinSM {counts['finsm']}, FinRE {counts['finre']} {manifest['labels']['finre']}, "
           f"FinMR {counts['finmr']} -> {out}")  # fmt: skip
-    checks = ", ".join(
-        f"{t} {v['passed']}/{v['checked']}" for t, v in manifest["recheck"].items()
-    )
+    checks = ", ".join(f"{t} {v['passed']}/{v['checked']}" for t, v in manifest["recheck"].items())
     print(f"re-checked against the filings: {checks}; data card: {out / 'datacard.md'}")
 
 

@@ -636,7 +636,7 @@ def build_dataset(
     from finprobe.document import load_findver_report
     from finprobe.files import write_json_atomic
 
-    files = collect_inputs(reports, (".json", ".json.gz"))[:limit or None]
+    files = collect_inputs(reports, (".json", ".json.gz"))[: limit or None]
     if not files and not synthetic:
         raise InputError(None, "no reports given: pass report files or folders and/or --synthetic N")
     reports_dir = out.parent / "reports"
