@@ -144,7 +144,12 @@ def eval_command(
     ],
     data: Annotated[
         Path | None,
-        typer.Option("--data", "-d", help="Dataset file; default: the embedded sample."),
+        typer.Option(
+            "--data",
+            "-d",
+            help="The dataset `finprobe build BENCHMARK --out` wrote (a JSON file; finauditing: "
+            "its folder); default: the embedded sample.",
+        ),
     ] = None,
     limit: Annotated[
         int | None, typer.Option("--limit", "-n", help="Evaluate the first N samples.")
@@ -208,7 +213,7 @@ def eval_command(
     args = _parse_task_args(task_arg or [])
     if data is not None:
         if not data.exists():
-            raise InputError(data, "no such file")
+            raise InputError(data, "no such file or folder")
         if data.is_dir() and benchmark != "finauditing":
             raise InputError(data, "is a folder; give the dataset file")
         args["data"] = str(data.resolve())

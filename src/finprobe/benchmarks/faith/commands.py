@@ -70,6 +70,7 @@ def build_faith(
             max_sentences=max_sentences,
             include_10q=include_10q,
             seed=seed,
+            progress=sys.stderr.isatty(),  # a bar's last frame is noise in a log
         )
     except InputError as exc:
         raise _fail(exc) from None

@@ -233,6 +233,7 @@ def build_fined(
             llm_model=llm_model,
             verify_model=verify_model,
             probe=probe,
+            progress=sys.stderr.isatty(),  # a bar's last frame is noise in a log
         )
     except InputError as exc:
         raise _fail(exc) from None
