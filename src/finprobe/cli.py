@@ -23,6 +23,7 @@ from finprobe.errors import InputError
 # (2-3 s of imports). The runner, results, report and model calls are imported by the
 # commands that use them; tests/test_cli_startup.py guards this.
 from finprobe.model_calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ModelCallError
+from finprobe.terminal import print_path, print_tables
 
 console = Console()
 err_console = Console(stderr=True)
@@ -245,16 +246,12 @@ def eval_command(
         err_console.print(
             f"[red]error:[/red] {run_failure_line(results)}", highlight=False, soft_wrap=True
         )
-        err_console.print(
-            f"log: {outcome.log_path}\nresults (incomplete): {outcome.results_path}",
-            soft_wrap=True,
-            highlight=False,
-        )
+        print_path(err_console, "log", outcome.log_path)
+        print_path(err_console, "results (incomplete)", outcome.results_path)
         raise typer.Exit(1)
     print_results(results)
-    console.print(
-        f"log: {outcome.log_path}\nresults: {outcome.results_path}", soft_wrap=True, highlight=False
-    )
+    print_path(console, "log", outcome.log_path)
+    print_path(console, "results", outcome.results_path)
 
 
 def run_failure_line(results: dict) -> str:
@@ -289,8 +286,7 @@ def _check_task_name(benchmark: str, task: str | None) -> None:
 def print_results(results: dict) -> None:
     from finprobe.report import results_tables
 
-    for table in results_tables(results):
-        console.print(table)
+    print_tables(console, results_tables(results))
 
 
 @app.command("results")
@@ -328,8 +324,7 @@ def compare_command(
     from finprobe.results import load_results
 
     loaded = _with_consensus([load_results(r) for r in runs])
-    for table in comparison_table(loaded, published=published, split=split, top=top):
-        console.print(table)
+    print_tables(console, comparison_table(loaded, published=published, split=split, top=top))
 
 
 def _with_consensus(runs: list[dict]) -> list[dict]:
@@ -363,7 +358,7 @@ def report_command(
 
     loaded = _with_consensus([load_results(r) for r in runs])
     path = write_html_report(loaded, out, split=split)
-    console.print(f"report: {path}")
+    print_path(console, "report", path)
 
 
 @app.command("demo")
@@ -388,7 +383,7 @@ def demo_command(
     out.mkdir(parents=True, exist_ok=True)
     with console.status("building FAITH instances from synthetic reports"):
         data = synthetic_dataset(out / f"faith-synthetic-{seed}.json", n_reports=reports, seed=seed)
-    console.print(f"dataset: {data}")
+    print_path(console, "dataset", data)
     outcome = run_benchmark(
         "faith",
         model,
@@ -398,7 +393,8 @@ def demo_command(
     )
     print_results(outcome.results)
     report = write_html_report([outcome.results], out / "report.html", split="pilot")
-    console.print(f"results: {outcome.results_path}\nreport: {report}")
+    print_path(console, "results", outcome.results_path)
+    print_path(console, "report", report)
 
 
 @app.command("list")

@@ -59,7 +59,8 @@ def build_findver(
     from finprobe.benchmarks.findver.build import card_path
     from finprobe.benchmarks.findver.card import card_lines
 
-    print(f"FinDVer build -> {summary['out']} (data card: {card_path(out)})")
+    # paths whole, each on its own line (copied as they are)
+    print(f"FinDVer build\ndataset:\n  {summary['out']}\ndata card:\n  {card_path(out)}")
     for line in card_lines(summary):
         print(line)
 

@@ -15,6 +15,7 @@ from rich.table import Table
 from finprobe.errors import InputError
 from finprobe.inputs import INPUTS_HELP, deprecated_reports_option
 from finprobe.inputs import collect_inputs as collect_paths
+from finprobe.terminal import print_path, print_tables
 
 fined_app = typer.Typer(
     help="FinED-Bench utilities: review sheets, fine-tuning export.", no_args_is_help=True
@@ -242,9 +243,13 @@ def build_fined(
 
 def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
     console = Console()
-    head = Table(title=f"FinED build -> {summary['out']}")
+    print_path(console, "dataset", summary["out"])  # paths whole, on their own lines
+    if summary.get("card_path"):
+        print_path(console, "data card", summary["card_path"])
+    head = Table(title="FinED build")
     head.add_column("measure")
     head.add_column("value", justify="right")
+    names = {"errors": "errors injected", "errors_per_document": "errors injected per document"}
     for key in (
         "documents",
         "errors",
@@ -254,10 +259,11 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
         "seconds",
     ):
         v = summary[key]
-        head.add_row(key.replace("_", " "), f"{v:.1f}" if isinstance(v, float) else str(v))
+        label = names.get(key, key.replace("_", " "))
+        head.add_row(label, f"{v:.1f}" if isinstance(v, float) else str(v))
     head.add_row("documents without any error (dropped)", str(summary["skipped_without_errors"]))
     console.print(head)
-    per = Table(title="Errors per subtype")
+    per = Table(title="Errors injected per subtype")
     per.add_column("subtype")
     per.add_column("count", justify="right")
     for k, v in summary["per_subtype"].items():
@@ -266,7 +272,7 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
         per.add_row(f"[bold]{k}[/bold]", str(v))
     console.print(per)
     if "card" in summary:
-        print_card(console, summary["card"], summary.get("card_path", ""))
+        print_card(console, summary["card"])
     ex = Table(
         title=f"Sample of {min(sample, len(summary['sample']))} injected errors", show_lines=True
     )
@@ -298,7 +304,7 @@ def print_card(console: Console, card: dict[str, Any], path: str = "") -> None:
             str(len(c.get("families", {}))),
             f"{c.get('top_family', '')} ({100 * c.get('top_family_share', 0):.0f}%)",
         )
-    console.print(tab)
+    print_tables(console, [tab])  # names whole: split into tables when wider than the terminal
     drops = Table(title=f"Dropped by the review rules ({card['dropped_total']})")
     drops.add_column("subtype")
     drops.add_column("reason")
