@@ -127,3 +127,15 @@ def test_eval_prints_its_paths_whole_at_80_columns(tmp_path: Path) -> None:
         path = lines[lines.index(label) + 1].strip()
         assert path.endswith(suffix) and Path(path).is_file() and len(path) > 80
     _assert_fits("\n".join(lines[: lines.index("log:")]), 80, ["finprobe/faith-solver"])
+
+
+def test_a_name_value_table_wraps_the_value_between_words() -> None:
+    table = Table(show_header=False)
+    table.add_column("field")
+    table.add_column("value")
+    value = "finre:finauditing-synth-finauditing-build-3-4-0 (18c0c335d11c3738) " * 2
+    table.add_row("scorer_version", "finauditing-1.0")
+    table.add_row("dataset", value.strip())
+    text = _render([table], 80)
+    assert len(fit_tables([table], 80)) == 1  # not stacked, not split
+    _assert_fits(text, 80, ["scorer_version", "finre:finauditing-synth-finauditing-build-3-4-0"])

@@ -5,6 +5,7 @@ word does not fit, cutting it with an ellipsis: "finprobe/findver-ver…" or a c
 "HR…" headers over "91…" figures. ``fit_tables`` re-lays a table out instead:
 
 - it fits: unchanged (every column may fold, never cut, as a last resort);
+- a two-column table (name, value): the value wraps between its words;
 - too wide: the first column (model, subtype, ...) is kept whole in each of several
   tables, each with as many of the other columns as fit ("title (1 of 3)");
 - even the first column and one more do not fit: one small table per row, stacked
@@ -29,12 +30,17 @@ def _width(texts: Iterable[str]) -> int:
 
 
 def _copy(
-    table: Table, title: str | None, columns: list[int], label: int, strip: str = ""
+    table: Table,
+    title: str | None,
+    columns: list[int],
+    label: int,
+    strip: str = "",
+    wrap_last: bool = False,
 ) -> Table:
     """A table with the same look, the given title and the columns at those indexes
     (their headers less the prefix ``strip``, which the title then names). The first
     column is ``label`` wide at least and wraps at spaces only if it must; the others
-    never wrap (a figure is never cut)."""
+    never wrap (a figure is never cut), but the last one with ``wrap_last``."""
     out = Table(title=title, show_header=table.show_header, box=table.box,
                 show_lines=table.show_lines, title_style=table.title_style)  # fmt: skip
     for i in columns:
@@ -42,9 +48,10 @@ def _copy(
         header = _plain(col.header)
         header = header[len(strip) :] if i and strip and header.startswith(strip) else col.header
         width = label if i == 0 else _width([_plain(header), *map(_plain, col.cells)])
+        wraps = i == 0 or (wrap_last and i == columns[-1])
         out.add_column(header, justify=col.justify, style=col.style,
-                       header_style=col.header_style, min_width=width,
-                       no_wrap=i > 0, overflow="fold")  # fmt: skip
+                       header_style=col.header_style, min_width=None if wraps and i else width,
+                       no_wrap=not wraps, overflow="fold")  # fmt: skip
     cells = [list(table.columns[i].cells) for i in columns]
     for r, row in enumerate(table.rows):
         out.add_row(*(c[r] for c in cells), style=row.style, end_section=row.end_section)
@@ -69,6 +76,9 @@ def fit_tables(tables: Iterable[Table], width: int) -> list[Table]:
         # a rich box: per column its width, one space each side and one rule; one more rule
         if sum(w + 3 for w in widths) + 1 <= width or n == 1:
             out.append(_copy(table, table.title, list(range(n)), widths[0]))
+            continue
+        if n == 2:  # a name and its value: the value wraps between its words
+            out.append(_copy(table, table.title, [0, 1], widths[0], wrap_last=True))
             continue
         # the first column whole if it leaves room, else wrapped between its words
         labels = (widths[0], _longest_word(table))
