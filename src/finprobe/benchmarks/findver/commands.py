@@ -14,6 +14,7 @@ from rich.table import Table
 from finprobe.errors import InputError
 from finprobe.files import write_json_atomic
 from finprobe.inputs import INPUTS_HELP, deprecated_reports_option
+from finprobe.terminal import print_tables
 
 findver_app = typer.Typer(
     help="FinDVer utilities: retrieval recall, leaderboard export.", no_args_is_help=True
@@ -210,7 +211,7 @@ def recall(
         raise _fail(InputError(None, str(exc))) from None
     console = Console()
     n = rows[0]["n"] if rows else 0
-    console.print(_recall_table(rows, f"FinDVer retrieval recall (%), {n} claims"))
+    print_tables(console, [_recall_table(rows, f"FinDVer retrieval recall (%), {n} claims")])
     console.print(_PAPER_NOTE)
     for name in skipped:
         console.print(f"note: skipped {name}: install the dense extra (torch==2.13.0 first)")
@@ -339,7 +340,7 @@ def fit_fusion_command(
     model.save(out)
     console = Console()
     title = f"Fusion fit on {len(examples)} claims, {n_reports} reports (%)"
-    console.print(_recall_table(rows, title, timings=False))
+    print_tables(console, [_recall_table(rows, title, timings=False)])
     console.print(_PAPER_NOTE)
     console.print(
         f"features {features_s:.1f} s, {folds}-fold fit and cross-validation {fit_s:.1f} s; "
