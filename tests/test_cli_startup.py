@@ -49,7 +49,7 @@ def _loaded_after(argv: list[str] | None, heavy: tuple[str, ...] = HEAVY) -> lis
 
 
 def test_importing_the_cli_imports_no_heavy_module() -> None:
-    assert _loaded_after(None, (*HEAVY, "lxml")) == []
+    assert _loaded_after(None, (*HEAVY, "lxml", "finprobe.model_calls", "finprobe.benchmark")) == []
 
 
 @pytest.mark.parametrize("argv", [["--help"], ["--version"], ["list"], ["build", "--help"],
@@ -77,6 +77,7 @@ def test_version_prints_without_a_command() -> None:
 @pytest.mark.parametrize("name", BENCHMARK_NAMES)
 def test_the_light_catalogue_matches_each_benchmark(name: str) -> None:
     """`list` and `--task` read finprobe.defaults; the benchmarks define the real thing."""
+    assert tuple(CATALOG) == BENCHMARK_NAMES
     info = benchmark_info(name)
     tasks = tuple(task for task, _ in CATALOG[name])
     assert tasks == (info.subtasks or (name,))
@@ -93,12 +94,19 @@ def test_the_light_catalogue_matches_each_benchmark(name: str) -> None:
 def test_runner_defaults_are_the_cli_defaults() -> None:
     import inspect
 
-    from finprobe import runner
-    from finprobe.defaults import DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR
+    from finprobe import model_calls, runner
+    from finprobe.defaults import (
+        DEFAULT_FAIL_ON_ERROR,
+        DEFAULT_MAX_RETRIES,
+        DEFAULT_RUNS_DIR,
+        DEFAULT_TIMEOUT,
+    )
 
     params = inspect.signature(runner.run_benchmark).parameters
     assert params["runs_dir"].default == DEFAULT_RUNS_DIR
     assert params["fail_on_error"].default == DEFAULT_FAIL_ON_ERROR
+    limits = model_calls.RequestLimits()
+    assert (limits.max_retries, limits.timeout) == (DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT)
 
 
 def test_main_loads_only_the_commands_a_command_line_names() -> None:

@@ -15,15 +15,22 @@ import typer
 from rich.console import Console
 
 from finprobe import __version__
-from finprobe.benchmark import BENCHMARK_NAMES
-from finprobe.defaults import CATALOG, DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR, task_names
-from finprobe.errors import InputError
 
-# Only light modules above: `--help`, `list` and `check` must start without inspect_ai
+# Only light modules here: `--help`, `list` and `check` must start without inspect_ai
 # (2-3 s of imports). The runner, results, report and model calls are imported by the
 # commands that use them; tests/test_cli_startup.py guards this.
-from finprobe.model_calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ModelCallError
+from finprobe.defaults import (
+    CATALOG,
+    DEFAULT_FAIL_ON_ERROR,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_RUNS_DIR,
+    DEFAULT_TIMEOUT,
+    task_names,
+)
+from finprobe.errors import InputError
 from finprobe.terminal import print_path, print_tables
+
+BENCHMARK_NAMES = tuple(CATALOG)  # finprobe.benchmark's, without its imports
 
 console = Console()
 err_console = Console(stderr=True)
@@ -450,11 +457,6 @@ def main() -> None:
             raise
         err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
-    except ModelCallError as exc:  # the model server, before or outside the run
-        if debug:
-            raise
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
-        sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
@@ -464,6 +466,13 @@ def main() -> None:
         err_console.print("interrupted: run `finprobe eval` again with the same options to resume")
         sys.exit(130)
     except Exception as exc:  # the user gets one line; --debug shows the traceback
+        from finprobe.model_calls import ModelCallError  # imported once something failed
+
+        if isinstance(exc, ModelCallError):  # the model server, before or outside the run
+            if debug:
+                raise
+            err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+            sys.exit(1)
         # usage errors: click's, or the copy of click that typer >= 0.2x vendors
         if callable(getattr(exc, "show", None)) and isinstance(
             getattr(exc, "exit_code", None), int

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+DEFAULT_MAX_RETRIES = 3  # of a failed model request, with backoff
+DEFAULT_TIMEOUT = 60  # seconds per model request attempt
 DEFAULT_RUNS_DIR = Path("finprobe-runs")
 # A run may lose this fraction of samples to errors (after retries) and still finish.
 DEFAULT_FAIL_ON_ERROR = 0.2
