@@ -223,7 +223,7 @@ def test_cli_build_and_review_import(tmp_path: Path) -> None:
         args += ["--reports", str(f)]
     res = runner.invoke(app, args)
     assert res.exit_code == 0, res.output
-    assert "Errors per subtype" in res.output and "injected errors" in res.output
+    assert "Errors injected per subtype" in res.output and "injected errors" in res.output
     docs = load_dataset(out)
     assert len(docs) == 2 and all(1 <= len(d.errors) <= 4 for d in docs)
     reviewed = tmp_path / "reviewed.json"

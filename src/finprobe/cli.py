@@ -2,32 +2,100 @@
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.table import Table as RichTable
 
 from finprobe import __version__
-from finprobe.benchmark import BENCHMARK_NAMES, benchmark_info
+
+# Only light modules here: `--help`, `list` and `check` must start without inspect_ai
+# (2-3 s of imports). The runner, results, report and model calls are imported by the
+# commands that use them; tests/test_cli_startup.py guards this.
+from finprobe.defaults import (
+    CATALOG,
+    DEFAULT_FAIL_ON_ERROR,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_RUNS_DIR,
+    DEFAULT_TIMEOUT,
+    task_names,
+)
 from finprobe.errors import InputError
-from finprobe.model_calls import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT, ModelCallError
-from finprobe.runner import DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR
+from finprobe.terminal import print_path, print_tables
+
+BENCHMARK_NAMES = tuple(CATALOG)  # finprobe.benchmark's, without its imports
 
 console = Console()
 err_console = Console(stderr=True)
 
-app = typer.Typer(
+
+class _LazyCommandsTyper(typer.Typer):
+    """The top-level app. Each benchmark's commands (`build X`, `check`, `taxonomy`, `faith
+    ...`) are imported when the command tree is first built; `main` imports only those the
+    command line names, so `finprobe list` reads no benchmark module."""
+
+    _pending: tuple[str, ...] = ()  # set once the core commands are defined (module end)
+    _only_loaded = False  # while main() runs: build the tree from what it loaded, no more
+
+    def load_commands(self, names: tuple[str, ...] | None = None) -> None:
+        """Register the commands of `names` (default: every benchmark not loaded yet)."""
+        names = tuple(n for n in (self._pending if names is None else names) if n in self._pending)
+        self._pending = tuple(n for n in self._pending if n not in names)
+        for name in names:
+            try:
+                module = importlib.import_module(f"finprobe.benchmarks.{name}.commands")
+            except ImportError:  # a benchmark whose optional dependencies are missing
+                continue
+            module.register(build_app, self)
+
+    @contextlib.contextmanager
+    def only(self, names: tuple[str, ...]) -> Iterator[None]:
+        """Run with the commands of `names` only (the others stay pending, not loaded)."""
+        self.load_commands(names)
+        self._only_loaded = True
+        try:
+            yield
+        finally:
+            self._only_loaded = False
+
+    # typer reads these two lists when it builds the command tree: load what is pending first
+    @property
+    def registered_commands(self) -> list:  # type: ignore[override]
+        if self._pending and not self._only_loaded:
+            self.load_commands()
+        return self._commands
+
+    @registered_commands.setter
+    def registered_commands(self, value: list) -> None:
+        self._commands = value
+
+    @property
+    def registered_groups(self) -> list:  # type: ignore[override]
+        if self._pending and not self._only_loaded:
+            self.load_commands()
+        return self._groups
+
+    @registered_groups.setter
+    def registered_groups(self, value: list) -> None:
+        self._groups = value
+
+
+app = _LazyCommandsTyper(
     name="finprobe",
     help="Is an LLM reliable on financial documents? FAITH, FinDVer, FinAuditing and FinED-Bench.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     add_completion=False,
+    # plain help: reads the same at 80 columns, copies cleanly, and does not import typer's
+    # rich help renderer (markdown parser and all), which more than doubled `--help`'s time
+    rich_markup_mode=None,
 )
 build_app = typer.Typer(help="Build a benchmark's dataset from documents.", no_args_is_help=True)
 app.add_typer(build_app, name="build")
@@ -35,15 +103,26 @@ app.add_typer(build_app, name="build")
 _state = {"debug": False}
 
 
+def _print_version(value: bool) -> None:
+    if value:
+        console.print(f"finprobe {__version__}", highlight=False)
+        raise typer.Exit(0)
+
+
 @app.callback()
 def _main_options(
     debug: Annotated[bool, typer.Option("--debug", help="Show tracebacks on errors.")] = False,
-    version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            help="Print the version and exit.",
+            callback=_print_version,
+            is_eager=True,  # before click asks for a command
+        ),
+    ] = False,
 ) -> None:
     _state["debug"] = debug
-    if version:
-        console.print(f"finprobe {__version__}")
-        raise typer.Exit(0)
 
 
 def _parse_task_args(values: list[str]) -> dict[str, Any]:
@@ -73,7 +152,12 @@ def eval_command(
     ],
     data: Annotated[
         Path | None,
-        typer.Option("--data", "-d", help="Dataset file; default: the embedded sample."),
+        typer.Option(
+            "--data",
+            "-d",
+            help="The dataset `finprobe build BENCHMARK --out` wrote (a JSON file; finauditing: "
+            "its folder); default: the embedded sample.",
+        ),
     ] = None,
     limit: Annotated[
         int | None, typer.Option("--limit", "-n", help="Evaluate the first N samples.")
@@ -126,7 +210,7 @@ def eval_command(
         int | None, typer.Option(help="Sampling seed, where the model takes one.")
     ] = None,
 ) -> None:
-    """Evaluate a model on a benchmark; prints the results and writes a results JSON.
+    """Evaluate a model on a benchmark; print and save the results.
 
     Exit status: 0 finished (errored samples, if any, are counted beside the
     headline), 1 the run stopped (too many errors, server unreachable), 2 bad input.
@@ -137,7 +221,7 @@ def eval_command(
     args = _parse_task_args(task_arg or [])
     if data is not None:
         if not data.exists():
-            raise InputError(data, "no such file")
+            raise InputError(data, "no such file or folder")
         if data.is_dir() and benchmark != "finauditing":
             raise InputError(data, "is a folder; give the dataset file")
         args["data"] = str(data.resolve())
@@ -169,16 +253,12 @@ def eval_command(
         err_console.print(
             f"[red]error:[/red] {run_failure_line(results)}", highlight=False, soft_wrap=True
         )
-        err_console.print(
-            f"log: {outcome.log_path}\nresults (incomplete): {outcome.results_path}",
-            soft_wrap=True,
-            highlight=False,
-        )
+        print_path(err_console, "log", outcome.log_path)
+        print_path(err_console, "results (incomplete)", outcome.results_path)
         raise typer.Exit(1)
     print_results(results)
-    console.print(
-        f"log: {outcome.log_path}\nresults: {outcome.results_path}", soft_wrap=True, highlight=False
-    )
+    print_path(console, "log", outcome.log_path)
+    print_path(console, "results", outcome.results_path)
 
 
 def run_failure_line(results: dict) -> str:
@@ -205,7 +285,7 @@ def _check_task_name(benchmark: str, task: str | None) -> None:
     if task is None:
         return
 
-    allowed = benchmark_info(benchmark).subtasks or (benchmark,)
+    allowed = task_names(benchmark) or (benchmark,)
     if task not in allowed:
         raise InputError(None, f"--task {task!r}: {benchmark} has the tasks {', '.join(allowed)}")
 
@@ -213,8 +293,7 @@ def _check_task_name(benchmark: str, task: str | None) -> None:
 def print_results(results: dict) -> None:
     from finprobe.report import results_tables
 
-    for table in results_tables(results):
-        console.print(table)
+    print_tables(console, results_tables(results))
 
 
 @app.command("score")
@@ -307,8 +386,7 @@ def compare_command(
     from finprobe.results import load_results
 
     loaded = _with_consensus([load_results(r) for r in runs])
-    for table in comparison_table(loaded, published=published, split=split, top=top):
-        console.print(table)
+    print_tables(console, comparison_table(loaded, published=published, split=split, top=top))
 
 
 def _with_consensus(runs: list[dict]) -> list[dict]:
@@ -342,7 +420,7 @@ def report_command(
 
     loaded = _with_consensus([load_results(r) for r in runs])
     path = write_html_report(loaded, out, split=split)
-    console.print(f"report: {path}")
+    print_path(console, "report", path)
 
 
 @app.command("demo")
@@ -356,7 +434,10 @@ def demo_command(
         str, typer.Option("--model", "-m", help="Model to evaluate.")
     ] = "finprobe/faith-solver",
 ) -> None:
-    """Offline end-to-end demo: synthetic 10-Ks -> FAITH instances -> baseline solver -> HTML report."""
+    """Offline demo, no key: FAITH on synthetic 10-Ks, then a report.
+
+    Synthetic 10-Ks -> FAITH instances -> baseline solver -> HTML report.
+    """
     from finprobe.benchmarks.faith.build import synthetic_dataset
     from finprobe.report import write_html_report
     from finprobe.runner import run_benchmark
@@ -364,7 +445,7 @@ def demo_command(
     out.mkdir(parents=True, exist_ok=True)
     with console.status("building FAITH instances from synthetic reports"):
         data = synthetic_dataset(out / f"faith-synthetic-{seed}.json", n_reports=reports, seed=seed)
-    console.print(f"dataset: {data}")
+    print_path(console, "dataset", data)
     outcome = run_benchmark(
         "faith",
         model,
@@ -374,38 +455,49 @@ def demo_command(
     )
     print_results(outcome.results)
     report = write_html_report([outcome.results], out / "report.html", split="pilot")
-    console.print(f"results: {outcome.results_path}\nreport: {report}")
+    print_path(console, "results", outcome.results_path)
+    print_path(console, "report", report)
 
 
 @app.command("list")
 def list_command() -> None:
     """List benchmarks, their tasks and their non-LLM baselines."""
+    from rich.table import Table as RichTable
 
-    table = RichTable("benchmark", "tasks", "baselines (--model)", "scorer")
+    table = RichTable("benchmark", "task (inspect)", "baselines (--model)")
+    for column in table.columns:
+        # names are typed by the user: never cut; a narrow terminal folds them instead
+        column.no_wrap, column.overflow = True, "fold"
     for name in BENCHMARK_NAMES:
-        try:
-            info = benchmark_info(name)
-        except ImportError as exc:
-            table.add_row(name, "-", f"unavailable: {exc}", "-")
-            continue
-        tasks = ", ".join(f"finprobe/{t}" for t in (info.subtasks or (name,)))
-        table.add_row(
-            name, tasks, ", ".join(f"finprobe/{b}" for b in info.baselines), info.scorer_version
-        )
+        for i, (task, baselines) in enumerate(CATALOG[name]):
+            table.add_row(
+                name if i == 0 else "",
+                f"finprobe/{task}",
+                "\n".join(f"finprobe/{b}" for b in baselines),
+            )
     console.print(table)
+    console.print(
+        "run one with: finprobe eval BENCHMARK --model finprobe/<baseline>", highlight=False
+    )
 
 
-def _register_benchmark_commands() -> None:
-    """Each benchmark adds its `build` command (and any extra commands) itself."""
-    for name in BENCHMARK_NAMES:
-        try:
-            module = importlib.import_module(f"finprobe.benchmarks.{name}.commands")
-        except ImportError:
-            continue
-        module.register(build_app, app)
+# the first word of a command line -> the benchmarks whose commands it needs
+_COMMAND_OWNERS = {"build": BENCHMARK_NAMES, "check": ("finauditing",),
+                   "taxonomy": ("finauditing",), **{n: (n,) for n in BENCHMARK_NAMES}}  # fmt: skip
+_CORE_COMMANDS = ("eval", "results", "compare", "report", "demo", "list")
 
 
-_register_benchmark_commands()
+def _commands_needed(argv: list[str]) -> tuple[str, ...]:
+    """Benchmarks whose commands `argv` may use: none for the core commands and --version."""
+    words = [a for a in argv if not a.startswith("-")]
+    if not words:
+        return () if "--version" in argv else BENCHMARK_NAMES  # the help lists every command
+    if words[0] in _CORE_COMMANDS:
+        return ()
+    return _COMMAND_OWNERS.get(words[0], BENCHMARK_NAMES)
+
+
+app._pending = BENCHMARK_NAMES  # after the core commands, so that they come first in --help
 
 
 def main() -> None:
@@ -413,17 +505,13 @@ def main() -> None:
     debug = "--debug" in sys.argv
     try:
         # without standalone mode click returns a command's exit code instead of exiting
-        code = app(standalone_mode=False)
+        with app.only(_commands_needed(sys.argv[1:])):
+            code = app(standalone_mode=False)
     except InputError as exc:
         if debug:
             raise
         err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
-    except ModelCallError as exc:  # the model server, before or outside the run
-        if debug:
-            raise
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
-        sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
@@ -433,6 +521,13 @@ def main() -> None:
         err_console.print("interrupted: run `finprobe eval` again with the same options to resume")
         sys.exit(130)
     except Exception as exc:  # the user gets one line; --debug shows the traceback
+        from finprobe.model_calls import ModelCallError  # imported once something failed
+
+        if isinstance(exc, ModelCallError):  # the model server, before or outside the run
+            if debug:
+                raise
+            err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+            sys.exit(1)
         # usage errors: click's, or the copy of click that typer >= 0.2x vendors
         if callable(getattr(exc, "show", None)) and isinstance(
             getattr(exc, "exit_code", None), int

@@ -24,8 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlparse
 
-DEFAULT_MAX_RETRIES = 3
-DEFAULT_TIMEOUT = 60  # seconds per attempt
+from finprobe.defaults import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT  # noqa: F401  (re-exported)
 
 # Causes of a sample error, as counted in results ("error_causes").
 CAUSES = (

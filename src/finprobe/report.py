@@ -42,7 +42,7 @@ def run_label(results: dict) -> str:
     if not results.get("finished", True):
         label += " (stopped)"
     if results.get("errors"):
-        label += f" ({results['errors']} errors)"  # its figures are over the scored samples
+        label += f" ({results['errors']} failed)"  # its figures are over the scored samples
     return label
 
 
@@ -52,6 +52,22 @@ def _mark_datasets(runs: list[dict]) -> list[dict]:
     return runs
 
 
+# one vocabulary: "failed" for samples whose request failed, "errors" for the errors
+# annotated in documents (FinED's counts)
+_INFO_NAMES = {"scored_samples": "samples scored", "errors": "samples failed"}
+_COUNT_NAMES = {
+    "documents": "documents",
+    "unparsed": "replies not parsed",
+    "errors": "errors annotated in the documents",
+    "predictions": "errors the model reported",
+    "error_free_documents": "documents without errors",
+    "error_free_documents_flagged": "of which the model flagged",
+}
+# breakdown columns a benchmark's scorer writes as fractions (its headline is in percent)
+_FRACTIONS = {"fined": ("precision", "recall", "f1")}
+_COLUMN_NAMES = {"fined": {"tp": "found", "n_pred": "reported", "n_gold": "annotated"}}
+
+
 def _headline_title(results: dict) -> str:
     """'headline (%)', with the scored count and the errors beside it when any failed."""
     errors = results.get("errors") or 0
@@ -59,7 +75,7 @@ def _headline_title(results: dict) -> str:
         return "headline (%)"
     scored = results.get("scored_samples", results.get("samples", 0) - errors)
     stopped = "" if results.get("finished", True) else "; RUN STOPPED, INCOMPLETE"
-    return f"headline (% of {scored} scored samples; {errors} errors not counted{stopped})"
+    return f"headline (% of {scored} scored samples; {errors} failed, not counted{stopped})"
 
 
 def results_tables(results: dict) -> list[RichTable]:
@@ -72,10 +88,10 @@ def results_tables(results: dict) -> list[RichTable]:
     info.add_column("value")
     for key in ("task", "samples", "scored_samples", "errors", "status", "scorer_version"):
         if key in results:
-            info.add_row(key, _fmt(results[key]))
+            info.add_row(_INFO_NAMES.get(key, key), _fmt(results[key]))
     if results.get("error_causes"):
         causes = ", ".join(f"{c} {n}" for c, n in results["error_causes"].items())
-        info.add_row("errors by cause", causes)
+        info.add_row("failed, by cause", causes)
     fit = results.get("prompt_fit")
     if fit and (fit.get("truncated") or fit.get("refused")):
         info.add_row(
@@ -102,6 +118,15 @@ def results_tables(results: dict) -> list[RichTable]:
             table.add_row(key, _fmt(value))
         tables.append(table)
 
+    counts = results.get("counts") or {}  # FinED: documents, errors in them, replies
+    if counts:
+        table = RichTable(title="counts")
+        table.add_column("count")
+        table.add_column("value", justify="right")
+        for key, value in counts.items():
+            table.add_row(_COUNT_NAMES.get(key, key.replace("_", " ")), _fmt(value))
+        tables.append(table)
+
     metrics = _flatten(results.get("metrics") or {})
     if metrics:
         table = RichTable(title="metrics")
@@ -119,13 +144,17 @@ def results_tables(results: dict) -> list[RichTable]:
             for key in row if isinstance(row, dict) else ["value"]:
                 if key not in columns:
                     columns.append(key)
-        table = RichTable(title=f"by {name}")
+        # one scale: a benchmark's fractions are shown as percent, like its headline
+        bench = results.get("benchmark", "")
+        pct = [c for c in columns if c in _FRACTIONS.get(bench, ())]
+        table = RichTable(title=f"by {name}" + (f" ({', '.join(pct)} in %)" if pct else ""))
         table.add_column(name)
         for column in columns:
-            table.add_column(column, justify="right")
+            table.add_column(_COLUMN_NAMES.get(bench, {}).get(column, column), justify="right")
         for key, row in rows.items():
             row = row if isinstance(row, dict) else {"value": row}
-            table.add_row(str(key), *(_fmt(row.get(c, "")) for c in columns))
+            table.add_row(str(key), *(_fmt(100 * row[c] if c in pct and isinstance(row.get(c), float)
+                                           else row.get(c, "")) for c in columns))  # fmt: skip
         tables.append(table)
     return tables
 

@@ -40,6 +40,7 @@ from finprobe.benchmark import (  # noqa: F401
     benchmark_info,
     samples_fingerprint,
 )
+from finprobe.defaults import DEFAULT_FAIL_ON_ERROR, DEFAULT_RUNS_DIR
 from finprobe.model_calls import (
     BREAKER,
     ModelCallError,
@@ -52,9 +53,6 @@ from finprobe.model_calls import (
 from finprobe.model_calls import model_base_url as resolve_model_url  # a parameter shadows the name
 from finprobe.prompt_fit import fit_messages, prompt_budget
 
-DEFAULT_RUNS_DIR = Path("finprobe-runs")
-# A run may lose this fraction of samples to errors (after retries) and still finish.
-DEFAULT_FAIL_ON_ERROR = 0.2
 # room left for a prompt's instructions when a benchmark fits its own evidence
 INSTRUCTIONS_TOKENS = 1_500
 

@@ -117,54 +117,43 @@ def _num(text: str) -> str:
     return f"{value:,}" if value == value.to_integral_value() else text
 
 
-# where a long identifier may be cut, best first: after an axis= or a separator,
-# after a namespace prefix, at a CamelCase hump
-_BREAK_LEVELS = (re.compile(r"(?<=[=,;/])"), re.compile(r"(?<=:)"),
-                 re.compile(r"(?<=[a-z0-9])(?=[A-Z])"))  # fmt: skip
+# where a long run of names may be cut: after an axis= or a separator, never inside a
+# name (a concept or member is copied from the report and searched for: it stays whole)
+_BETWEEN_NAMES = re.compile(r"(?<=[=,;/])")
 
 
-def _cut(word: str, pattern: re.Pattern) -> list[str]:
-    bounds = [0] + [m.start() for m in pattern.finditer(word) if 0 < m.start() < len(word)]
-    return [word[a:b] for a, b in zip(bounds, bounds[1:] + [len(word)], strict=True)]
-
-
-def _pack(tokens: list[str], room: int) -> list[str]:
-    out = [""]
-    for token in tokens:
-        if out[-1] and len(out[-1]) + len(token) > room:
-            out.append("")
-        out[-1] += token
-    return out
-
-
-def _pieces(word: str, room: int, level: int = 0) -> list[str]:
-    """A word too long for a line, cut between tokens (the best break level that
-    fits first); inside a token only if one token is longer than a line."""
+def _pieces(word: str, room: int) -> list[str]:
+    """A word too long for a line, cut between the names it joins (axis=member,
+    a,b); each piece as long as fits. A single name longer than a line stays whole."""
     if len(word) <= room:
         return [word]
-    if level == len(_BREAK_LEVELS):
-        return [word[i : i + room] for i in range(0, len(word), room)]
-    out = []
-    for piece in _pack(_cut(word, _BREAK_LEVELS[level]), room):
-        out += _pieces(piece, room, level + 1)
+    bounds = [0] + [m.start() for m in _BETWEEN_NAMES.finditer(word) if 0 < m.start() < len(word)]
+    out = [""]
+    for a, b in zip(bounds, bounds[1:] + [len(word)], strict=True):
+        if out[-1] and len(out[-1]) + b - a > room:
+            out.append("")
+        out[-1] += word[a:b]
     return out
 
 
 def wrap_text(text: str, width: int, first: str, rest: str) -> list[str]:
-    """Greedy wrap at spaces; continuation lines start with ``rest``. Long identifiers
-    are cut between their tokens and continue, indented, on the next line."""
+    """Greedy wrap at spaces; continuation lines start with ``rest``. Names are never
+    cut: a run of names breaks between them, and a name longer than the room left by
+    ``rest`` gets a line of its own, indented less (not at all, and past ``width``,
+    only when the name itself is longer than ``width``)."""
     room = max(10, width - len(rest))
     lines = [first]
-    fresh = True  # nothing but the indent on the current line
     for word in text.split():
         for i, piece in enumerate(_pieces(word, room)):
-            sep = "" if fresh or i > 0 else " "
-            if len(lines[-1]) + len(sep) + len(piece) > width and not fresh:
+            # `first` and `rest` end in spaces: nothing is needed after them
+            sep = "" if i > 0 or not lines[-1] or lines[-1].endswith(" ") else " "
+            if len(lines[-1]) + len(sep) + len(piece) > width and lines[-1].strip():
                 lines.append(rest)
                 sep = ""
+            if len(piece) > room and not lines[-1].strip():  # outdent: whole beats aligned
+                lines[-1] = " " * max(0, width - len(piece))
             lines[-1] += sep + piece
-            fresh = False
-    return lines
+    return [line.rstrip() for line in lines]
 
 
 def render_report(findings: list[Finding], cov: dict, width: int = 80,

@@ -50,6 +50,7 @@ from finprobe.document import (
 )
 from finprobe.errors import InputError
 from finprobe.files import read_json
+from finprobe.inputs import collect_inputs
 from finprobe.numbers import (
     NumberSpan,
     find_numbers,
@@ -494,25 +495,6 @@ def panel_answerability(
 _SUFFIXES = (".json", ".json.gz", ".htm", ".html", ".txt", ".md")
 
 
-def collect_inputs(paths: Iterable[str | Path]) -> list[Path]:
-    """Input files: given files, and report files inside given folders (sorted)."""
-    out: list[Path] = []
-    for raw in paths:
-        path = Path(raw)
-        if not path.exists():
-            raise InputError(path, "no such file or folder")
-        if path.is_dir():
-            found = sorted(
-                p for p in path.iterdir() if p.is_file() and p.name.lower().endswith(_SUFFIXES)
-            )
-            if not found:
-                raise InputError(path, "folder holds no .json, .json.gz, .html or .txt reports")
-            out.extend(found)
-        else:
-            out.append(path)
-    return out
-
-
 def _is_10q(path: Path, doc: FinancialDocument) -> bool:
     kind = str(doc.metadata.get("report_type") or "")
     if kind:
@@ -547,7 +529,7 @@ def build_from_paths(
             "--answerability none judges no span answerable: add --keep-unanswerable "
             "to write them all, marked unlabelled",
         )
-    files = collect_inputs(paths)
+    files = collect_inputs(paths, _SUFFIXES)
     if limit is not None:
         files = files[:limit]
     started = time.perf_counter()

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from finprobe.errors import InputError
+from finprobe.inputs import INPUTS_HELP
+from finprobe.terminal import print_path
 
 faith_app = typer.Typer(help="FAITH utilities: check the dataset builder.", no_args_is_help=True)
 
@@ -23,7 +25,7 @@ def _fail(exc: InputError) -> typer.Exit:
 
 def build_faith(
     inputs: list[Path] = typer.Argument(
-        ..., help="FinDVer report .json/.json.gz, HTML or text files, or folders of them."
+        ..., help="FinDVer report .json/.json.gz, HTML or text files. " + INPUTS_HELP
     ),
     out: Path = typer.Option(..., "--out", help="FAITH dataset JSON to write."),
     answerability: str = typer.Option(
@@ -69,13 +71,14 @@ def build_faith(
             max_sentences=max_sentences,
             include_10q=include_10q,
             seed=seed,
+            progress=sys.stderr.isatty(),  # a bar's last frame is noise in a log
         )
     except InputError as exc:
         raise _fail(exc) from None
     console = Console()
     for name in summary["skipped_10q"]:
         console.print(f"note: skipped 10-Q report {name} (use --include-10q)")
-    table = Table(title=f"FAITH build -> {summary['out']}")
+    table = Table(title="FAITH build")
     table.add_column("measure")
     table.add_column("value", justify="right")
     rows = [
@@ -97,12 +100,13 @@ def build_faith(
             (summary["swapped_tables"] or {}).get("found_rate", "n/a (one report)"),
         ),
         ("sentence-only answerable rate", summary["sentence_only_probe"]["rate"]),
-        ("data card", summary["card"]),
         ("seconds", summary["seconds"]),
     ]
     for name, value in rows:
         table.add_row(name, str(value))
     console.print(table)
+    print_path(console, "dataset", summary["out"])  # paths whole, on their own lines
+    print_path(console, "data card", summary["card"])
 
 
 def agreement(

@@ -42,8 +42,6 @@ from finprobe.xbrl.linkbase import SUMMATION_ARCROLES
 from finprobe.xbrl.segment import STATEMENT_KINDS, SubFiling, classify_role, segment_filing
 
 if TYPE_CHECKING:
-    import typer
-
     from finprobe.xbrl.taxonomy import TaxonomyIndex
 
 BUILDER_VERSION = "finauditing-build-3"
@@ -860,62 +858,3 @@ def synthetic_dataset(n_reports: int = 4, seed: int = 0, out_dir: str | Path | N
              for i, report in enumerate(make_corpus(n_reports, seed=seed))]  # fmt: skip
     build_dataset(paths, target, seed=seed, run_checks_as_messages=False)
     return target
-
-
-# --------------------------------------------------------------------------- CLI
-
-
-def register_build(build_app: typer.Typer) -> None:
-    """Add ``finprobe build finauditing`` to the build sub-app."""
-    import typer
-
-    @build_app.command("finauditing")
-    def build_finauditing(
-        filings: list[Path] = typer.Argument(None, help="Filing folders (instance + linkbases)."),
-        out: Path = typer.Option(..., "--out", help="Folder for finsm/finre/finmr.jsonl."),
-        messages: list[Path] = typer.Option(
-            [],
-            "--messages",
-            help="DQC messages (JSONL/JSON/txt) or `finprobe check --json` output.",
-        ),  # fmt: skip
-        no_inject: bool = typer.Option(False, "--no-inject", help="Only DQC-message instances."),
-        no_checks: bool = typer.Option(
-            False, "--no-checks", help="Do not turn FinProbe's own check findings into messages."
-        ),  # fmt: skip
-        synth: int = typer.Option(0, "--synth", help="Also export N synthetic reports as filings."),
-        taxonomy: Path | None = typer.Option(None, "--taxonomy", help="Taxonomy chunks folder."),
-        seed: int = typer.Option(0, "--seed"),
-        finmr: int = typer.Option(4, "--finmr", help="FinMR instances per filing."),
-        finre: int = typer.Option(2, "--finre", help="FinRE instances per label per filing."),
-        finsm: int = typer.Option(3, "--finsm", help="FinSM instances per filing."),
-    ) -> None:
-        """Build FinAuditing instances from filings, DQC messages or synthetic reports."""
-        import sys
-
-        from finprobe.xbrl.taxonomy import TaxonomyIndex
-
-        try:
-            paths = list(filings or [])
-            if synth:
-                from finprobe.synth import make_corpus
-                from finprobe.xbrl.synth_export import export_report
-
-                paths += [export_report(r, out / "filings" / f"synth-{i}")
-                          for i, r in enumerate(make_corpus(synth, seed=seed))]  # fmt: skip
-            if not paths:
-                raise InputError(None, "give filing folders or --synth N")
-            index = TaxonomyIndex(taxonomy) if taxonomy else None
-            manifest = build_dataset(paths, out, seed=seed, inject_errors=not no_inject,
-                                     run_checks_as_messages=not no_checks, messages=messages,
-                                     finmr=finmr, finre_per_label=finre, finsm=finsm,
-                                     taxonomy=index)  # fmt: skip
-        except InputError as exc:
-            print(f"error: {exc}", file=sys.stderr)
-            raise typer.Exit(2) from None
-        counts = manifest["counts"]
-        print(f"FinSM {counts['finsm']}, FinRE {counts['finre']} {manifest['labels']['finre']}, "
-              f"FinMR {counts['finmr']} -> {out}")  # fmt: skip
-        checks = ", ".join(
-            f"{t} {v['passed']}/{v['checked']}" for t, v in manifest["recheck"].items()
-        )
-        print(f"re-checked against the filings: {checks}; data card: {out / 'datacard.md'}")

@@ -1,4 +1,4 @@
-"""FinAuditing CLI commands: `finprobe check` and `finprobe taxonomy build|search`."""
+"""FinAuditing CLI commands: `finprobe build finauditing`, `check` and `taxonomy build|search`."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def check(
     ),  # fmt: skip
     width: int | None = typer.Option(None, "--width", help="Wrap the report at this width."),
 ) -> None:
-    """Run the deterministic checks (XBRL 2.1 calculations, DQC rules) on an XBRL filing.
+    """Check an XBRL filing: XBRL 2.1 calculations and DQC rules.
 
     Exit code 0: no error findings; 1: at least one error; 2: bad input.
     """
@@ -151,10 +151,62 @@ def taxonomy_search(
         print(f"{shown:>7}  {chunk['concept']}  {chunk['label'] or ''}")
 
 
+def build_finauditing(
+    filings: list[Path] = typer.Argument(
+        None,
+        help="Filing folders (instance + linkbases) or instance .xml files (several allowed).",
+        show_default=False,
+    ),
+    out: Path = typer.Option(..., "--out", help="Folder for finsm/finre/finmr.jsonl."),
+    messages: list[Path] = typer.Option(
+        [],
+        "--messages",
+        help="DQC messages (JSONL/JSON/txt) or `finprobe check --json` output.",
+    ),  # fmt: skip
+    no_inject: bool = typer.Option(False, "--no-inject", help="Only DQC-message instances."),
+    no_checks: bool = typer.Option(
+        False, "--no-checks", help="Do not turn FinProbe's own check findings into messages."
+    ),  # fmt: skip
+    synth: int = typer.Option(0, "--synth", help="Also export N synthetic reports as filings."),
+    taxonomy: Path | None = typer.Option(None, "--taxonomy", help="Taxonomy chunks folder."),
+    seed: int = typer.Option(0, "--seed"),
+    finmr: int = typer.Option(4, "--finmr", help="FinMR instances per filing."),
+    finre: int = typer.Option(2, "--finre", help="FinRE instances per label per filing."),
+    finsm: int = typer.Option(3, "--finsm", help="FinSM instances per filing."),
+) -> None:
+    """Build FinAuditing instances from filings, DQC messages or synthetic reports."""
+    from finprobe.benchmarks.finauditing.build import build_dataset
+    from finprobe.xbrl.taxonomy import TaxonomyIndex
+
+    try:
+        paths = list(filings or [])
+        for path in paths:  # named before any work, not half-way through the build
+            if not path.exists():
+                raise InputError(path, "no such file or folder")
+        if synth:
+            from finprobe.synth import make_corpus
+            from finprobe.xbrl.synth_export import export_report
+
+            paths += [export_report(r, out / "filings" / f"synth-{i}")
+                      for i, r in enumerate(make_corpus(synth, seed=seed))]  # fmt: skip
+        if not paths:
+            raise InputError(None, "give filing folders or --synth N")
+        index = TaxonomyIndex(taxonomy) if taxonomy else None
+        manifest = build_dataset(paths, out, seed=seed, inject_errors=not no_inject,
+                                 run_checks_as_messages=not no_checks, messages=messages,
+                                 finmr=finmr, finre_per_label=finre, finsm=finsm,
+                                 taxonomy=index)  # fmt: skip
+    except InputError as exc:
+        raise _fail(exc) from None
+    counts = manifest["counts"]
+    print(f"FinSM {counts['finsm']}, FinRE {counts['finre']} {manifest['labels']['finre']}, "
+          f"FinMR {counts['finmr']} -> {out}")  # fmt: skip
+    checks = ", ".join(f"{t} {v['passed']}/{v['checked']}" for t, v in manifest["recheck"].items())
+    print(f"re-checked against the filings: {checks}; data card: {out / 'datacard.md'}")
+
+
 def register(build_app: typer.Typer, app: typer.Typer) -> None:
     """Add `build finauditing`, and `check` and `taxonomy` to the top-level app."""
-    from finprobe.benchmarks.finauditing.build import register_build
-
-    register_build(build_app)
+    build_app.command("finauditing")(build_finauditing)
     app.command("check")(check)
     app.add_typer(taxonomy_app, name="taxonomy")

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.errors import InputError
+from finprobe.inputs import collect_inputs
 
 KINDS = ("lookup", "change", "pct_change", "share", "margin")
 PERTURBATIONS = ("number", "period", "direction", "entity")
@@ -616,18 +617,6 @@ def build_claims_for_document(
     return rows
 
 
-def _report_files(inputs: Iterable[Path]) -> list[Path]:
-    files: list[Path] = []
-    for path in inputs:
-        if path.is_dir():
-            files += sorted(p for p in path.iterdir() if p.name.endswith((".json", ".json.gz")))
-        elif path.is_file():
-            files.append(path)
-        else:
-            raise InputError(path, "not found")
-    return files
-
-
 def build_dataset(
     reports: Iterable[Path],
     out: Path,
@@ -647,9 +636,9 @@ def build_dataset(
     from finprobe.document import load_findver_report
     from finprobe.files import write_json_atomic
 
-    files = _report_files(reports)[:limit] if limit else _report_files(reports)
+    files = collect_inputs(reports, (".json", ".json.gz"))[: limit or None]
     if not files and not synthetic:
-        raise InputError(None, "no reports given: pass --reports and/or --synthetic N")
+        raise InputError(None, "no reports given: pass report files or folders and/or --synthetic N")
     reports_dir = out.parent / "reports"
     reports_dir.mkdir(parents=True, exist_ok=True)
     built: list[dict[str, Any]] = []

@@ -13,6 +13,8 @@ from rich.table import Table
 
 from finprobe.errors import InputError
 from finprobe.files import write_json_atomic
+from finprobe.inputs import INPUTS_HELP, deprecated_reports_option
+from finprobe.terminal import print_tables
 
 findver_app = typer.Typer(
     help="FinDVer utilities: retrieval recall, leaderboard export.", no_args_is_help=True
@@ -32,9 +34,10 @@ def _fail(exc: InputError) -> typer.Exit:
 
 
 def build_findver(
-    reports: list[Path] = typer.Option(
-        [], "--reports", help="FinDVer report .json/.json.gz files or folders (repeat)."
+    inputs: list[Path] = typer.Argument(
+        None, help="FinDVer report .json/.json.gz files. " + INPUTS_HELP, show_default=False
     ),
+    reports: list[Path] = typer.Option([], "--reports", hidden=True, help="Deprecated: INPUTS."),
     out: Path = typer.Option(
         ..., "--out", help="Claims JSON to write (reports/ is written beside it)."
     ),
@@ -50,13 +53,15 @@ def build_findver(
     from finprobe.benchmarks.findver.build import build_dataset
 
     try:
-        summary = build_dataset(reports, out, synthetic, seed, per_table, max_tables, limit)
+        paths = [*(inputs or []), *deprecated_reports_option(reports)]
+        summary = build_dataset(paths, out, synthetic, seed, per_table, max_tables, limit)
     except InputError as exc:
         raise _fail(exc) from None
     from finprobe.benchmarks.findver.build import card_path
     from finprobe.benchmarks.findver.card import card_lines
 
-    print(f"FinDVer build -> {summary['out']} (data card: {card_path(out)})")
+    # paths whole, each on its own line (copied as they are)
+    print(f"FinDVer build\ndataset:\n  {summary['out']}\ndata card:\n  {card_path(out)}")
     for line in card_lines(summary):
         print(line)
 
@@ -206,7 +211,7 @@ def recall(
         raise _fail(InputError(None, str(exc))) from None
     console = Console()
     n = rows[0]["n"] if rows else 0
-    console.print(_recall_table(rows, f"FinDVer retrieval recall (%), {n} claims"))
+    print_tables(console, [_recall_table(rows, f"FinDVer retrieval recall (%), {n} claims")])
     console.print(_PAPER_NOTE)
     for name in skipped:
         console.print(f"note: skipped {name}: install the dense extra (torch==2.13.0 first)")
@@ -335,7 +340,7 @@ def fit_fusion_command(
     model.save(out)
     console = Console()
     title = f"Fusion fit on {len(examples)} claims, {n_reports} reports (%)"
-    console.print(_recall_table(rows, title, timings=False))
+    print_tables(console, [_recall_table(rows, title, timings=False)])
     console.print(_PAPER_NOTE)
     console.print(
         f"features {features_s:.1f} s, {folds}-fold fit and cross-validation {fit_s:.1f} s; "

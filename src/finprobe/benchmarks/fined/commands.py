@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 import time
 from collections import Counter
@@ -11,10 +10,12 @@ from typing import Any
 
 import typer
 from rich.console import Console
-from rich.progress import Progress
 from rich.table import Table
 
 from finprobe.errors import InputError
+from finprobe.inputs import INPUTS_HELP, deprecated_reports_option
+from finprobe.inputs import collect_inputs as collect_paths
+from finprobe.terminal import print_path, print_tables
 
 fined_app = typer.Typer(
     help="FinED-Bench utilities: review sheets, fine-tuning export.", no_args_is_help=True
@@ -29,16 +30,9 @@ def _fail(exc: InputError) -> typer.Exit:
 
 
 def collect_inputs(paths: list[Path]) -> list[Path]:
-    files: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            files += sorted(f for f in p.iterdir() if f.name.endswith(_REPORT_SUFFIXES))
-        elif p.is_file():
-            files.append(p)
-        else:
-            raise InputError(p, "no such file or folder")
+    files = collect_paths(paths, _REPORT_SUFFIXES)
     if not files:
-        raise InputError(paths[0] if paths else None, "no .json/.json.gz/.txt/.md documents found")
+        raise InputError(None, "no documents given: pass .json/.json.gz/.txt/.md files or folders")
     return files
 
 
@@ -75,6 +69,10 @@ def build_dataset(
 ) -> dict[str, Any]:
     """The construction pipeline: segment, inject (rules, then the LLM for what rules missed),
     filter, cap errors per document, write the dataset atomically and the review sheet."""
+    import asyncio
+
+    from rich.progress import Progress
+
     from finprobe.benchmarks.fined.card import data_card
     from finprobe.benchmarks.fined.dataset import dataset_summary, save_dataset
     from finprobe.benchmarks.fined.filter import export_review_csv
@@ -196,11 +194,12 @@ async def _model_filter(doc: Any, model: str) -> Any:
 
 
 def build_fined(
-    reports: list[Path] = typer.Option(
-        ...,
-        "--reports",
-        help="FinDVer report .json/.json.gz or .txt/.md documents, or folders of them (repeat).",
+    inputs: list[Path] = typer.Argument(
+        None,
+        help="FinDVer report .json/.json.gz or .txt/.md documents. " + INPUTS_HELP,
+        show_default=False,
     ),
+    reports: list[Path] = typer.Option([], "--reports", hidden=True, help="Deprecated: INPUTS."),
     out: Path = typer.Option(..., "--out", help="FinED dataset JSON to write."),
     limit: int | None = typer.Option(None, "--limit", min=1, help="Use at most N documents."),
     seed: int = typer.Option(0, "--seed", help="Seed for every random choice."),
@@ -225,7 +224,7 @@ def build_fined(
     """Build a FinED-style benchmark: inject errors into documents (rules; optionally an LLM)."""
     try:
         summary = build_dataset(
-            reports,
+            [*(inputs or []), *deprecated_reports_option(reports)],
             out,
             limit=limit,
             seed=seed,
@@ -235,6 +234,7 @@ def build_fined(
             llm_model=llm_model,
             verify_model=verify_model,
             probe=probe,
+            progress=sys.stderr.isatty(),  # a bar's last frame is noise in a log
         )
     except InputError as exc:
         raise _fail(exc) from None
@@ -243,9 +243,13 @@ def build_fined(
 
 def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
     console = Console()
-    head = Table(title=f"FinED build -> {summary['out']}")
+    print_path(console, "dataset", summary["out"])  # paths whole, on their own lines
+    if summary.get("card_path"):
+        print_path(console, "data card", summary["card_path"])
+    head = Table(title="FinED build")
     head.add_column("measure")
     head.add_column("value", justify="right")
+    names = {"errors": "errors injected", "errors_per_document": "errors injected per document"}
     for key in (
         "documents",
         "errors",
@@ -255,10 +259,11 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
         "seconds",
     ):
         v = summary[key]
-        head.add_row(key.replace("_", " "), f"{v:.1f}" if isinstance(v, float) else str(v))
+        label = names.get(key, key.replace("_", " "))
+        head.add_row(label, f"{v:.1f}" if isinstance(v, float) else str(v))
     head.add_row("documents without any error (dropped)", str(summary["skipped_without_errors"]))
     console.print(head)
-    per = Table(title="Errors per subtype")
+    per = Table(title="Errors injected per subtype")
     per.add_column("subtype")
     per.add_column("count", justify="right")
     for k, v in summary["per_subtype"].items():
@@ -267,7 +272,7 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
         per.add_row(f"[bold]{k}[/bold]", str(v))
     console.print(per)
     if "card" in summary:
-        print_card(console, summary["card"], summary.get("card_path", ""))
+        print_card(console, summary["card"])
     ex = Table(
         title=f"Sample of {min(sample, len(summary['sample']))} injected errors", show_lines=True
     )
@@ -299,7 +304,7 @@ def print_card(console: Console, card: dict[str, Any], path: str = "") -> None:
             str(len(c.get("families", {}))),
             f"{c.get('top_family', '')} ({100 * c.get('top_family_share', 0):.0f}%)",
         )
-    console.print(tab)
+    print_tables(console, [tab])  # names whole: split into tables when wider than the terminal
     drops = Table(title=f"Dropped by the review rules ({card['dropped_total']})")
     drops.add_column("subtype")
     drops.add_column("reason")
