@@ -59,6 +59,9 @@ def clean_text(text: str, keep_newlines: bool = False) -> str:
     With ``keep_newlines`` lines are cleaned one by one, blank lines dropped and
     the rest joined with "\\n"; otherwise all whitespace collapses to one space.
     """
+    if not keep_newlines and text.isascii():
+        # the common case, fast: str.split() already treats \t\r\f\v as spaces
+        return " ".join(text.split())
     text = _SPACES.sub(" ", _ZERO_WIDTH.sub("", text))
     if keep_newlines:
         lines = (_SPACE_RUN.sub(" ", line).strip() for line in text.split("\n"))
@@ -993,6 +996,8 @@ def _html_parser():  # lxml is imported on demand: plain-text users need not pay
 
 
 def _span(value: str | None) -> int:
+    if value is None:  # most cells: no span attribute (and no exception to pay for)
+        return 1
     try:
         return min(max(int(str(value).strip() or 1), 1), 200)
     except ValueError:
