@@ -179,8 +179,8 @@ def number_tokens(raw: str) -> list[str]:
 def analyze(text: str, numbers: bool = True, stemming: bool = True) -> list[str]:
     """Lowercase, drop English stopwords, stem, and normalise numbers into tokens."""
     out: list[str] = []
-    for match in _TOKEN.finditer(text.lower()):
-        out += _word_tokens(match.group(), numbers, stemming)
+    for token in _TOKEN.findall(text.lower()):  # the pattern has no groups: whole matches
+        out += _word_tokens(token, numbers, stemming)
     return out
 
 

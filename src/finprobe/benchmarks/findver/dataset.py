@@ -354,6 +354,7 @@ def claim_metadata(
         "statement": claim.statement,
         "report": claim.report,
         "report_path": str(report_file),
+        "split": claim.split,  # testmini / test (released) or built: what a report compares
         "setting": evidence.setting,
         "context_ids": [p.id for p in evidence.passages],
         "evidence_info": evidence.info,
