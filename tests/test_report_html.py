@@ -203,3 +203,24 @@ def test_page_fits_1280_px_in_a_real_browser(tmp_path: Path) -> None:
     width = re.search(r'data-width="(\d+)"', done.stdout)
     assert width is not None, done.stderr[-500:]
     assert int(width.group(1)) <= 1280
+
+
+def test_fined_f1_gets_a_bootstrap_interval_over_documents() -> None:
+    from finprobe.likeness import headline_interval_of_records
+
+    def summarize(records):  # type: ignore[no-untyped-def]
+        tp = sum(r.score["tp"] for r in records)
+        pred = sum(r.score["pred"] for r in records)
+        gold = sum(r.score["gold"] for r in records)
+        p, r = (tp / pred if pred else 0.0), (tp / gold if gold else 0.0)
+        return {"headline": {"overall.f1": 100 * 2 * p * r / (p + r) if p + r else 0.0}}
+
+    docs = [
+        SampleRecord(str(i), {}, "", {"tp": i % 3, "pred": 3, "gold": 2}, {}) for i in range(40)
+    ]
+    interval = headline_interval_of_records("fined", docs, summarize)
+    point = summarize(docs)["headline"]["overall.f1"]
+    assert interval is not None and interval["metric"] == "overall.f1" and interval["n"] == 40
+    assert interval["low"] < point < interval["high"]
+    assert interval["method"].startswith("bootstrap")
+    assert headline_interval_of_records("faith", docs, summarize) is None  # Wilson instead

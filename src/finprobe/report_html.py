@@ -311,7 +311,7 @@ def _table(section: Section) -> str:
             if row.interval:
                 low, high, method = row.interval
                 cells.append(
-                    f"{low:.1f}–{high:.1f} <span class='note'>({html.escape(method)})</span>"
+                    f"{low:.1f}–{high:.1f} <span class='note'>({html.escape(method.split(',')[0])})</span>"
                 )
             else:
                 cells.append("")

@@ -57,8 +57,8 @@ def findver_samples(
     n_reports = len({c.report for c in claims})
     # parsing and indexing reports (dense encoding above all) can take minutes; parsed
     # reports and BM25 indexes are cached on disk (finprobe.diskcache)
-    label = f"FinDVer: preparing evidence from {n_reports} report{'s' * (n_reports != 1)}"
-    with preparing(label, len(claims), "claims") as advance:
+    title = f"FinDVer: preparing evidence from {n_reports} report{'s' * (n_reports != 1)}"
+    with preparing(title, len(claims), "claims") as advance:
         for claim in sorted(claims, key=lambda c: c.report):
             path = report_path(reports_dir, claim.report)
             passages = report_passages(path)
