@@ -13,6 +13,16 @@ from finprobe.runner import RunOutcome, run_benchmark
 TINY_FAITH = Path(__file__).parent / "data" / "faith_tiny.json"
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _private_disk_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Parsed reports and indexes go to a cache of the test session, not ~/.cache."""
+    mp = pytest.MonkeyPatch()
+    mp.setenv("FINPROBE_CACHE_DIR", str(tmp_path_factory.mktemp("finprobe-cache")))
+    mp.delenv("FINPROBE_NO_CACHE", raising=False)
+    yield
+    mp.undo()
+
+
 @pytest.fixture(scope="session")
 def tiny_baseline_run(tmp_path_factory: pytest.TempPathFactory) -> RunOutcome:
     """finprobe/faith-solver on tests/data/faith_tiny.json (six hand-made spans)."""

@@ -89,3 +89,18 @@ def test_baselines_run_inside_the_task(data, tmp_path, subtask, baseline, key):
     summary = BENCHMARK.summarize(_records(log))
     assert summary["split"] == subtask
     assert summary["headline"][key] == 100.0
+
+
+def test_progress_display_leads_with_the_headline_not_has_gold(data, tmp_path):
+    """Every reply wrong: the value inspect shows first must be HR@5 = 0, not has_gold = 1."""
+    rows = _rows(data, "finsm")
+    log = inspect_eval(finsm(data=str(data)), model="mockllm/model", display="none",
+                       log_dir=str(tmp_path),
+                       model_args={"custom_outputs": _outputs([json.dumps(["us-gaap:NotAConcept"])] * len(rows))})[0]  # fmt: skip
+    assert log.status == "success", log.error
+    headline = log.results.headline
+    assert (headline.scorer, headline.score) == ("finauditing_scorer", "hr@5")
+    shown = {s.name: s.metrics["mean"].value for s in log.results.scores}
+    assert shown["has_gold"] == 1.0 and shown["hr@5"] == 0.0
+    for task, score in ((finre, "correct"), (finmr, "correct")):
+        assert task(data=str(data)).headline_metric.score == score

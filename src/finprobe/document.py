@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import InitVar, dataclass, field
 from decimal import Decimal
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -48,8 +49,10 @@ __all__ = [
 
 # zero-width characters and BOMs vanish; the various non-breaking and thin
 # spaces become plain spaces.
-_ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff\u00ad]")
-_SPACES = re.compile("[\u00a0\u2002\u2003\u2007\u2009\u200a\u202f\u3000\t\r\f\v]")
+_ZERO_WIDTH = "\u200b\u200c\u200d\u2060\ufeff\u00ad"
+_SPACES = "\u00a0\u2002\u2003\u2007\u2009\u200a\u202f\u3000\t\r\f\v"
+# one translation pass drops the first and spaces the second (disjoint sets)
+_CLEAN_TABLE = str.maketrans({**dict.fromkeys(_ZERO_WIDTH), **dict.fromkeys(_SPACES, " ")})
 _SPACE_RUN = re.compile(r" {2,}")
 
 
@@ -59,7 +62,10 @@ def clean_text(text: str, keep_newlines: bool = False) -> str:
     With ``keep_newlines`` lines are cleaned one by one, blank lines dropped and
     the rest joined with "\\n"; otherwise all whitespace collapses to one space.
     """
-    text = _SPACES.sub(" ", _ZERO_WIDTH.sub("", text))
+    if not keep_newlines and text.isascii():
+        # the common case, fast: str.split() already treats \t\r\f\v as spaces
+        return " ".join(text.split())
+    text = text.translate(_CLEAN_TABLE)  # both substitutions in one pass
     if keep_newlines:
         lines = (_SPACE_RUN.sub(" ", line).strip() for line in text.split("\n"))
         return "\n".join(line for line in lines if line)
@@ -124,6 +130,7 @@ def _is_dash(cell: str) -> bool:
     return cell.strip() in _DASHES
 
 
+@lru_cache(maxsize=1 << 16)  # tables repeat their cells ("$", "—", years): classify once
 def _is_numeric(cell: str) -> bool:
     """A data value: a number or a dash; years count as headers, not values."""
     s = cell.strip()
@@ -140,6 +147,7 @@ def _is_headerish(cell: str) -> bool:
     return bool(_YEAR.match(s)) or not _is_numeric(s)
 
 
+@lru_cache(maxsize=1 << 16)
 def _magnitude(cell: str) -> float | None:
     """Rough absolute value of a numeric cell (no scale words), None for text/dashes."""
     if not _is_numeric(cell) or _is_dash(cell):
@@ -993,6 +1001,8 @@ def _html_parser():  # lxml is imported on demand: plain-text users need not pay
 
 
 def _span(value: str | None) -> int:
+    if value is None:  # most cells: no span attribute (and no exception to pay for)
+        return 1
     try:
         return min(max(int(str(value).strip() or 1), 1), 200)
     except ValueError:
@@ -1027,6 +1037,11 @@ def _grid_from_table_element(
                 c += 1
             text = clean_text(td.text_content())
             rs, cs = _span(td.get("rowspan")), _span(td.get("colspan"))
+            if rs == 1 and cs == 1 and c == len(grid[r]):  # most cells: append, no loops
+                grid[r].append(text)
+                origin[r].append((r, k))
+                c += 1
+                continue
             if rs > 1 or cs > 1:
                 spans.append((r, c, rs, cs))
             for dr in range(rs):

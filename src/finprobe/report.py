@@ -2,19 +2,13 @@
 
 from __future__ import annotations
 
-import base64
-import html
-import io
 from collections import defaultdict
-from pathlib import Path
 from typing import Any
 
 from rich.table import Table as RichTable
 
-from finprobe.results import headline_columns, published, published_notes, published_split
-
-OUR_COLOR = "#d1495b"
-PUBLISHED_COLOR = "#8d99ae"
+from finprobe.likeness import headline_key
+from finprobe.results import headline_columns, published_notes, published_split
 
 
 def _fmt(value: Any) -> str:
@@ -182,7 +176,7 @@ def comparison_rows(
         (run_label(r), True, r.get("headline") or {}) for r in runs
     ]
     if published_too:
-        key = columns[0] if columns else None
+        key = _rank_key(runs, columns)
         ranked = sorted(table.items(), key=lambda item: -item[1].get(key, 0.0) if key else 0.0)
         notes = published_notes(benchmark, split_name)
         rows += [
@@ -190,6 +184,13 @@ def comparison_rows(
             for model, values in ranked[:top]
         ]
     return split_name, columns, rows
+
+
+def _rank_key(runs: list[dict], columns: list[str]) -> str | None:
+    """The headline that ranks a table (FinED: overall F1), else its first column."""
+    keys = {headline_key(r) for r in runs}
+    key = keys.pop() if len(keys) == 1 else None
+    return key if key in columns else (columns[0] if columns else None)
 
 
 def comparison_table(
@@ -207,8 +208,9 @@ def comparison_table(
         table.add_column("model")
         for column in columns:
             table.add_column(column, justify="right")
+        key = _rank_key(group, columns)
         for label, ours, values in sorted(
-            rows, key=lambda r: -(r[2].get(columns[0], 0.0) if columns else 0.0)
+            rows, key=lambda r: -(r[2].get(key, 0.0) if key else 0.0)
         ):
             style = "bold" if ours else "dim"
             table.add_row(label, *(_fmt(values.get(c, "")) for c in columns), style=style)
@@ -218,166 +220,5 @@ def comparison_table(
 
 # ----------------------------------------------------------------------------- HTML
 
-
-def _figure_png(fig: Any) -> str:
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=110, bbox_inches="tight")
-    import matplotlib.pyplot as plt
-
-    plt.close(fig)
-    return base64.b64encode(buffer.getvalue()).decode("ascii")
-
-
-def _overall_plot(
-    rows: list[tuple[str, bool, dict[str, float]]], column: str, title: str
-) -> str | None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    points = [(label, ours, values[column]) for label, ours, values in rows if column in values]
-    if not points:
-        return None
-    points.sort(key=lambda p: p[2])
-    fig, ax = plt.subplots(figsize=(7.5, 0.32 * len(points) + 1.2))
-    ax.barh(
-        [p[0] for p in points],
-        [p[2] for p in points],
-        color=[OUR_COLOR if p[1] else PUBLISHED_COLOR for p in points],
-    )
-    for i, p in enumerate(points):
-        ax.text(p[2] + 0.5, i, f"{p[2]:.1f}", va="center", fontsize=8)
-    ax.set_xlabel(f"{column} (%)")
-    ax.set_xlim(0, max(100.0, max(p[2] for p in points) + 5))
-    ax.set_title(title)
-    ax.tick_params(axis="y", labelsize=8)
-    return _figure_png(fig)
-
-
-def _breakdown_plot(
-    rows: list[tuple[str, bool, dict[str, float]]], keys: list[str], title: str
-) -> str | None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    series = [(label, ours, [values.get(k) for k in keys]) for label, ours, values in rows]
-    series = [s for s in series if any(v is not None for v in s[2])]
-    if not series or not keys:
-        return None
-    ours = [s for s in series if s[1]]
-    others = [s for s in series if not s[1]][:5]
-    series = ours + others
-    fig, ax = plt.subplots(figsize=(8, 3.6))
-    width = 0.8 / len(series)
-    cmap = plt.get_cmap("tab10")
-    for i, (label, is_ours, values) in enumerate(series):
-        xs = [j + i * width for j in range(len(keys))]
-        ax.bar(
-            xs,
-            [v if v is not None else 0 for v in values],
-            width,
-            label=label,
-            color=cmap(i % 10),
-            edgecolor="black" if is_ours else "none",
-            linewidth=1.2 if is_ours else 0,
-        )
-    ax.set_xticks([j + 0.4 - width / 2 for j in range(len(keys))], keys)
-    ax.set_ylabel("%")
-    ax.set_ylim(0, 105)
-    ax.set_title(title)
-    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
-    return _figure_png(fig)
-
-
-def _html_table(columns: list[str], rows: list[tuple[str, bool, dict[str, float]]]) -> str:
-    head = "".join(f"<th>{html.escape(c)}</th>" for c in ["model", *columns])
-    body = []
-    for label, ours, values in sorted(
-        rows, key=lambda r: -(r[2].get(columns[0], 0.0) if columns else 0.0)
-    ):
-        cells = "".join(f"<td>{html.escape(_fmt(values.get(c, '')))}</td>" for c in columns)
-        body.append(
-            f"<tr class='{'ours' if ours else 'published'}'><td>{html.escape(label)}</td>{cells}</tr>"
-        )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
-
-
-def _run_details(run: dict) -> str:
-    flat = _flatten(run.get("metrics") or {})
-    items = "".join(
-        f"<tr><td>{html.escape(k)}</td><td>{html.escape(_fmt(v))}</td></tr>"
-        for k, v in flat.items()
-    )
-    breakdowns = []
-    for name, rows in (run.get("breakdowns") or {}).items():
-        lines = "".join(
-            f"<tr><td>{html.escape(str(key))}</td><td>{html.escape(', '.join(f'{k}={_fmt(v)}' for k, v in (row.items() if isinstance(row, dict) else [('value', row)])))}</td></tr>"
-            for key, row in rows.items()
-        )
-        breakdowns.append(f"<h4>by {html.escape(name)}</h4><table>{lines}</table>")
-    dataset = run.get("dataset") or {}
-    return (
-        f"<details><summary>{html.escape(run_label(run))}: {run.get('samples')} samples, "
-        f"scorer {html.escape(str(run.get('scorer_version')))}, dataset {html.escape(str(dataset.get('name')))} "
-        f"({html.escape(str(dataset.get('fingerprint')))})</summary><table>{items}</table>{''.join(breakdowns)}</details>"
-    )
-
-
-STYLE = """
-body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;color:#222;padding:0 1em}
-table{border-collapse:collapse;margin:0.6em 0;font-size:0.9em}
-td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
-td:first-child,th:first-child{text-align:left}
-tr.ours{font-weight:bold;background:#fbe9eb}
-tr.published{color:#555}
-img{max-width:100%}
-.note{color:#555;font-size:0.9em}
-"""
-
-
-def write_html_report(runs: list[dict], out: Path, split: str | None = None) -> Path:
-    """One self-contained page: per benchmark, runs beside the published models, with plots."""
-    from finprobe.files import write_text_atomic
-
-    sections = []
-    for (benchmark, run_split), group in _group_by_benchmark(runs).items():
-        has_published = bool(published().get(benchmark, {}).get("splits"))
-        splits = published().get(benchmark, {}).get("splits", {})
-        chosen_split = split if split in splits else run_split
-        split_name, columns, rows = comparison_rows(
-            group, benchmark, has_published, chosen_split, top=30
-        )
-        heading = benchmark + (f" · {run_split}" if run_split else "")
-        parts = [f"<h2>{html.escape(heading)}</h2>"]
-        if split_name:
-            parts.append(
-                f"<p class='note'>Published models: {html.escape(split_name)} split of the paper.</p>"
-            )
-        parts.append(_html_table(columns, rows))
-        if columns:
-            image = _overall_plot(rows, columns[0], f"{benchmark}: {columns[0]} by model")
-            if image:
-                parts.append(
-                    f"<img alt='{html.escape(columns[0])} by model' src='data:image/png;base64,{image}'>"
-                )
-            detail_keys = [
-                c
-                for c in columns[1:]
-                if all(isinstance(r[2].get(c, 0.0), (int, float)) for r in rows)
-            ]
-            image = _breakdown_plot(rows, detail_keys, f"{benchmark}: {', '.join(detail_keys[:8])}")
-            if image:
-                parts.append(f"<img alt='breakdown' src='data:image/png;base64,{image}'>")
-        parts.extend(_run_details(run) for run in group)
-        sections.append("\n".join(parts))
-    page = (
-        "<!doctype html><html><head><meta charset='utf-8'><title>FinProbe report</title>"
-        f"<style>{STYLE}</style></head><body><h1>FinProbe report</h1>"
-        "<p class='note'>Our runs are in bold (red bars); published figures come from the papers' tables.</p>"
-        + "\n".join(sections)
-        + "</body></html>"
-    )
-    return write_text_atomic(Path(out), page)
+# the page lives in finprobe.report_html; these names stay importable from here
+from finprobe.report_html import OUR_COLOR, PUBLISHED_COLOR, write_html_report  # noqa: E402, F401

@@ -30,6 +30,7 @@ from finprobe.files import (  # noqa: F401 (write_text_atomic re-exported)
     write_json_atomic,
     write_text_atomic,
 )
+from finprobe.likeness import data_identity, headline_interval_of_records
 from finprobe.model_calls import error_cause, plain_error
 from finprobe.schemas import ResultsRecord, validate_object
 
@@ -89,6 +90,13 @@ def results_from_log(log_path: Path, info: BenchmarkInfo, rescore: bool = False)
         if scored
         else {"headline": {}, "metrics": {}, "breakdowns": {}}  # nothing was answered
     )
+    # what data this is (report.py compares like with like) and, where the headline is
+    # not a share of samples, its bootstrap interval
+    summary = {
+        **summary,
+        "data": data_identity(scored or records),
+        "interval": headline_interval_of_records(info.name, scored, info.summarize),
+    }
     causes: dict[str, int] = {}
     examples: dict[str, str] = {}
     for record in errored:

@@ -26,6 +26,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -177,21 +178,25 @@ def number_tokens(raw: str) -> list[str]:
 
 def analyze(text: str, numbers: bool = True, stemming: bool = True) -> list[str]:
     """Lowercase, drop English stopwords, stem, and normalise numbers into tokens."""
+    out: list[str] = []
+    for token in _TOKEN.findall(text.lower()):  # the pattern has no groups: whole matches
+        out += _word_tokens(token, numbers, stemming)
+    return out
+
+
+@lru_cache(maxsize=1 << 18)
+def _word_tokens(token: str, numbers: bool, stemming: bool) -> tuple[str, ...]:
+    """The tokens of one matched word or number; memoised, as reports repeat their words
+    (a report's 2.7 million words are a few thousand distinct ones)."""
     global _STOP
+    if token[0].isdigit():
+        return tuple(number_tokens(token)) if numbers else ()
     if _STOP is None:
         _STOP = _stopwords()
-    out: list[str] = []
-    for match in _TOKEN.finditer(text.lower()):
-        token = match.group()
-        if token[0].isdigit():
-            if numbers:
-                out += number_tokens(token)
-            continue
-        token = token.strip("'")
-        if len(token) < 2 or token in _STOP:
-            continue
-        out.append(stem(token) if stemming else token)
-    return out
+    token = token.strip("'")
+    if len(token) < 2 or token in _STOP:
+        return ()
+    return (stem(token) if stemming else token,)
 
 
 # Sub-claims: a claim often joins two or three facts, each with its own evidence.
@@ -301,7 +306,7 @@ class BM25Retriever(_Base):
         self.neighbour_weight = neighbour_weight
         self._model: Any = None
         self._vocab: set[str] = set()
-        self.token_sets: list[frozenset[str]] = []  # per passage, for overlap features
+        self._token_sets: list[frozenset[str]] | None = []  # per passage, built on demand
 
     @classmethod
     def plain(cls) -> BM25Retriever:
@@ -321,15 +326,33 @@ class BM25Retriever(_Base):
 
         self.passages = list(passages)
         if not self.passages:  # bm25s cannot index an empty corpus
-            self._model, self._vocab, self.token_sets = None, set(), []
+            self._model, self._vocab, self._token_sets = None, set(), []
             return
+        if self.tokenizer is analyze:  # a known tokenizer: the index can be cached
+            from finprobe.diskcache import cached_bm25
+
+            key = _index_key(self.passages, self.k1, self.b)
+            self._model = cached_bm25(key, lambda: self._build(bm25s))
+        else:
+            self._model = self._build(bm25s)
+        self._vocab = set(self._model.vocab_dict) - {""}  # "": bm25s's own empty token
+        self._token_sets = None
+
+    def _build(self, bm25s: Any) -> Any:
         corpus = [self.tokenizer(p.text) for p in self.passages]
         # bm25s rejects an all-empty corpus; a placeholder token keeps shapes intact
         corpus = [tokens or ["\u2205"] for tokens in corpus]
-        self.token_sets = [frozenset(tokens) for tokens in corpus]
-        self._vocab = {t for tokens in corpus for t in tokens}
-        self._model = bm25s.BM25(k1=self.k1, b=self.b)
-        self._model.index(corpus, show_progress=False)
+        model = bm25s.BM25(k1=self.k1, b=self.b)
+        model.index(corpus, show_progress=False)
+        return model
+
+    @property
+    def token_sets(self) -> list[frozenset[str]]:
+        """Each passage's tokens (for overlap features), read back from the index:
+        a token's column holds a positive score for exactly the passages that have it."""
+        if self._token_sets is None:
+            self._token_sets = _index_token_sets(self._model, len(self.passages))
+        return self._token_sets
 
     def _raw(self, text: str) -> np.ndarray:
         tokens = [t for t in self.tokenizer(text) if t in self._vocab]
@@ -354,6 +377,40 @@ class BM25Retriever(_Base):
 
     def scores(self, query: str) -> np.ndarray:
         return self.score_parts(query)[2]
+
+
+# A change to the tokenizer or to how an index is built must miss old cache entries.
+BM25_INDEX_VERSION = 1
+
+
+def _index_key(passages: Sequence[Passage], k1: float, b: float) -> str:
+    """The identity of a BM25 index: the passages' texts, the parameters, the code."""
+    import bm25s
+
+    digest = hashlib.sha256(
+        f"bm25 v{BM25_INDEX_VERSION} k1={k1} b={b} bm25s={bm25s.__version__}".encode()
+    )
+    digest.update(_tokenizer_source())
+    for passage in passages:
+        digest.update(b"\x00" + passage.text.encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+@lru_cache(maxsize=1)
+def _tokenizer_source() -> bytes:
+    """This module's code: editing the tokenizer invalidates cached indexes by itself."""
+    return Path(__file__).read_bytes()
+
+
+def _index_token_sets(model: Any, n: int) -> list[frozenset[str]]:
+    indptr, indices = model.scores["indptr"], model.scores["indices"]
+    members: list[set[str]] = [set() for _ in range(n)]
+    for token, column in model.vocab_dict.items():
+        if not token:  # bm25s's empty token has no column
+            continue
+        for row in indices[indptr[column] : indptr[column + 1]]:
+            members[int(row)].add(token)
+    return [frozenset(m) for m in members]
 
 
 # ----------------------------------------------------------------------------- dense

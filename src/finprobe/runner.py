@@ -63,9 +63,17 @@ class RunSettings:
     users set ``FINPROBE_MAX_CONTEXT_TOKENS``)."""
 
     max_context_tokens: int | None = None
+    # the run's --limit: a benchmark whose samples cost work to prepare (FinDVer's
+    # evidence) prepares only the samples the run will evaluate
+    sample_limit: int | None = None
 
 
 RUN_SETTINGS = RunSettings()
+
+
+def sample_limit() -> int | None:
+    """How many samples (the first ones) the current run evaluates; None: all."""
+    return RUN_SETTINGS.sample_limit
 
 
 def _max_context_tokens() -> int | None:
@@ -464,27 +472,33 @@ def run_benchmark(
         )
         if max_connections is not None:
             common["max_connections"] = max_connections
-        if previous is not None:
-            # the response-cache and generation settings travel in the original log
-            logs = eval_retry(str(previous), **common)
-        else:
-            generation = {
-                k: v
-                for k, v in dict(max_tokens=max_tokens, temperature=temperature, seed=seed).items()
-                if v is not None
-            }
-            logs = inspect_eval(
-                task_fn(**args),
-                model=model,
-                model_base_url=model_base_url,
-                model_args=model_args,
-                cache=cache,
-                limit=limit,
-                metadata={"finprobe": {"max_context_tokens": max_context_tokens,
-                                       "model_url": url, **limits.generate_config()}},
-                **generation,
-                **common,
-            )  # fmt: skip
+        RUN_SETTINGS.sample_limit = limit  # the task prepares only these samples
+        try:
+            if previous is not None:
+                # the response-cache and generation settings travel in the original log
+                logs = eval_retry(str(previous), **common)
+            else:
+                generation = {
+                    k: v
+                    for k, v in dict(
+                        max_tokens=max_tokens, temperature=temperature, seed=seed
+                    ).items()
+                    if v is not None
+                }
+                logs = inspect_eval(
+                    task_fn(**args),
+                    model=model,
+                    model_base_url=model_base_url,
+                    model_args=model_args,
+                    cache=cache,
+                    limit=limit,
+                    metadata={"finprobe": {"max_context_tokens": max_context_tokens,
+                                           "model_url": url, **limits.generate_config()}},
+                    **generation,
+                    **common,
+                )  # fmt: skip
+        finally:
+            RUN_SETTINGS.sample_limit = None
         log = logs[0]
         log_path = Path(str(log.location).removeprefix("file://"))
         results = results_from_log(log_path, info)

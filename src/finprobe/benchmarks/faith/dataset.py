@@ -214,6 +214,9 @@ def instance_metadata(report: FaithReport, instance: FaithInstance) -> dict[str,
         "mask_type": instance.mask_type,
         "ground_truth": instance.ground_truth,
         "answerability": instance.answerability(),
+        # which data this is: a report built by FinProbe never stands beside the paper's
+        # published table (finprobe.report)
+        "builder": str(report.metadata.get("builder") or ""),
     }
 
 

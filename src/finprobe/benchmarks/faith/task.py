@@ -108,6 +108,7 @@ def faith(data: str | None = None, max_attempts: int = 3) -> Task:
         scorer=faith_scorer(),
         config=GenerateConfig(temperature=0.0, max_tokens=1024),
         version=SCORER_VERSION,
+        headline_metric="faith_scorer.correct",  # shown first in the progress display
         metadata={"benchmark": "faith", "scorer_version": SCORER_VERSION},
     )
 

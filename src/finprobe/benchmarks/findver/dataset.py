@@ -164,7 +164,21 @@ def load_report(path: str | Path) -> Any:
 
 @lru_cache(maxsize=16)
 def _report_passages(path: str) -> tuple[Passage, ...]:
-    return tuple(passages_from_document(_load_document(path)))
+    # parsing a report costs a quarter second or more: its passages are kept on disk
+    # by the file's content hash and the parser's code (finprobe.diskcache)
+    from finprobe.diskcache import cached_json, code_version, file_digest
+
+    rows = cached_json(
+        "findver-passages",
+        code_version("finprobe.document", "finprobe.retrieval"),
+        file_digest(path),
+        lambda: [[p.id, p.text, p.kind, p.order] for p in _parse_passages(path)],
+    )
+    return tuple(Passage(str(i), str(t), str(k), int(o)) for i, t, k, o in rows)
+
+
+def _parse_passages(path: str) -> list[Passage]:
+    return passages_from_document(_load_document(path))
 
 
 def report_passages(path: str | Path) -> list[Passage]:
@@ -340,6 +354,7 @@ def claim_metadata(
         "statement": claim.statement,
         "report": claim.report,
         "report_path": str(report_file),
+        "split": claim.split,  # testmini / test (released) or built: what a report compares
         "setting": evidence.setting,
         "context_ids": [p.id for p in evidence.passages],
         "evidence_info": evidence.info,

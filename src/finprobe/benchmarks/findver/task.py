@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from inspect_ai import Task, task
 from inspect_ai.dataset import MemoryDataset, Sample
 from inspect_ai.model import ChatMessageSystem, ChatMessageUser, GenerateConfig
 from inspect_ai.solver import generate
-from rich.console import Console
-from rich.progress import Progress
 
 from finprobe.benchmarks.findver.dataset import (
     HIDDEN_FROM_BASELINES,
@@ -26,7 +23,8 @@ from finprobe.benchmarks.findver.prompts import SYSTEM_PROMPT, verification_prom
 from finprobe.benchmarks.findver.scorer import SCORER_VERSION, findver_scorer, rescore, summarize
 from finprobe.benchmarks.findver.verifier import verifier_baseline
 from finprobe.errors import InputError
-from finprobe.runner import BenchmarkInfo, answer_or_generate
+from finprobe.progress import preparing
+from finprobe.runner import BenchmarkInfo, answer_or_generate, sample_limit
 
 BASELINES = {"findver-verifier": verifier_baseline}
 
@@ -42,20 +40,25 @@ def findver_samples(
     truncation: str = "head",
     embedding_cache: str | Path | None = None,
     fusion: str | Path | None = None,
+    limit: int | None = None,
 ) -> list[Sample]:
-    """One Sample per claim; claims are grouped by report so each is indexed once."""
+    """One Sample per claim (the first ``limit`` claims only, when given: a run of 5
+    claims parses and indexes only their reports); claims are grouped by report so
+    each is parsed and indexed once."""
     claims = load_claims(data)
+    if limit is not None:
+        claims = claims[: max(limit, 0)]
     reports_dir = Path(reports) if reports else default_reports_dir(data)
     builder = EvidenceBuilder(
         setting, retriever, top_k, max_context_tokens, truncation, embedding_cache, fusion
     )
     order = {c.example_id: i for i, c in enumerate(claims)}
     samples: list[tuple[int, Sample]] = []
-    # loading and indexing reports (dense encoding above all) can take minutes
-    with Progress(
-        console=Console(stderr=True), transient=True, disable=not sys.stderr.isatty()
-    ) as progress:
-        bar = progress.add_task("FinDVer: preparing evidence", total=len(claims))
+    n_reports = len({c.report for c in claims})
+    # parsing and indexing reports (dense encoding above all) can take minutes; parsed
+    # reports and BM25 indexes are cached on disk (finprobe.diskcache)
+    title = f"FinDVer: preparing evidence from {n_reports} report{'s' * (n_reports != 1)}"
+    with preparing(title, len(claims), "claims") as advance:
         for claim in sorted(claims, key=lambda c: c.report):
             path = report_path(reports_dir, claim.report)
             passages = report_passages(path)
@@ -73,7 +76,7 @@ def findver_samples(
                 metadata=metadata,
             )
             samples.append((order[claim.example_id], sample))
-            progress.advance(bar)
+            advance(1)
     return [s for _, s in sorted(samples, key=lambda pair: pair[0])]
 
 
@@ -144,6 +147,7 @@ def findver(
         truncation,
         embedding_cache,
         fusion,
+        limit=sample_limit(),
     )
     return Task(
         dataset=MemoryDataset(samples, name=f"findver:{path.name}:{setting}", location=str(path)),
@@ -153,6 +157,7 @@ def findver(
         scorer=findver_scorer(),
         config=GenerateConfig(temperature=0.0, max_tokens=max_tokens),
         version=SCORER_VERSION,
+        headline_metric="findver_scorer.correct",  # shown first in the progress display
         metadata={"benchmark": "findver", "scorer_version": SCORER_VERSION, "setting": setting},
     )
 

@@ -1,0 +1,198 @@
+"""Whether a run compares with a published table, and how sure its headline is.
+
+A run stands beside the papers' rows only when it ran on that table's data: the
+paper's released split (never data FinProbe built or generated) in the table's
+language. Every run's headline carries its sample count and a 95% interval:
+Wilson's score interval where the headline is a proportion of samples (accuracy,
+hit rate), a percentile bootstrap over samples where it is not (FinED's micro F1).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any
+
+# Each benchmark's headline: the figure its table is ranked by (a published column).
+HEADLINE = {
+    "faith": "overall",
+    "findver": "overall",
+    "finsm": "HR@5",
+    "finre": "accuracy",
+    "finmr": "accuracy",
+    "fined": "overall.f1",
+}
+# headlines that are a share of samples (a Wilson interval applies)
+PROPORTIONS = {"faith", "findver", "finsm", "finre", "finmr"}
+# the language of each published table (FinED's splits are named by theirs)
+SPLIT_LANGUAGE = {"zh": "zh", "en": "en"}
+BOOTSTRAP_RESAMPLES = 200
+
+
+def table_key(run: dict) -> str:
+    """'finsm' for a FinAuditing FinSM run, else the benchmark's name."""
+    benchmark = str(run.get("benchmark", "?"))
+    return str(run.get("split") or benchmark) if benchmark == "finauditing" else benchmark
+
+
+def headline_key(run: dict) -> str | None:
+    key = HEADLINE.get(table_key(run))
+    headline = run.get("headline") or {}
+    if key in headline:
+        return key
+    return next(iter(headline), None)
+
+
+def lower_is_better(metric: str) -> bool:
+    """Error and refusal rates: a smaller number is a better model."""
+    name = metric.lower()
+    return "error" in name or name.endswith("_rate")
+
+
+# ----------------------------------------------------------------------------- data
+
+
+def data_identity(records: Sequence[Any]) -> dict[str, Any]:
+    """What data a run's samples are: split and language (when all samples agree) and
+    whether FinProbe built it (FAITH ``builder``, FinDVer split ``built``, FinAuditing
+    injected rows' ``method``, FinED errors injected rather than ``released``)."""
+    splits = Counter(str(r.metadata.get("split") or "") for r in records)
+    languages = Counter(str(r.metadata.get("language") or "") for r in records)
+    built = 0
+    for record in records:
+        meta = record.metadata
+        errors = meta.get("errors") if isinstance(meta.get("errors"), list) else []
+        injected = any(
+            isinstance(e, dict) and e.get("source") not in (None, "", "released") for e in errors
+        )
+        if meta.get("builder") or meta.get("method") or meta.get("split") == "built" or injected:
+            built += 1
+    return {
+        "split": _single(splits),
+        "language": _single(languages),
+        "built_samples": built,
+        "samples": len(records),
+    }
+
+
+def _single(counts: Counter) -> str | None:
+    values = [v for v in counts if v]
+    return values[0] if len(values) == 1 and "" not in counts else None
+
+
+def placement(
+    run: dict, splits: Sequence[str], requested: str | None = None
+) -> tuple[str | None, str]:
+    """(the published split the run stands beside, or None; why, in words)."""
+    if not splits:
+        return None, "no published table"
+    data = run.get("data")
+    name = (run.get("dataset") or {}).get("name") or "?"
+    if not isinstance(data, dict):
+        return None, f"{name}: the results file does not say what data it is (re-run to add it)"
+    if data.get("built_samples"):
+        return None, f"{name}: built by FinProbe, not the paper's data"
+    key = table_key(run)
+    if key in splits:  # FinAuditing: one table per subtask
+        return key, f"{name}: the paper's {key} data"
+    language = data.get("language")
+    if set(splits) <= set(SPLIT_LANGUAGE):  # FinED: tables by language
+        if language in splits:
+            return language, f"{name}: {language} documents"
+        return None, f"{name}: documents in {language or 'mixed languages'}"
+    if language not in (None, "en"):
+        return None, f"{name}: {language} text; the published tables are English"
+    split = data.get("split")
+    if split:
+        if split in splits:
+            return split, f"{name}: the paper's {split} split"
+        return None, f"{name}: split {split!r}, not a published one"
+    chosen = requested if requested in splits else splits[0]
+    return chosen, f"{name}: the paper's data (split {chosen}, as named)"
+
+
+# ----------------------------------------------------------------------------- intervals
+
+
+def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval of a proportion (0-1) over n samples."""
+    if n <= 0:
+        return 0.0, 1.0
+    centre = (share + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(share * (1 - share) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def bootstrap(
+    records: Sequence[Any],
+    figure: Callable[[list[Any]], float | None],
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> tuple[float, float] | None:
+    """2.5th and 97.5th percentiles of ``figure`` over samples drawn with replacement."""
+    if len(records) < 2:
+        return None
+    rng = random.Random(seed)
+    values = []
+    for _ in range(resamples):
+        value = figure([records[rng.randrange(len(records))] for _ in records])
+        if value is not None:
+            values.append(value)
+    if not values:
+        return None
+    values.sort()
+    return values[int(0.025 * (len(values) - 1))], values[int(math.ceil(0.975 * (len(values) - 1)))]
+
+
+def headline_interval_of_records(
+    benchmark: str, records: Sequence[Any], summarize: Callable[[list[Any]], dict]
+) -> dict[str, Any] | None:
+    """The bootstrap interval of a headline that is not a proportion (FinED's F1)."""
+    key = HEADLINE.get(benchmark)
+    if key is None or benchmark in PROPORTIONS or not records:
+        return None
+
+    def figure(sample: list[Any]) -> float | None:
+        value = (summarize(sample).get("headline") or {}).get(key)
+        return float(value) if isinstance(value, int | float) else None
+
+    bounds = bootstrap(list(records), figure)
+    if bounds is None:
+        return None
+    return {
+        "metric": key,
+        "low": round(bounds[0], 2),
+        "high": round(bounds[1], 2),
+        "n": len(records),
+        "method": f"bootstrap, {BOOTSTRAP_RESAMPLES} resamples of documents",
+    }
+
+
+def sample_count(run: dict) -> int:
+    """The samples behind the headline (labelled ones where only those are scored)."""
+    metrics = run.get("metrics") or {}
+    for key in ("labelled", "n"):
+        value = metrics.get(key)
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    return int(run.get("scored_samples") or run.get("samples") or 0)
+
+
+def headline_interval(run: dict) -> tuple[float, float, str] | None:
+    """(low, high, method) of the run's headline, in percent."""
+    key = headline_key(run)
+    value = (run.get("headline") or {}).get(key) if key else None
+    if not isinstance(value, int | float):
+        return None
+    stored = run.get("interval")
+    if isinstance(stored, dict) and stored.get("metric") == key:
+        return float(stored["low"]), float(stored["high"]), str(stored.get("method"))
+    if table_key(run) in PROPORTIONS:
+        n = sample_count(run)
+        if n <= 0:
+            return None
+        low, high = wilson(float(value) / 100, n)
+        return 100 * low, 100 * high, "Wilson"
+    return None
