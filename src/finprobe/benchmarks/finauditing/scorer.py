@@ -133,7 +133,14 @@ def reference_concept_list(completion: str) -> list[Any] | None:
     """The FinSM reply as the released example notebook reads it: the whole reply
     (inside a code fence, if it is wrapped in one) as JSON, as JSON whose value is
     itself a JSON text, as JSON with its escapes undone, or as a Python-style list
-    literal. None when that gives no list (the notebook then scores no hit)."""
+    or tuple literal (``'us-gaap:Cash', 'us-gaap:Goodwill'`` is a tuple: the
+    notebook's ``p[:k]`` and ``set(...)`` score it like a list). None when that
+    gives no list or tuple (the notebook then scores no hit).
+
+    The notebook's last fallback, ``json.loads(cleaned.replace('\\"', '"'))``,
+    replaces a quote by itself (``'\\"'`` is ``'"'`` in Python): it is the first
+    step again and never succeeds, so it is left out here. The lenient reader
+    (``parse_ranked_concepts``) does read escaped quotes."""
     text = (completion or "").strip()
     if text.startswith("```") and text.endswith("```") and len(text) >= 6:
         text = re.sub(r"^```[a-zA-Z]*\s*", "", text)
@@ -145,11 +152,11 @@ def reference_concept_list(completion: str) -> list[Any] | None:
             with contextlib.suppress(json.JSONDecodeError):
                 value = json.loads(value)
     except json.JSONDecodeError:
-        for attempt in (_unescaped_json, _literal, _quote_unescaped_json):
+        for attempt in (_unescaped_json, _literal):
             value = attempt(text)
             if value is not None:
                 break
-    return value if isinstance(value, list) else None
+    return list(value) if isinstance(value, (list, tuple)) else None
 
 
 def _unescaped_json(text: str) -> Any:
@@ -163,13 +170,6 @@ def _literal(text: str) -> Any:
     try:  # literals only (lists, strings, numbers): never code
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-
-
-def _quote_unescaped_json(text: str) -> Any:
-    try:
-        return json.loads(text.replace('\\"', '"'))
-    except json.JSONDecodeError:
         return None
 
 
