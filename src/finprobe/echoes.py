@@ -70,16 +70,20 @@ _INSTRUCTION = [
 # list or emphasis marks
 _LEAD = r"^[\s>*_#\-\d.)]*(?:(?:the\s+|my\s+|our\s+)?[a-z]+(?:\s+\d+)?\s*:\s*)?[\s*_]*"
 # "Is the claim true", "Can the statement be entailed", "Does the report support ..."
+# (with no "?", the question runs to its first colon or semicolon: "Is the claim
+# supported: yes, ..." keeps its answer)
 _INTERROGATIVE = re.compile(
     _LEAD + r"(?:is|are|was|were|can|could|does|do|did|would|should|will|has|have)\s+"
-    r"(?:the|this|that|it|a|our|given|provided|following|there|each|all|every)\b",
+    r"(?:the|this|that|it|a|our|given|provided|following|there|each|all|every)\b[^:;\n]*[:;]?",
     re.I,
 )
-# "Determine whether ...", "To verify ...", "We need to check ...", "Whether the ...":
-# the clause runs to its first comma, colon or semicolon
+# "Determine whether ...", "To verify ...", "Let's check ...", "We need to check ...",
+# "Whether the ...": the clause runs to its first comma, colon or semicolon. A subject
+# with no "need to", "will"... is a statement, kept: "We determine that the claim is
+# refuted" is a verdict.
 _INSTRUCTION_CLAUSE = re.compile(
-    _LEAD + r"(?:(?:to|let's|let\s+us|we|i|now|first|next|then)\s+"
-    r"(?:(?:need|have|want|must|should|will|shall|are\s+going|am\s+going)\s+(?:to\s+)?)?)?"
+    _LEAD + r"(?:(?:to|let's|let\s+us)\s+|(?:we|i)\s+(?:need|have|want|must|should|will|shall"
+    r"|are\s+going|am\s+going|are\s+asked|am\s+asked)\s+(?:to\s+)?)?"
     r"(?:determine|verify|check|assess|evaluate|decide|examine|judge|whether)\b[^,;:\n]*[,;:]?",
     re.I,
 )
@@ -129,8 +133,9 @@ def without_questions(sentence: str) -> str:
     text = _QUESTION_PART.sub("", sentence)
     if text != sentence:
         return text
-    if _INTERROGATIVE.match(sentence):
-        return ""
+    text = _INTERROGATIVE.sub("", sentence, count=1)
+    if text != sentence:
+        return text
     return _INSTRUCTION_CLAUSE.sub("", sentence, count=1)
 
 
