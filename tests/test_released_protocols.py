@@ -92,3 +92,14 @@ def test_reader_agrees_with_the_released_extraction() -> None:
     total = [ok for oks in by_model.values() for ok in oks]
     assert sum(total) / len(total) >= 0.88  # 98 of 108 when written (90.7%)
     assert len(by_model) >= 5
+
+
+def test_finauditing_readme_counts_every_finre_difference() -> None:
+    """The README's count of FinRE forms read differently from the notebook is the
+    golden file's count of DIFFERS cases."""
+    readme = (
+        Path(__file__).parents[1] / "src" / "finprobe" / "benchmarks" / "finauditing" / "README.md"
+    ).read_text()
+    cases = _cases("finre")
+    differs = sum("DIFFERS" in case["note"] for case in cases)
+    assert f"on {differs} of the {len(cases)} reply forms" in readme

@@ -252,3 +252,98 @@ def test_compare_published_shows_the_note_on_released_outputs(tmp_path: Path) ->
     assert "DeepSeek-V2-Lite (published, see note)" in labels
     (table,) = comparison_table([results], published=True)
     assert "IE 64.0 and Math 60.4" in str(table.caption)
+    assert "not re-verified here" in str(table.caption)  # a check reported, not a fact
+
+
+# ----------------------------------------------------------------------------- review of issue 16
+
+DIRECT_ROWS = [
+    {"example_id": "ie-1", "subset": "ie", "entailment_label": False, "output": ["Not entailed"]},
+    {"example_id": "ie-2", "subset": "ie", "entailment_label": True, "output": ["Entailed."]},
+    {"example_id": "ie-3", "subset": "ie", "entailment_label": False, "output": ["The claim is refuted"]},
+]  # fmt: skip
+
+
+def test_prompt_type_read_from_the_path_or_the_replies(tmp_path: Path) -> None:
+    folder = tmp_path / "rag" / "processed_do_outputs"
+    folder.mkdir(parents=True)
+    (folder / "m.json").write_text(json.dumps(DIRECT_ROWS))
+    results = score_predictions("findver", folder / "m.json")
+    assert results["settings"]["prompt"] == "direct"
+    assert "processed_do_outputs" in results["settings"]["prompt_from"]
+    assert results["headline"] == score_predictions("findver", folder / "m.json", prompt="direct")["headline"]  # fmt: skip
+    assert any(n.startswith("prompt: direct") for n in results["notes"])
+    # no telling folder: replies of a few words are direct replies
+    (tmp_path / "do.json").write_text(json.dumps(DIRECT_ROWS))
+    by_replies = score_predictions("findver", tmp_path / "do.json")
+    assert by_replies["settings"]["prompt"] == "direct"
+    assert by_replies["settings"]["prompt_from"].startswith("read from the replies: 3 of 3")
+    # chains of thought stay cot
+    path, _ = processed_file(tmp_path / "cot.json", "Ministral-8B-Instruct-2410")
+    assert score_predictions("findver", path)["settings"]["prompt"] == "cot"
+    # a prompt given against the path: scored as given, with a loud warning
+    forced = score_predictions("findver", folder / "m.json", prompt="cot")
+    assert forced["settings"]["prompt"] == "cot"
+    assert any(n.startswith("WARNING: --prompt cot given") for n in forced["notes"])
+
+
+def test_partial_file_is_said_and_marked_beside_the_paper(tmp_path: Path) -> None:
+    from finprobe.report import comparison_rows, results_tables
+
+    path, rows = processed_file(tmp_path / "Ministral-8B-Instruct-2410.json", "Ministral-8B-Instruct-2410")  # fmt: skip
+    results = score_predictions("findver", path)
+    n = len(rows)
+    assert results["coverage"] == {
+        "samples": n, "published_split": "testmini", "published_samples": 700, "partial": True,
+        "note": f"PARTIAL: {n} claims from the file; the published figures cover 700 (testmini): "
+        f"these figures are over the {n} only",
+    }  # fmt: skip
+    assert results["coverage"]["note"] in results["notes"]
+    assert results["coverage"]["note"] in str(results_tables(results)[0].columns[1]._cells)
+    _, _, compared = comparison_rows([results], "findver", True, None, top=20)
+    ours = [label for label, is_ours, _ in compared if is_ours]
+    assert ours == [f"{results['model']} (PARTIAL: {n} of 700 samples)"]
+
+
+def test_released_figures_round_as_evaluation_py(tmp_path: Path) -> None:
+    from finprobe.score import released_figures
+
+    for right, n, expected in ((23, 80, 28.7), (147, 240, 61.3)):
+        rows = [{"subset": "ie", "result": i < right} for i in range(n)]
+        figures = released_figures(rows)
+        assert figures is not None and figures["overall"] == expected == figures["IE"]
+
+
+def test_reference_protocol_is_accepted_where_it_is_the_only_one(tmp_path: Path) -> None:
+    tiny = Path(__file__).parent / "data" / "faith_tiny.json"
+    instances = json.loads(tiny.read_text())[0]["instances"]
+    preds = jsonl(tmp_path / "faith.jsonl", {"uid": instances[0]["uid"], "output": "{}"})
+    plain = score_predictions("faith", preds, tiny)
+    named = score_predictions("faith", preds, tiny, protocol="reference")
+    assert named["headline"] == plain["headline"] and named["settings"]["protocol"] == "reference"
+    finre = tmp_path / "finre.jsonl"
+    finre.write_text(
+        json.dumps({"id": "r0", "query": "q", "choices": ["Reversal", "Inappropriateness",
+                    "CombinationErr"], "gold": 0})
+    )  # fmt: skip
+    preds = jsonl(tmp_path / "r.jsonl", {"id": "r0", "output": "Reversal"})
+    results = score_predictions("finauditing", preds, finre, task="finre", protocol="reference")
+    assert results["headline"]["accuracy"] == 100.0
+    with pytest.raises(InputError, match="only its reference protocol"):
+        score_predictions("finauditing", preds, finre, task="finre", protocol="strict")
+
+
+def test_a_folder_of_predictions_is_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(InputError, match="is a folder"):
+        score_predictions("findver", tmp_path)
+
+
+def test_strict_headline_keeps_the_reference_beside_it(tmp_path: Path) -> None:
+    from finprobe.report import _headline_title
+
+    (tmp_path / "do.json").write_text(json.dumps(DIRECT_ROWS[:2]))
+    strict = score_predictions("findver", tmp_path / "do.json", prompt="direct", protocol="strict")
+    headline = strict["headline"]
+    assert headline["overall"] == 100.0 and headline["overall_reference"] == 50.0
+    assert "overall_strict" not in headline  # the plain name is the strict figure now
+    assert "protocol strict, *_reference: the reference protocol" in _headline_title(strict)

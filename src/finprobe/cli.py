@@ -328,8 +328,12 @@ def score_command(
         str | None, typer.Option("--task", help="Sub-task (finauditing: finsm, finre, finmr).")
     ] = None,
     prompt: Annotated[
-        str, typer.Option(help="FinDVer: the replies' prompt type, cot or direct.")
-    ] = "cot",
+        str | None,
+        typer.Option(
+            help="FinDVer: the replies' prompt type, cot or direct; default: read from the "
+            "path (processed_do_outputs, processed_cot_outputs) or the replies, and said."
+        ),
+    ] = None,
     seed: Annotated[
         int | None, typer.Option(help="FinDVer: seed of the random label for unparseable replies.")
     ] = None,

@@ -10,7 +10,15 @@ sentence by sentence:
   prompt's own instruction sentences (when the caller gives them), or that reads
   as an instruction (``answer with``, ``in the format``, ``I need to decide``...);
 - conditional definitions: a label tied to a condition ('refuted only if ...',
-  'if any part is contradicted it is refuted', 'a claim is entailed when ...').
+  'if any part is contradicted it is refuted', 'a claim is entailed when ...');
+- questions: a sentence (or the part of one) ending in "?", or opening with an
+  auxiliary ('Is the claim true', 'Can the statement be entailed ...');
+- instruction clauses: a sentence opening with an instruction verb or 'whether'
+  ('Determine whether ...', 'The task: check that ...', 'To verify the
+  statement's entailment, ...'), up to its first comma or colon.
+
+A question asks, an instruction sets the task: neither carries a verdict, whatever
+label words it holds.
 
 A condition in its own clause before the verdict ('If we compare the two years,
 the claim is refuted') is kept: the verdict follows the comma, outside the
@@ -58,6 +66,28 @@ _INSTRUCTION = [
     ),
     re.compile(r"\bone\s+(?:word|of)\b[^.]{0,40}\bor\b", re.I),
 ]
+# a heading before the sentence proper ("Question:", "The task:", "Step 1:") and
+# list or emphasis marks
+_LEAD = r"^[\s>*_#\-\d.)]*(?:(?:the\s+|my\s+|our\s+)?[a-z]+(?:\s+\d+)?\s*:\s*)?[\s*_]*"
+# "Is the claim true", "Can the statement be entailed", "Does the report support ..."
+# (with no "?", the question runs to its first colon or semicolon: "Is the claim
+# supported: yes, ..." keeps its answer)
+_INTERROGATIVE = re.compile(
+    _LEAD + r"(?:is|are|was|were|can|could|does|do|did|would|should|will|has|have)\s+"
+    r"(?:the|this|that|it|a|our|given|provided|following|there|each|all|every)\b[^:;\n]*[:;]?",
+    re.I,
+)
+# "Determine whether ...", "To verify ...", "Let's check ...", "We need to check ...",
+# "Whether the ...": the clause runs to its first comma, colon or semicolon. A subject
+# with no "need to", "will"... is a statement, kept: "We determine that the claim is
+# refuted" is a verdict.
+_INSTRUCTION_CLAUSE = re.compile(
+    _LEAD + r"(?:(?:to|let's|let\s+us)\s+|(?:we|i)\s+(?:need|have|want|must|should|will|shall"
+    r"|are\s+going|am\s+going|are\s+asked|am\s+asked)\s+(?:to\s+)?)?"
+    r"(?:determine|verify|check|assess|evaluate|decide|examine|judge|whether)\b[^,;:\n]*[,;:]?",
+    re.I,
+)
+_QUESTION_PART = re.compile(r"^.*\?[\s\"'”)*_]*", re.S)
 ECHO_OVERLAP = 0.7  # share of a sentence's words found in one instruction sentence
 ECHO_COVER = 0.8  # share of that instruction sentence's words the sentence restates
 MIN_ECHO_WORDS = 5
@@ -95,6 +125,20 @@ def is_instruction(sentence: str) -> bool:
     return any(p.search(sentence) for p in _INSTRUCTION)
 
 
+def without_questions(sentence: str) -> str:
+    """The sentence less what asks or instructs: the part up to its last "?", a
+    sentence opening as a question, or an opening instruction clause ('Determine
+    whether the statement is entailed'). What follows ('..., so the claim is wrong')
+    is kept."""
+    text = _QUESTION_PART.sub("", sentence)
+    if text != sentence:
+        return text
+    text = _INTERROGATIVE.sub("", sentence, count=1)
+    if text != sentence:
+        return text
+    return _INSTRUCTION_CLAUSE.sub("", sentence, count=1)
+
+
 @lru_cache(maxsize=32)
 def _references(instructions: tuple[str, ...]) -> list[set[str]]:
     """The instruction sentences' word sets, long enough to judge an echo (the same
@@ -110,10 +154,10 @@ def drop_echoes(reply: str | None, instructions: Iterable[str] = ()) -> str:
         return ""
     references = _references(tuple(instructions))
     kept = [
-        s
+        without_questions(s)
         for s in sentences(reply)
         if not (
             is_instruction_echo(s, references) or is_conditional_definition(s) or is_instruction(s)
         )
     ]
-    return "\n".join(kept)
+    return "\n".join(s for s in kept if s.strip())

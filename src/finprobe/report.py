@@ -37,6 +37,9 @@ def run_label(results: dict) -> str:
         label += " (stopped)"
     if results.get("errors"):
         label += f" ({results['errors']} failed)"  # its figures are over the scored samples
+    coverage = results.get("coverage") or {}
+    if coverage.get("partial"):  # not comparable with the published rows as it stands
+        label += f" (PARTIAL: {coverage['samples']} of {coverage['published_samples']} samples)"
     return label
 
 
@@ -65,11 +68,15 @@ _COLUMN_NAMES = {"fined": {"tp": "found", "n_pred": "reported", "n_gold": "annot
 def _headline_title(results: dict) -> str:
     """'headline (%)', with the scored count and the errors beside it when any failed."""
     errors = results.get("errors") or 0
+    protocol = (results.get("metrics") or {}).get("protocol")
+    named = ""
+    if protocol and protocol != "reference":  # the plain names hold the chosen protocol
+        named = f"; protocol {protocol}, *_reference: the reference protocol"
     if not errors:
-        return "headline (%)"
+        return f"headline (%{named})"
     scored = results.get("scored_samples", results.get("samples", 0) - errors)
     stopped = "" if results.get("finished", True) else "; RUN STOPPED, INCOMPLETE"
-    return f"headline (% of {scored} scored samples; {errors} failed, not counted{stopped})"
+    return f"headline (% of {scored} scored samples; {errors} failed, not counted{stopped}{named})"
 
 
 def results_tables(results: dict) -> list[RichTable]:
@@ -94,6 +101,8 @@ def results_tables(results: dict) -> list[RichTable]:
         )
     dataset = results.get("dataset") or {}
     info.add_row("dataset", f"{dataset.get('name')} ({dataset.get('fingerprint')})")
+    for note in results.get("notes") or []:  # how the replies were read, partial coverage
+        info.add_row("note", note)
     tables.append(info)
 
     headline = results.get("headline") or {}

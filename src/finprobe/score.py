@@ -160,6 +160,80 @@ def _fined_data(data: Path) -> list[tuple[str, dict]]:
     return [(doc.id, document_metadata(doc)) for doc in load_dataset(data)]
 
 
+# ----------------------------------------------------------------------------- FinDVer prompt, coverage
+
+_PROMPT_FOLDERS = {"processed_do_outputs": "direct", "processed_cot_outputs": "cot"}
+# a direct reply is a label, perhaps in a short sentence ("The claim is refuted."); a
+# chain of thought runs to hundreds of words: most replies short means direct
+SHORT_REPLY_WORDS = 8
+SHORT_REPLY_SHARE = 0.8
+
+
+def findver_prompt(
+    given: str | None, path: Path, replies: dict[str, str]
+) -> tuple[str, str, str | None]:
+    """(prompt type, where it came from, a warning or None). Given, it is used, with a
+    warning where the path names the other type; otherwise the path's folder name
+    decides, then the replies (80% or more of a few words: direct), else cot."""
+    named = next((kind for part, kind in _PROMPT_FOLDERS.items() if part in str(path)), None)
+    if given is not None:
+        if named and named != given:
+            return (
+                given,
+                "given with --prompt",
+                (
+                    f"WARNING: --prompt {given} given, but the path names {named} replies "
+                    f"({path}): scored as {given}"
+                ),
+            )
+        return given, "given with --prompt", None
+    if named:
+        folder = next(part for part, kind in _PROMPT_FOLDERS.items() if kind == named)
+        return named, f"read from the path: {folder}; --prompt overrides", None
+    texts = [t.strip() for t in replies.values() if t and t.strip()]
+    short = sum(len(t.split()) <= SHORT_REPLY_WORDS for t in texts)
+    if texts and short >= SHORT_REPLY_SHARE * len(texts):
+        return (
+            "direct",
+            (
+                f"read from the replies: {short} of {len(texts)} are of {SHORT_REPLY_WORDS} words "
+                "or fewer; --prompt overrides"
+            ),
+            None,
+        )
+    return (
+        "cot",
+        "default: replies read as chain of thought; --prompt direct for direct replies",
+        None,
+    )
+
+
+def _coverage(benchmark: str, scored: int, from_file: bool) -> dict[str, Any]:
+    """How many claims were scored beside how many the published figures cover."""
+    from finprobe.results import published
+
+    counts = published().get(benchmark, {}).get("sample_counts", {})
+    if not counts:
+        return {}
+    split, total = next(iter(counts.items()))
+    partial = scored < total
+    source = "from the file" if from_file else "scored"
+    return {
+        "samples": scored,
+        "published_split": split,
+        "published_samples": total,
+        "partial": partial,
+        **(
+            {
+                "note": f"PARTIAL: {scored} claims {source}; the published figures cover "
+                f"{total} ({split}): these figures are over the {scored} only"
+            }
+            if partial
+            else {}
+        ),
+    }
+
+
 # ----------------------------------------------------------------------------- per-sample scoring
 
 
@@ -195,19 +269,25 @@ def score_predictions(
     predictions: Path,
     data: Path | None = None,
     task: str | None = None,
-    prompt: str = "cot",
+    prompt: str | None = None,
     protocol: str | None = None,
     seed: int | None = None,
     model: str | None = None,
 ) -> dict[str, Any]:
-    """Results (the shape ``finprobe eval`` writes) for the replies in ``predictions``."""
+    """Results (the shape ``finprobe eval`` writes) for the replies in ``predictions``.
+
+    FinDVer's ``prompt`` (cot or direct), when not given, is read from the path
+    (``processed_do_outputs`` / ``processed_cot_outputs``) or from the replies (all of
+    a few words: direct); the results say which and why (``settings.prompt_from``)."""
     if benchmark not in BENCHMARK_NAMES:
         raise InputError(
             None, f"unknown benchmark {benchmark!r}; choose one of {', '.join(BENCHMARK_NAMES)}"
         )
-    if prompt not in ("cot", "direct"):
+    if prompt not in (None, "cot", "direct"):
         raise InputError(None, f"--prompt {prompt!r}: use cot or direct")
     predictions = Path(predictions)
+    if predictions.is_dir():
+        raise InputError(predictions, "is a folder, expected a file of replies")
     if not predictions.is_file():
         raise InputError(predictions, "no such file")
     rows = read_prediction_rows(predictions)
@@ -218,7 +298,11 @@ def score_predictions(
         raise InputError(data, "no such file")
 
     labels_from = str(data) if data is not None else ""
+    notes: list[str] = []
+    prompt_from = ""
     if benchmark == "findver":
+        prompt, prompt_from, warning = findver_prompt(prompt, predictions, replies)
+        notes += [warning] if warning else []
         labelled, labels_from = _findver_data(data, rows, predictions)
         for _, meta in labelled:
             meta["prompt"] = prompt
@@ -253,11 +337,16 @@ def score_predictions(
     summary = (
         info.summarize(records) if records else {"headline": {}, "metrics": {}, "breakdowns": {}}
     )
+    coverage: dict[str, Any] = {}
     if benchmark == "findver":
         summary["metrics"]["guess_seed"] = guess_seed
-        released = released_figures(rows, prompt)
+        released = released_figures(rows, prompt or "cot")
         if released:
             summary["metrics"]["released"] = released
+        notes.insert(0, f"prompt: {prompt} ({prompt_from})")
+        coverage = _coverage(benchmark, len(records), data is None)
+        if coverage.get("partial"):
+            notes.append(coverage["note"])
     chosen = _apply_protocol(summary, protocol)
     status = "success_with_errors" if missing else "success"
     return {
@@ -271,7 +360,11 @@ def score_predictions(
             "predictions": str(predictions),
             "labels": labels_from,
             "protocol": chosen,
-            **({"prompt": prompt, "guess_seed": guess_seed} if benchmark == "findver" else {}),
+            **(
+                {"prompt": prompt, "prompt_from": prompt_from, "guess_seed": guess_seed}
+                if benchmark == "findver"
+                else {}
+            ),
         },
         "dataset": {
             "name": f"{benchmark}:{Path(labels_from).name if data is not None else predictions.name}",
@@ -297,23 +390,36 @@ def score_predictions(
         ),
         "log": None,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        **({"coverage": coverage} if coverage else {}),
+        **({"notes": notes} if notes else {}),
         **summary,
     }
 
 
 def _apply_protocol(summary: dict[str, Any], protocol: str | None) -> str | None:
-    """Put the chosen protocol's figures in the headline (the others stay in metrics)."""
+    """Put the chosen protocol's figures in the headline under the plain names; the
+    default protocol's stay beside them, named ``<figure>_<default>`` (``overall_reference``),
+    and every protocol stays in metrics. ``reference`` is accepted for every benchmark:
+    it is the default of those with one protocol (FAITH, FinRE, FinMR, FinED)."""
     metrics = summary.get("metrics") or {}
     protocols = metrics.get("protocols") or {}
-    default = metrics.get("protocol") or ("reference" if protocols else None)
+    default = metrics.get("protocol") or "reference"
     if protocol is None or protocol == default:
-        return default
+        return default if (protocols or protocol) else None
     if protocol not in protocols:
-        names = ", ".join(protocols) or "none besides its default"
+        names = ", ".join(protocols) or "only its reference protocol"
         raise InputError(None, f"--protocol {protocol!r}: this benchmark has {names}")
-    headline = summary["headline"]
-    for key, value in protocols[protocol].items():
-        headline[key] = value
+    old = summary["headline"]
+    chosen = protocols[protocol]
+    headline: dict[str, Any] = dict(chosen)
+    for key, value in old.items():
+        plain = key.removesuffix(f"_{protocol}")
+        if key not in chosen and plain not in chosen:  # other figures (unparseable rate)
+            headline[key] = value
+    for key in chosen:
+        if key in old:
+            headline[f"{key}_{default}"] = old[key]
+    summary["headline"] = headline
     metrics["protocol"] = protocol
     return protocol
 
@@ -351,7 +457,10 @@ def released_figures(rows: list[dict[str, Any]], prompt: str = "cot") -> dict[st
             parsed += ours is not None
             agree += ours == released
     figures: dict[str, Any] = {
-        key: round(100.0 * right / n, 1) for key, (right, n) in totals.items() if n
+        # as evaluation.py rounds: round((r / n) * 100, 1) (not 100 * r / n: 23/80 is 28.7)
+        key: round((right / n) * 100, 1)
+        for key, (right, n) in totals.items()
+        if n
     }
     if with_label:
         figures["label_agreement"] = round(100.0 * agree / with_label, 2)

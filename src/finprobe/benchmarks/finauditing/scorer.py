@@ -39,6 +39,7 @@ from inspect_ai.scorer import Score, Scorer, Target, mean, scorer
 from inspect_ai.solver import TaskState
 
 from finprobe.jsonout import extract_json
+from finprobe.numbers import parse_number
 from finprobe.runner import SampleRecord
 
 SCORER_VERSION = "finauditing-1.1"  # 1.1: reference protocols of the released notebooks
@@ -133,7 +134,14 @@ def reference_concept_list(completion: str) -> list[Any] | None:
     """The FinSM reply as the released example notebook reads it: the whole reply
     (inside a code fence, if it is wrapped in one) as JSON, as JSON whose value is
     itself a JSON text, as JSON with its escapes undone, or as a Python-style list
-    literal. None when that gives no list (the notebook then scores no hit)."""
+    or tuple literal (``'us-gaap:Cash', 'us-gaap:Goodwill'`` is a tuple: the
+    notebook's ``p[:k]`` and ``set(...)`` score it like a list). None when that
+    gives no list or tuple (the notebook then scores no hit).
+
+    The notebook's last fallback, ``json.loads(cleaned.replace('\\"', '"'))``,
+    replaces a quote by itself (``'\\"'`` is ``'"'`` in Python): it is the first
+    step again and never succeeds, so it is left out here. The lenient reader
+    (``parse_ranked_concepts``) does read escaped quotes."""
     text = (completion or "").strip()
     if text.startswith("```") and text.endswith("```") and len(text) >= 6:
         text = re.sub(r"^```[a-zA-Z]*\s*", "", text)
@@ -145,11 +153,11 @@ def reference_concept_list(completion: str) -> list[Any] | None:
             with contextlib.suppress(json.JSONDecodeError):
                 value = json.loads(value)
     except json.JSONDecodeError:
-        for attempt in (_unescaped_json, _literal, _quote_unescaped_json):
+        for attempt in (_unescaped_json, _literal):
             value = attempt(text)
             if value is not None:
                 break
-    return value if isinstance(value, list) else None
+    return list(value) if isinstance(value, (list, tuple)) else None
 
 
 def _unescaped_json(text: str) -> Any:
@@ -163,13 +171,6 @@ def _literal(text: str) -> Any:
     try:  # literals only (lists, strings, numbers): never code
         return ast.literal_eval(text)
     except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
-        return None
-
-
-def _quote_unescaped_json(text: str) -> Any:
-    try:
-        return json.loads(text.replace('\\"', '"'))
-    except json.JSONDecodeError:
         return None
 
 
@@ -349,23 +350,25 @@ _NUMBER_TEXT = re.compile(
 def to_decimal(value: Any) -> Decimal | None:
     """A value's mathematical meaning, as the judge instructions read it: "-1,284" is
     -1284, "(1,284)" is -1284, "564%" is 5.64, "6.2E-7 million" is 0.62 and "$1.2
-    thousand" is 1200. Text that is not one number ("N/A", "about 5", null) has none."""
+    thousand" is 1200. Other forms of one amount ("1.2k", "1.2M", "1.2 bn", "1,200 USD",
+    "1200 dollars", "$-1,284", "€1,200") are read by ``finprobe.numbers.parse_number``
+    when the amount it finds is the whole text. Text that is not one number ("N/A",
+    "about 5", "3/4", null) has none."""
     if value is None or isinstance(value, bool):
         return None
     if isinstance(value, int):
         return Decimal(value)
     if isinstance(value, float):
         return Decimal(repr(value))
-    text = str(value).strip()
+    whole = text = str(value).strip()
     negative = text.startswith("(") and text.endswith(")")
     if negative:
         text = text[1:-1].strip()
     match = _NUMBER_TEXT.match(text)
-    if not match:
-        return None
-    scale = (match.group("scale") or "").lower()
-    if scale and scale not in _SCALE_WORDS:
-        return None
+    scale = (match.group("scale") or "").lower() if match else ""
+    if not match or (scale and scale not in _SCALE_WORDS):
+        parsed = parse_number(whole)
+        return parsed.as_fraction() if parsed and parsed.text.strip() == whole else None
     try:
         number = Decimal(match.group("num").replace(",", ""))
     except InvalidOperation:

@@ -59,13 +59,15 @@ _PATTERNS: list[tuple[str, re.Pattern[str]]] = [
     (
         "entailed",
         re.compile(
-            rf"\b{_NEG}[\s-]*(?:\w+\s+){{0,2}}?(?:be\s+)?(?:refuted|contradicted|false|incorrect)\b"
+            rf"\b{_NEG}[\s-]*(?:\w+\s+){{0,2}}?(?:be\s+)?(?:refuted|contradicted|false|incorrect|wrong)\b"
         ),
     ),
     (
         "refuted",
         re.compile(
-            r"\b(?:refuted|refutes|refute|contradicted|contradicts|false|incorrect|inaccurate|unsupported)\b"
+            r"\b(?:refuted|refutes|refute|contradicted|contradicts|false|incorrect|inaccurate|unsupported|wrong)\b"
+            # "the statement does not hold": a final verdict with no label word
+            r"|\b(?:does|do|did)\s*(?:not|n't)\s+hold\b"
         ),
     ),
     (
@@ -82,7 +84,9 @@ _BOTH = re.compile(
 # a question about the claim is not a verdict: "to verify whether the statement is
 # entailment", "determine if the claim is true"
 _QUESTION = re.compile(
-    r"\b(?:whether|if)\s+(?:the\s+|this\s+|a\s+)?(?:given\s+)?(?:claim|statement)\s+(?:is|was|would\s+be|can\s+be)\b[^.,;\n]{0,40}"
+    r"\b(?:whether|if)\s+(?:[\w'-]+\s+){0,3}?(?:claim|statement)(?:'s)?\s+(?:is|was|would\s+be|can\s+be)\b[^.,;\n]{0,40}"
+    # the claim restated, not judged: "the statement claims that net income is true to ..."
+    r"|\b(?:claim|statement)\s+(?:claims|states|says|asserts|argues|suggests)\b[^.,;\n]{0,80}"
 )
 _MARKER = re.compile(
     r"(?:final\s+answer|answer|final\s+label|entailment\s+label|label|verdict|classification)\s*(?:is)?\s*[:=\-]\s*(.{0,80})",
