@@ -200,6 +200,10 @@ def _restatable(prev: str, here: str = "") -> str | None:
     body = prev[:-1]
     # a restatement inside a sentence starts in lower case, unless it starts with a name
     first = body.split()[0]
+    # "This was partially offset by ..." points back to its own context: moved, it means
+    # something else
+    if first.lower() in ("this", "these", "that", "those", "it", "they", "such"):
+        return None
     if first in _COMMON_STARTS or first.lower() in _STOP or first.lower() in _LOWER_STARTS:
         return body[0].lower() + body[1:]
     # a name: an acronym, an inner capital, or the word written capitalised inside the sentence

@@ -46,6 +46,13 @@ _UNCLEAN = (
     (re.compile(r" [,.;:)]"), "space before punctuation"),
     (re.compile(r",\s*[,.;]|;\s*[;,.]|\(\s*\)"), "empty list slot or parentheses"),
     (re.compile(r"\b(\w+) \1\b", re.I), "doubled word"),
+    # a run of words said twice in a row (a heading fused with its sentence, copied along)
+    (re.compile(r"\b(\w+(?: \w+){1,4}) \1\b", re.I), "words repeated back to back"),
+    # a word echoed across a short gap: "is due in due course"
+    (
+        re.compile(r"\b(due|soon|amount|time) (?:in|at|an?|the) (?:\w+ )?\1\b", re.I),
+        "a word echoed",
+    ),
     (re.compile(r"\b(?:a|an|the) (?:and|or|of|to|,)\b"), "article without its noun"),
     (
         re.compile(r"\b(?:and|or|when|which is|is|was|were|are|to|of|by|than|with|from)\s*[,.;:]"),
@@ -585,6 +592,8 @@ _COMPARISON_LEFT = re.compile(
     r"|\d(?:\.\d+)? ?(?:%|percent|basis points) (?:increase|decrease|decline|rise|drop|growth|higher|lower)"
     r"|\b(?:compared (?:to|with)|versus|relative to)\b"
     r"|\bfrom \$?\d[\d,.]*(?! ?(?:to|through)\b)"
+    # a second, coordinated comparison left without its first: "..., and to $246.2 million"
+    r"|,? and (?:to|with) (?:approximately |about )?\$?\d"
     r"|同比|环比|较上年|较去年"
 )
 
@@ -666,8 +675,13 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
             return False, "the removed words were not a comparison"
         # only a comparative figure counts (a rate of change, a prior-period amount): taking
         # out a bare baseline year ("from 2022") leaves a complete sentence
-        if not any(n.kind not in NON_FIGURE_KINDS for n in find_numbers(gone)):
+        figures = [n for n in find_numbers(gone) if n.kind not in NON_FIGURE_KINDS]
+        if not figures:
             return False, "no comparative figure removed"
+        # the figure must be the comparison's own: "compared to aggregate RPU and the
+        # contribution from the acquisition of $6.2 million" removes another item with it
+        if re.search(r"\band\b", gone[comparison.end() : figures[0].start]):
+            return False, "the removed figure is not the comparison's"
         # and nothing left may still carry the comparison ("increased by $4,277", "up 5%",
         # "compared to", a prior level "from $X"): then the sentence is still complete
         if _COMPARISON_LEFT.search(modified):
