@@ -510,3 +510,16 @@ def test_clause_conflict_new_kinds_signing_date_and_notes_named_with_rate_and_ye
         _spans(twice, [notes, signed, last]), paragraphs, random.Random(3), twice
     )
     assert "effective date" not in {c.detail["kind"] for c in got}
+
+
+def test_terminology_swap_fixes_the_article() -> None:
+    from finprobe.benchmarks.fined.inject import SENTENCE_INJECTORS
+
+    s = "The accounts receivable balances were net of an allowance for doubtful accounts of $10 thousand."
+    seen = set()
+    for seed in range(30):
+        change = SENTENCE_INJECTORS["terminology_misuse"](s, "en", random.Random(seed))
+        if change and change.detail["old"] == "allowance for doubtful accounts":
+            seen.add(change.modified)
+            assert review("terminology_misuse", s, change.modified, s)[0], change.modified
+    assert any("net of a valuation allowance" in m for m in seen), seen

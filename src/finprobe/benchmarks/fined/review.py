@@ -54,6 +54,8 @@ _UNCLEAN = (
         "a word echoed",
     ),
     (re.compile(r"\b(?:a|an|the) (?:and|or|of|to|,)\b"), "article without its noun"),
+    # "an valuation allowance", "a accrued liability" (not "an hour", "an SEC filing", "a unit")
+    (re.compile(r"\b[Aa]n (?![Hh]|[A-Z]{2})[b-df-hj-np-tv-z]|\b[Aa] [aeio]\w"), "wrong article"),
     (
         re.compile(r"\b(?:and|or|when|which is|is|was|were|are|to|of|by|than|with|from)\s*[,.;:]"),
         "a clause cut short",
