@@ -523,3 +523,23 @@ def test_terminology_swap_fixes_the_article() -> None:
             seen.add(change.modified)
             assert review("terminology_misuse", s, change.modified, s)[0], change.modified
     assert any("net of a valuation allowance" in m for m in seen), seen
+
+
+def test_clause_conflict_subject_must_not_be_the_tail_of_a_longer_name() -> None:
+    from finprobe.benchmarks.fined.inject_fre import names
+
+    # KSCP: the extractor reads "Series M-3 Preferred Stock Agreement" out of a longer name
+    anchor = (
+        "Pursuant to a second notice to the Warrants to Purchase Shares of Series M-3 Preferred"
+        " Stock Agreement dated November 18, 2021, the holders were informed."
+    )
+    assert not names(anchor, "Series M-3 Preferred Stock Agreement")
+    assert names("We signed the Share Exchange Agreement.", "Share Exchange Agreement")
+    filler = " ".join(["Revenue grew in all segments during the year."] * 80)
+    last = "See the Warrants to Purchase Shares of Series M-3 Preferred Stock Agreement."
+    text = f"{anchor}\n\n{filler}\n\n{last}"
+    paragraphs = [("p0", len(anchor), anchor), ("p2", len(text), last)]
+    got = clause_conflict_candidates(
+        _spans(text, [anchor, last]), paragraphs, random.Random(1), text
+    )
+    assert not got

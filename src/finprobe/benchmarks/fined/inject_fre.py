@@ -576,6 +576,15 @@ def names(text: str, subject: str) -> bool:
     Purchase Agreement" does not name the "Purchase Agreement")?"""
     for m in re.finditer(rf"\b{re.escape(subject)}\b", text, re.I):
         before = text[: m.start()].rstrip().split()
+        # nor the tail of a longer name joined by "of"/"to" ("Warrants to Purchase Shares of
+        # Series M-3 Preferred Stock Agreement")
+        joined = (
+            len(before) >= 2
+            and before[-1] in ("of", "to", "for", "and")
+            and before[-2][:1].isupper()
+        )
+        if joined:
+            continue
         if not before or not before[-1][:1].isupper() or before[-1] in ("The", "A", "An", "Our"):
             return True
     return False
@@ -619,7 +628,8 @@ def clause_conflict_candidates(
         values.setdefault((st.kind, st.subject.lower()), set()).add(_stip_key(st))
     out: list[Injection] = []
     for i, (s, st) in enumerate(found):
-        if len(values[(st.kind, st.subject.lower())]) > 1:
+        # one value for the subject, and the statement names the subject itself
+        if len(values[(st.kind, st.subject.lower())]) > 1 or not names(s.text, st.subject):
             continue
         new_value = _shift_value(st.kind, st.value, rng)
         if new_value is None or new_value == st.value:
