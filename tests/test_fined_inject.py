@@ -471,3 +471,75 @@ def test_llm_injections_pass_the_same_review_rules() -> None:
     inj = asyncio.run(llm_inject(good, src, "terminology_misuse", block, dropped=dropped))
     assert inj is not None and inj.injector == "llm:fake/model"
     assert inj.detail["edit"] == "equity -> debt"
+
+
+def test_clause_conflict_new_kinds_signing_date_and_notes_named_with_rate_and_year() -> None:
+    from finprobe.benchmarks.fined.inject_fre import superseded
+
+    notes = (
+        "2023 Upsize of ABL Credit Agreement. We had $375.0 million of our fixed 6.000% senior"
+        ' secured notes due 2026 (the "Senior Notes") outstanding.'
+    )
+    signed = "On December 12, 2023, we entered into a Share Exchange Agreement with Evtec."
+    filler = " ".join(["Revenue grew in all segments during the year."] * 80)
+    last = "The Share Exchange Agreement and the Senior Notes are described in Note 9."
+    text = f"{notes}\n\n{signed}\n\n{filler}\n\n{last}"
+    paragraphs = [
+        ("p0", len(notes), notes),
+        ("p1", text.index(signed) + len(signed), signed),
+        ("p3", len(text), last),
+    ]
+    # the upsize belongs to the ABL agreement, not to the notes named after it
+    assert not superseded("Senior Notes", text)
+    cands = clause_conflict_candidates(
+        _spans(text, [notes, signed, last]), paragraphs, random.Random(3), text
+    )
+    assert {c.detail["kind"] for c in cands} == {"rate", "maturity", "effective date"}
+    for c in cands:
+        assert c.insert and c.start == len(text)
+        assert review("clause_conflict", "", c.modified, text)[0], c.modified
+    # negative: the same document where the signing date and the notes' terms are gone
+    bare = text.replace(notes, "We had debt outstanding.").replace(signed, "We signed it.")
+    paragraphs_bare = [("p3", len(bare), last)]
+    assert not clause_conflict_candidates(
+        _spans(bare, [last]), paragraphs_bare, random.Random(3), bare
+    )
+    # and an agreement named twice with two dates (two agreements of one name) is skipped
+    twice = text + "\n\nOn May 2, 2024, we entered into a Share Exchange Agreement with Kepler."
+    got = clause_conflict_candidates(
+        _spans(twice, [notes, signed, last]), paragraphs, random.Random(3), twice
+    )
+    assert "effective date" not in {c.detail["kind"] for c in got}
+
+
+def test_terminology_swap_fixes_the_article() -> None:
+    from finprobe.benchmarks.fined.inject import SENTENCE_INJECTORS
+
+    s = "The accounts receivable balances were net of an allowance for doubtful accounts of $10 thousand."
+    seen = set()
+    for seed in range(30):
+        change = SENTENCE_INJECTORS["terminology_misuse"](s, "en", random.Random(seed))
+        if change and change.detail["old"] == "allowance for doubtful accounts":
+            seen.add(change.modified)
+            assert review("terminology_misuse", s, change.modified, s)[0], change.modified
+    assert any("net of a valuation allowance" in m for m in seen), seen
+
+
+def test_clause_conflict_subject_must_not_be_the_tail_of_a_longer_name() -> None:
+    from finprobe.benchmarks.fined.inject_fre import names
+
+    # KSCP: the extractor reads "Series M-3 Preferred Stock Agreement" out of a longer name
+    anchor = (
+        "Pursuant to a second notice to the Warrants to Purchase Shares of Series M-3 Preferred"
+        " Stock Agreement dated November 18, 2021, the holders were informed."
+    )
+    assert not names(anchor, "Series M-3 Preferred Stock Agreement")
+    assert names("We signed the Share Exchange Agreement.", "Share Exchange Agreement")
+    filler = " ".join(["Revenue grew in all segments during the year."] * 80)
+    last = "See the Warrants to Purchase Shares of Series M-3 Preferred Stock Agreement."
+    text = f"{anchor}\n\n{filler}\n\n{last}"
+    paragraphs = [("p0", len(anchor), anchor), ("p2", len(text), last)]
+    got = clause_conflict_candidates(
+        _spans(text, [anchor, last]), paragraphs, random.Random(1), text
+    )
+    assert not got

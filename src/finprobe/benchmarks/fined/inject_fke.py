@@ -107,8 +107,17 @@ def inject_terminology_misuse(
         return None
     m, new, cue = rng.choice(options)
     cue_text = re.search(cue, s, re.I).group(0)
+    start = m.start()
+    # the article before the term follows the new term ("an allowance" -> "a valuation allowance")
+    art = re.search(r"\b([Aa]n?) $", s[: m.start()])
+    if art:
+        article = "an" if new[:1].lower() in "aeio" else "a"
+        start = art.start()
+        new_text = cap(article, art.group(1)) + " " + cap(new, m.group(0))
+    else:
+        new_text = cap(new, m.group(0))
     return Change(
-        splice(s, m.start(), m.end(), cap(new, m.group(0))),
+        splice(s, start, m.end(), new_text),
         {"old": m.group(0), "new": new, "cue": cue_text},
     )
 

@@ -9,6 +9,7 @@ the other mention of the same quantity, the other statement of the same stipulat
 
 from __future__ import annotations
 
+import calendar
 import random
 import re
 from decimal import Decimal
@@ -372,11 +373,37 @@ def _shift_value(kind: str, value: str, rng: random.Random) -> str | None:
         return f"{new:.{places}f}%"
     if kind == "maturity":
         m = EN_DATE.search(value)
+        if value.isdigit():  # a year: "notes due 2026"
+            return str(int(value) + rng.choice((1, 2, -1)))
+        if m is None:  # stated to the month: "August 2024"
+            month, year = value.split()
+            if rng.random() < 0.5:
+                return f"{month} {int(year) + rng.choice((1, 2, -1))}"
+            other = rng.choice([q[1] for q in _QUARTER_ENDS if q[1] != month])
+            return f"{other} {year}"
         year = int(m.group(3)) + rng.choice((1, 2, 3, -1))
         if rng.random() < 0.5:
             return f"{m.group(1)} {m.group(2)}, {year}"
         month = rng.choice([q for q in _QUARTER_ENDS if q[1] != m.group(1)])
         return f"{month[1]} {month[2]}, {m.group(3)}"
+    if kind == "effective date":
+        # another day of the same year: a different signing date, not a different period
+        m = EN_DATE.search(value)
+        if m is None:
+            return None
+        month, day, year = MONTHS[m.group(1)], int(m.group(2)), int(m.group(3))
+        if rng.random() < 0.5:
+            last = calendar.monthrange(year, month)[1]
+            days = [d for d in range(1, last + 1) if abs(d - day) >= 3]
+            return f"{m.group(1)} {rng.choice(days)}, {year}"
+        names = list(MONTHS)[:12]
+        other = rng.choice([n for n in names if MONTHS[n] != month and abs(MONTHS[n] - month) <= 3])
+        day = min(day, calendar.monthrange(year, MONTHS[other])[1])
+        return f"{other} {day}, {year}"
+    if kind == "exercise price":
+        m = re.search(r"\d[\d,]*(?:\.\d+)?", value)
+        token = bump_digit(m.group(0), rng) if m else None
+        return value[: m.start()] + token + value[m.end() :] if token else None
     if kind == "amount":
         m = re.search(r"\d[\d,]*(?:\.\d+)?", value)
         token = bump_digit(m.group(0), rng) if m else None
@@ -421,6 +448,17 @@ _RESTATE = {
         "The {subj} {be} scheduled to mature on {val}.",
         "The {subj} {become} due on {val}.",
     ),
+    ("exercise price", "warrants"): (
+        "The {subj} {be} exercisable at {val} per share.",
+        "Holders may exercise the {subj} at {val} per share.",
+    ),
+    ("maturity", "warrants"): ("The {subj} {expire} on {val}.",),
+    ("effective date", "debt"): (
+        "The Company entered into the {subj} on {val}.",
+        "The {subj} {was} signed on {val}.",
+    ),
+    ("effective date", "notes"): ("The {subj} {was} entered into on {val}.",),
+    ("effective date", "program"): ("The {subj} {was} entered into on {val}.",),
     ("amount", "program"): (
         "The {subj} {permit} repurchases of up to {val}.",
         "Under the {subj}, the Company may repurchase shares worth up to {val}.",
@@ -428,16 +466,39 @@ _RESTATE = {
 }
 
 
-def _restatement(kind: str, subject: str, value: str, rng: random.Random) -> str | None:
+def _stip_key(st: Any) -> object:
+    from finprobe.benchmarks.fined.review import _stip_value
+
+    return _stip_value(st.kind, st.value)
+
+
+def _restatement(
+    kind: str, subject: str, value: str, rng: random.Random, form: str = ""
+) -> str | None:
     plural = _plural(subject)
     what = (
         "program"
         if re.search(r"[Pp]rogram$", subject)
+        else "warrants"
+        if re.search(r"Warrants?$", subject)
         else "notes"
         if re.search(r"(?:[Nn]otes?|Debentures|Bonds)$", subject)
         else "debt"
     )
-    templates = _RESTATE.get((kind, what))
+    if kind == "effective date" and what == "warrants":
+        return None
+    if kind == "effective date" and form == "dated":
+        templates: tuple[str, ...] = ("The {subj} {be} dated as of {val}.",)
+    elif kind == "maturity" and not EN_DATE.search(value):  # "in August 2024", "in 2026"
+        templates = (
+            ("The {subj} {be} scheduled to mature in {val}.", "The {subj} {become} due in {val}.")
+            if what != "program"
+            else ("The {subj} {expire} in {val}.",)
+        )
+    elif kind == "amount" and form == "ceiling" and what == "notes":
+        templates = ("The {subj} {provide} for borrowings of up to {val}.",)
+    else:
+        templates = _RESTATE.get((kind, what), ())
     if not templates:
         return None
     verbs = {
@@ -449,6 +510,7 @@ def _restatement(kind: str, subject: str, value: str, rng: random.Random) -> str
         "permit": "permit" if plural else "permits",
         "have": "have" if plural else "has",
         "become": "become" if plural else "becomes",
+        "was": "were" if plural else "was",
     }
     return rng.choice(templates).format(subj=subject, val=value, **verbs)
 
@@ -462,7 +524,7 @@ def _distant(paragraph_end: int, s: SentenceSpan, gap: int) -> bool:
 _SUPERSEDED = re.compile(
     r"(?<!may be )(?<!can be )(?<!could be )(?<!, )(?<!or )"
     r"\b(?:amend\w*|increased|decreased|extended|extension|replaced|refinanc\w*"
-    r"|terminated|upsiz\w*|reduced|modified|restated|superseded)\b",
+    r"|terminated|upsiz\w*|reduced|modified|restated|superseded|renew\w*|adjust\w*)\b",
     re.I,
 )
 
@@ -473,24 +535,65 @@ def superseded(subject: str, document: str) -> bool:
     from finprobe.benchmarks.fined.review import _prose_sentences
 
     subj = subject.lower()
-    return any(subj in x.lower() and _SUPERSEDED.search(x) for x in _prose_sentences(document))
+    for x in _prose_sentences(document):
+        low = x.lower()
+        if subj not in low:
+            continue
+        for change in _SUPERSEDED.finditer(x):
+            for m in re.finditer(re.escape(subj), low):
+                a, b = sorted((change.start(), m.start()))
+                between = x[a:b]
+                # the change word belongs to this subject: near it, with no other agreement,
+                # facility or note named in between ("Upsize of ... ABL ... Senior Notes" is
+                # the ABL's change, not the notes')
+                if b - a <= 120 and not _OTHER_SUBJECT.search(between.replace(subject, "")):
+                    return True
+    return False
+
+
+_OTHER_SUBJECT = re.compile(
+    r"\b(?:[Aa]greement|[Ff]acility|[Nn]otes?|[Ll]oans?|[Ll]ine of [Cc]redit|[Ii]ndenture|[Pp]rogram"
+    r"|[Ww]arrants?|[Ll]ease)\b"
+)
 
 
 def _value_elsewhere(kind: str, value: str, document: str) -> bool:
     """Is the new value (or, for an amount or a rate, its bare figure) already in the document?"""
     if value in document:
         return True
-    if kind == "maturity":
+    if kind in ("maturity", "effective date"):
         return False
+    if kind == "rate":  # a rate is a figure with its % sign (a bare "6" is in every document)
+        figure = value.rstrip("%").strip()
+        return bool(re.search(rf"(?<![\d.,]){re.escape(figure)}\s?(?:%|percent)", document))
     m = re.search(r"\d+(?:,\d{3})*(?:\.\d+)?", value)
     figure = m.group(0) if m else ""
     return bool(figure) and re.search(rf"(?<![\d.,]){re.escape(figure)}(?![\d]|[.,]\d)", document)
 
 
+def names(text: str, subject: str) -> bool:
+    """Does the text name the subject itself, not a longer name that ends with it ("Stock
+    Purchase Agreement" does not name the "Purchase Agreement")?"""
+    for m in re.finditer(rf"\b{re.escape(subject)}\b", text, re.I):
+        before = text[: m.start()].rstrip().split()
+        # nor the tail of a longer name joined by "of"/"to" ("Warrants to Purchase Shares of
+        # Series M-3 Preferred Stock Agreement")
+        joined = (
+            len(before) >= 2
+            and before[-1] in ("of", "to", "for", "and")
+            and before[-2][:1].isupper()
+        )
+        if joined:
+            continue
+        if not before or not before[-1][:1].isupper() or before[-1] in ("The", "A", "An", "Our"):
+            return True
+    return False
+
+
 def _insertable(p: tuple[str, int, str], subject: str) -> bool:
     """A paragraph a restatement may close: it names the subject and is not a lead-in to
     what follows (text ending in ":", e.g. "...in the following table:")."""
-    return subject.lower() in p[2].lower() and not p[2].rstrip().endswith((":", "："))
+    return names(p[2], subject) and not p[2].rstrip().endswith((":", "："))
 
 
 def clause_conflict_candidates(
@@ -514,8 +617,20 @@ def clause_conflict_candidates(
     from finprobe.benchmarks.fined.review import stipulations
 
     found = [(s, st) for s in sentences if _usable(s) for st in stipulations(s.text)]
+    # a subject the document already gives two values of the same kind is ambiguous (two
+    # agreements of one name, or terms that changed): which one a restatement contradicts
+    # would be unclear
+    from finprobe.benchmarks.fined.review import _prose_sentences
+
+    values: dict[tuple[str, str], set[object]] = {}
+    everywhere = [st for x in _prose_sentences(document) for st in stipulations(x)]
+    for st in everywhere + [st for _, st in found]:
+        values.setdefault((st.kind, st.subject.lower()), set()).add(_stip_key(st))
     out: list[Injection] = []
     for i, (s, st) in enumerate(found):
+        # one value for the subject, and the statement names the subject itself
+        if len(values[(st.kind, st.subject.lower())]) > 1 or not names(s.text, st.subject):
+            continue
         new_value = _shift_value(st.kind, st.value, rng)
         if new_value is None or new_value == st.value:
             continue
@@ -559,11 +674,23 @@ def clause_conflict_candidates(
         far = [p for p in paragraphs if _distant(p[1], s, 1500) and _insertable(p, st.subject)]
         # a bare "agreement" or "notes" does not say which one; and a borrowing restatement
         # needs a statement about borrowing (an equity line is also an "agreement")
-        specific = len(st.subject.split()) >= 2 or st.subject[:1].isupper()
+        # (a defined term is capitalised; a lowercase one needs a full name: "promissory
+        # note" may be any of several, "committed revolving credit facility" is one)
+        specific = len(st.subject.split()) >= 3 or any(w[:1].isupper() for w in st.subject.split())
         debt_talk = re.search(
             r"borrow|loan|credit|notes?\b|debt|indebtedness|principal", s.text, re.I
         )
-        sentence = _restatement(st.kind, st.subject, new_value, rng) if specific else None
+        # how the first statement puts it: a ceiling ("up to", "capacity") is restated as a
+        # ceiling, not as an outstanding principal; a date an agreement is "dated" as such
+        lead = s.text[max(0, st.start - 80) : st.start]
+        form = (
+            "ceiling"
+            if re.search(r"up to|capacity|commitment|authori[sz]", lead, re.I)
+            else "dated"
+            if re.search(r"\bdated\b", lead)
+            else ""
+        )
+        sentence = _restatement(st.kind, st.subject, new_value, rng, form) if specific else None
         if (
             sentence
             and st.kind == "amount"

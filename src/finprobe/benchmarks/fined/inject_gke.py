@@ -26,37 +26,54 @@ from finprobe.numbers import find_numbers
 _THIRTY_DAY_MONTHS = ("April", "June", "September", "November")
 
 
-def _illegal_en_dates(month: str, day: int, year: int, rng: random.Random) -> list[str]:
-    """Impossible versions of a date: a day past the month's end, the 31st of a 30-day
-    month, February 29 of a common year or February 30, day zero."""
-    last = calendar.monthrange(year, MONTHS[month])[1]
-    out = [f"{month} {last + rng.choice((1, 2, 3, 4))}, {year}"]
+def _illegal_en_dates(
+    month: str, day: int, year: int | None, rng: random.Random
+) -> list[tuple[str, str]]:
+    """Impossible versions of a date, each with its kind: a day past the month's end, the 31st
+    of a 30-day month, February 30 or 31, February 29 of a common year, day zero. ``year`` is
+    None for a date written without one ("the quarter ended June 30")."""
+    tail = f", {year}" if year else ""
+    last = calendar.monthrange(year or 2023, MONTHS[month])[1]
+    if year is None and month == "February":
+        last = 29
+    out = [(f"{month} {last + rng.choice((1, 2, 3, 4))}{tail}", "day past the month's end")]
     if day >= 29:
-        out.append(f"{rng.choice([m for m in _THIRTY_DAY_MONTHS if m != month])} 31, {year}")
-        out.append(f"February {rng.choice((30, 31))}, {year}")
-        if not calendar.isleap(year):
-            out.append(f"February 29, {year}")
+        thirty = rng.choice([m for m in _THIRTY_DAY_MONTHS if m != month])
+        out.append((f"{thirty} 31{tail}", "31st of a 30-day month"))
+        out.append((f"February {rng.choice((30, 31))}{tail}", "February 30 or 31"))
+        if year and not calendar.isleap(year):
+            out.append((f"February 29{tail}", "February 29 of a common year"))
     if day <= 9:
-        out.append(f"{month} 0, {year}")
+        out.append((f"{month} 0{tail}", "day zero"))
     return out
 
 
 _QUARTER = re.compile(r"\b(first|second|third|fourth) (fiscal )?quarter\b")
+_HALF = re.compile(r"\b(first|second) half\b")
 _Q_CODE = re.compile(r"\bQ([1-4])(?= ?(?:20\d\d|FY|fiscal)\b)")
 _NUM_DATE = re.compile(r"\b(\d{1,2})/(\d{1,2})/(\d{4})\b")
+# a month and day without a year ("the quarter ended June 30")
+_MONTH_DAY = re.compile(rf"\b({'|'.join(MONTHS)}) (\d{{1,2}})\b(?!,? \d{{4}})(?![\d.,]\d)")
 
 
 def inject_illegal_time(s: str, lang: str, rng: random.Random, context: str = "") -> Change | None:
     options: list[tuple[int, int, str, str]] = []
     for m in EN_DATE.finditer(s):
-        for new in _illegal_en_dates(m.group(1), int(m.group(2)), int(m.group(3)), rng):
-            options.append((m.start(), m.end(), new, "impossible day"))
+        for new, kind in _illegal_en_dates(m.group(1), int(m.group(2)), int(m.group(3)), rng):
+            options.append((m.start(), m.end(), new, kind))
+    for m in _MONTH_DAY.finditer(s):
+        day = int(m.group(2))
+        if 1 <= day <= calendar.monthrange(2024, MONTHS[m.group(1)])[1]:
+            for new, kind in _illegal_en_dates(m.group(1), day, None, rng):
+                options.append((m.start(), m.end(), new, kind))
+    for m in _HALF.finditer(s):
+        options.append((m.start(), m.end(), "third half", "third half of a year"))
     for m in _NUM_DATE.finditer(s):
         mo, d, y = int(m.group(1)), int(m.group(2)), int(m.group(3))
         if 1 <= mo <= 12 and 1 <= d <= 31:
             options.append((m.start(), m.end(), f"{rng.choice((13, 14, 15))}/{d}/{y}", "month 13+"))
             last = calendar.monthrange(y, mo)[1]
-            options.append((m.start(), m.end(), f"{mo}/{last + 1}/{y}", "impossible day"))
+            options.append((m.start(), m.end(), f"{mo}/{last + 1}/{y}", "day past the month's end"))
     for m in _QUARTER.finditer(s):
         options.append((m.start(), m.end(), f"fifth {m.group(2) or ''}quarter", "fifth quarter"))
     for m in _Q_CODE.finditer(s):
@@ -65,7 +82,9 @@ def inject_illegal_time(s: str, lang: str, rng: random.Random, context: str = ""
         y, mo = int(m.group(1)), int(m.group(2))
         if 1 <= mo <= 12:
             last = calendar.monthrange(y, mo)[1]
-            options.append((m.start(), m.end(), f"{y}年{mo}月{last + 1}日", "impossible day"))
+            options.append(
+                (m.start(), m.end(), f"{y}年{mo}月{last + 1}日", "day past the month's end")
+            )
             options.append((m.start(), m.end(), f"{y}年13月{m.group(3)}日", "month 13+"))
     if not options:
         return None
@@ -181,6 +200,10 @@ def _restatable(prev: str, here: str = "") -> str | None:
     body = prev[:-1]
     # a restatement inside a sentence starts in lower case, unless it starts with a name
     first = body.split()[0]
+    # "This was partially offset by ..." points back to its own context: moved, it means
+    # something else
+    if first.lower() in ("this", "these", "that", "those", "it", "they", "such"):
+        return None
     if first in _COMMON_STARTS or first.lower() in _STOP or first.lower() in _LOWER_STARTS:
         return body[0].lower() + body[1:]
     # a name: an acronym, an inner capital, or the word written capitalised inside the sentence

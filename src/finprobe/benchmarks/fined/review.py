@@ -46,7 +46,16 @@ _UNCLEAN = (
     (re.compile(r" [,.;:)]"), "space before punctuation"),
     (re.compile(r",\s*[,.;]|;\s*[;,.]|\(\s*\)"), "empty list slot or parentheses"),
     (re.compile(r"\b(\w+) \1\b", re.I), "doubled word"),
+    # a run of words said twice in a row (a heading fused with its sentence, copied along)
+    (re.compile(r"\b(\w+(?: \w+){1,4}) \1\b", re.I), "words repeated back to back"),
+    # a word echoed across a short gap: "is due in due course"
+    (
+        re.compile(r"\b(due|soon|amount|time) (?:in|at|an?|the) (?:\w+ )?\1\b", re.I),
+        "a word echoed",
+    ),
     (re.compile(r"\b(?:a|an|the) (?:and|or|of|to|,)\b"), "article without its noun"),
+    # "an valuation allowance", "a accrued liability" (not "an hour", "an SEC filing", "a unit")
+    (re.compile(r"\b[Aa]n (?![Hh]|[A-Z]{2})[b-df-hj-np-tv-z]|\b[Aa] [aeio]\w"), "wrong article"),
     (
         re.compile(r"\b(?:and|or|when|which is|is|was|were|are|to|of|by|than|with|from)\s*[,.;:]"),
         "a clause cut short",
@@ -294,13 +303,16 @@ def figure_mentions(sentence: str) -> list[tuple[int, int, str]]:
 _HEAD = (
     r"(?:Notes?|notes?|Term Loans?|term loans?|Loans?|loans?|Facility|facility|Credit Agreement|credit agreement|"
     r"Agreement|agreement|Debentures|Bonds|Revolver|Line of Credit|line of credit|Lease|Indenture|"
-    r"[Rr]epurchase [Pp]rogram|Program)"
+    r"[Rr]epurchase [Pp]rogram|Program|Warrants?)"
 )
 _SUBJECT = (
     r"(?P<subj>(?:[A-Z0-9][\w.%&’'-]*\s|(?:revolving|term|credit|secured|unsecured|promissory|senior|convertible|"
     r"subordinated|stock|share|loan|security|purchase|committed|ABL)\s){0,5}" + _HEAD + r")\b"
 )
 _VERB_GAP = r"(?:[^.;]|(?<=\d)\.(?=\d)){0,90}?"
+_DAY_DATE = rf"(?:{'|'.join(MONTHS)}) \d{{1,2}}, \d{{4}}"
+# a maturity may be stated to the month ("matures in August 2024")
+_MONTH_DATE = rf"(?:{'|'.join(MONTHS)}) (?:\d{{1,2}}, )?\d{{4}}"
 STIPULATION_KINDS = {
     "rate": re.compile(
         _SUBJECT
@@ -314,7 +326,7 @@ STIPULATION_KINDS = {
         + _VERB_GAP
         + r"\b(?P<verb>matures?|will mature|mature|(?:is|are) scheduled to mature|(?:is|are) due|becomes? due"
         r"|expires?|will expire|terminates?|maturity date of|maturity of [^.;]{0,40}? to|through|until) "
-        rf"(?:on )?(?P<val>(?:{'|'.join(MONTHS)}) \d{{1,2}}, \d{{4}})"
+        rf"(?:(?:on )?(?P<val>{_DAY_DATE})|in (?P<val2>{_MONTH_DATE}|(?:19|20)\d\d\b))"
     ),
     "amount": re.compile(
         _SUBJECT
@@ -324,7 +336,28 @@ STIPULATION_KINDS = {
         r"commitments? of|borrowing capacity of|maximum borrowings of up to|of up to|to repurchase up to"
         r"|repurchases of up to|worth up to|amount to|totals) (?P<val>\$\s?\d[\d,.]*(?: million| billion)?)"
     ),
+    # the price at which named warrants may be exercised
+    "exercise price": re.compile(
+        _SUBJECT
+        + _VERB_GAP
+        + r"\b(?:(?:an? |the )?(?:initial )?exercise price of|exercisable at(?: a price of)?) "
+        r"(?P<val>\$\s?\d[\d,]*(?:\.\d+)?)(?= per share)"
+    ),
+    # the date a named agreement was made, stated after its name ("The Purchase Agreement
+    # was entered into on ...") ...
+    "effective date": re.compile(
+        _SUBJECT
+        + r",? (?:(?:was|were) (?:entered into|signed|executed) on|(?:is|was|are|were) dated(?: as of)?|dated"
+        rf"(?: as of)?) (?P<val>{_DAY_DATE})"
+    ),
 }
+# ... or before it ("On March 20, 2024, we entered into the Purchase Agreement (the “PA”) with ...")
+_ENTERED = re.compile(
+    rf"\b[Oo]n (?P<val>{_DAY_DATE}),? (?:we|the Company|[A-Z][\w.&]*(?: [A-Z][\w.&]*){{0,3}})"
+    r"(?: and [^.;,]{1,60}?)? (?:entered into|executed|signed) (?:an?|the) "
+    r"(?P<name>(?:[A-Z][\w’'&-]*\s(?:of |and )?){0,5}(?:Agreement|Indenture|Lease|Note))"
+    r"(?:,? (?:\((?:the |an? )?|or the )[“\"](?P<defined>[^”\"]{3,40})[”\"]\)?)?"
+)
 
 
 @dataclass(frozen=True)
@@ -355,6 +388,19 @@ def _norm_subject(subj: str) -> str:
     return " ".join(words)
 
 
+# ... or after the verb ("The Company entered into the Sale Agreement on ...")
+_ENTERED_ON = re.compile(
+    r"\b(?:entered into|signed|executed) (?:the )?" + _SUBJECT + rf" on (?P<val>{_DAY_DATE})"
+)
+
+# the rate and the maturity year written into a note's name, with the term defined for it:
+# "6.000% senior secured second lien notes due 2026 (the “Senior Notes”)"
+_NOTES_DUE = re.compile(
+    r"(?<![\d.])(?P<rate>\d{1,2}(?:\.\d{1,4})?%) (?:[\w-]+ ){0,6}?(?:[Nn]otes|[Dd]ebentures|[Bb]onds) "
+    r"due (?:in )?(?P<year>(?:19|20)\d\d)\b,? \((?:collectively, )?(?:the )?[“\"](?P<defined>[^”\"]{3,40})[”\"]\)"
+)
+
+
 def stipulations(sentence: str) -> list[Stipulation]:
     out = []
     for kind, rx in STIPULATION_KINDS.items():
@@ -365,16 +411,57 @@ def stipulations(sentence: str) -> list[Stipulation]:
             verb = m.groupdict().get("verb") or ""
             if verb in ("through", "until") and not re.search(r"[Pp]rogram$", subj):
                 continue
+            group = "val" if m.groupdict().get("val") else "val2"
+            if kind == "exercise price" and not re.search(r"Warrants?$", subj):
+                continue
             if subj:
-                out.append(Stipulation(kind, subj, m.group("val"), m.start("val"), m.end("val")))
+                out.append(Stipulation(kind, subj, m.group(group), m.start(group), m.end(group)))
+    for m in _NOTES_DUE.finditer(sentence):
+        subj = _norm_subject(m.group("defined"))
+        if re.search(r"(?:Notes|Debentures|Bonds)$", subj):
+            out.append(Stipulation("rate", subj, m.group("rate"), m.start("rate"), m.end("rate")))
+            out.append(
+                Stipulation("maturity", subj, m.group("year"), m.start("year"), m.end("year"))
+            )
+    for m in _ENTERED_ON.finditer(sentence):
+        subj = _norm_subject(m.group("subj"))
+        if subj:
+            out.append(
+                Stipulation("effective date", subj, m.group("val"), m.start("val"), m.end("val"))
+            )
+    for m in _ENTERED.finditer(sentence):
+        # a defined term names one agreement; a bare "Agreement" does not
+        subj = _norm_subject(m.group("defined") or m.group("name"))
+        if subj and (m.group("defined") or len(subj.split()) >= 2):
+            out.append(
+                Stipulation("effective date", subj, m.group("val"), m.start("val"), m.end("val"))
+            )
     return out
 
 
 def _stip_value(kind: str, text: str) -> object:
-    if kind == "maturity":
+    if kind in ("maturity", "effective date"):
         m = EN_DATE.search(text)
-        return (int(m.group(3)), MONTHS[m.group(1)], int(m.group(2))) if m else text
+        if m:
+            return (int(m.group(3)), MONTHS[m.group(1)], int(m.group(2)))
+        m = re.search(rf"({'|'.join(MONTHS)}) (\d{{4}})", text)
+        if m:
+            return (int(m.group(2)), MONTHS[m.group(1)], None)
+        m = re.fullmatch(r"(?:19|20)\d\d", text.strip())
+        return (int(text), None, None) if m else text
     return value_of(text)
+
+
+def _differ(kind: str, a: str, b: str) -> bool:
+    """Two values of one stipulation that cannot both hold (a date stated to the month
+    conflicts with a full date only when the month differs)."""
+    va, vb = _stip_value(kind, a), _stip_value(kind, b)
+    if isinstance(va, tuple) and isinstance(vb, tuple):
+        if None in (va[1], vb[1]):  # a year only
+            return va[0] != vb[0]
+        if None in (va[2], vb[2]):  # a month and year
+            return va[:2] != vb[:2]
+    return va != vb
 
 
 def conflicting_stipulation(sentence: str, others: list[str]) -> tuple[Stipulation, str] | None:
@@ -383,7 +470,7 @@ def conflicting_stipulation(sentence: str, others: list[str]) -> tuple[Stipulati
         for other in others:
             for ot in stipulations(other):
                 same = ot.kind == st.kind and ot.subject.lower() == st.subject.lower()
-                if same and _stip_value(st.kind, st.value) != _stip_value(ot.kind, ot.value):
+                if same and _differ(st.kind, st.value, ot.value):
                     return st, other
     return None
 
@@ -404,7 +491,11 @@ def _impossible_time(text: str) -> bool:
         y, mo, d = (int(g) for g in m.groups())
         if not 1 <= mo <= 12 or not 1 <= d <= calendar.monthrange(y, mo)[1]:
             return True
-    return bool(re.search(r"\bfifth (?:fiscal )?quarter\b|\bQ[5-9]\b", text))
+    for m in re.finditer(rf"\b({'|'.join(MONTHS)}) (\d{{1,2}})\b(?!,? \d{{4}})(?![\d.,]\d)", text):
+        # without a year, February 29 may be right (a leap year)
+        if not 1 <= int(m.group(2)) <= calendar.monthrange(2024, MONTHS[m.group(1)])[1]:
+            return True
+    return bool(re.search(r"\bfifth (?:fiscal )?quarter\b|\bQ[5-9]\b|\bthird half\b", text))
 
 
 _BAD_FORMATS = (
@@ -503,6 +594,8 @@ _COMPARISON_LEFT = re.compile(
     r"|\d(?:\.\d+)? ?(?:%|percent|basis points) (?:increase|decrease|decline|rise|drop|growth|higher|lower)"
     r"|\b(?:compared (?:to|with)|versus|relative to)\b"
     r"|\bfrom \$?\d[\d,.]*(?! ?(?:to|through)\b)"
+    # a second, coordinated comparison left without its first: "..., and to $246.2 million"
+    r"|,? and (?:to|with) (?:approximately |about )?\$?\d"
     r"|同比|环比|较上年|较去年"
 )
 
@@ -584,8 +677,13 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
             return False, "the removed words were not a comparison"
         # only a comparative figure counts (a rate of change, a prior-period amount): taking
         # out a bare baseline year ("from 2022") leaves a complete sentence
-        if not any(n.kind not in NON_FIGURE_KINDS for n in find_numbers(gone)):
+        figures = [n for n in find_numbers(gone) if n.kind not in NON_FIGURE_KINDS]
+        if not figures:
             return False, "no comparative figure removed"
+        # the figure must be the comparison's own: "compared to aggregate RPU and the
+        # contribution from the acquisition of $6.2 million" removes another item with it
+        if re.search(r"\band\b", gone[comparison.end() : figures[0].start]):
+            return False, "the removed figure is not the comparison's"
         # and nothing left may still carry the comparison ("increased by $4,277", "up 5%",
         # "compared to", a prior level "from $X"): then the sentence is still complete
         if _COMPARISON_LEFT.search(modified):
@@ -612,10 +710,16 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
                             return True, ""
         return False, "no other mention of the same quantity"
     if subtype == "clause_conflict":
+        from finprobe.benchmarks.fined.inject_fre import superseded
+
         others = _document_sentences(document, exclude=original)
-        return conflicting_stipulation(
-            modified, others
-        ) is not None, "no stipulation it conflicts with"
+        found = conflicting_stipulation(modified, others)
+        if found is None:
+            return False, "no stipulation it conflicts with"
+        # an amended, extended or refinanced term: both values may have held, at different times
+        if superseded(found[0].subject, document):
+            return False, "the document says these terms were changed"
+        return True, ""
     return False, f"no check for {subtype}"
 
 
