@@ -287,7 +287,6 @@ class Scorer:
             # a heading above the row ("Structural Heart", "Total International") counts half
             "heading_sentence": self.weight(heading_tokens & sentence),
             "heading_near": self.weight(heading_tokens & near),
-            "label_near_share": self.weight(row_tokens & near) / total,
         }
 
     def table_fit(self, table: Table) -> float:

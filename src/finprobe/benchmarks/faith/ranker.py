@@ -34,7 +34,6 @@ FEATURES = (
     "heading_sentence",  # body heading above the row ("Total International")
     "heading_near",
     "table_words",  # the table's pre-text against the sentence
-    "label_near_share",  # share of the label's weight named within 8 words of the blank
     # kind of candidate (a lookup is the base)
     "kind_change",
     "kind_pct_change",
@@ -50,7 +49,6 @@ FEATURES = (
     "period_year_miss",
     "change_years_match",  # a change spans the sentence's two years
     "change_years_miss",
-    "period_latest",  # the column is the report's latest period
     # column words (segments, "Excl. exchange")
     "column_hits",
     "column_misses",
@@ -66,7 +64,6 @@ FEATURES = (
     "money_physical",
     "money_count",
     "physical_match",
-    "magnitude_gap",  # |log10| gap to the sentence's nearest like amount (capped at 3)
     # the sentence's other figures
     "anchor_row",  # the row holds another figure of the sentence
     "anchor_row_paired",  # ... and the blank is paired with it ("from [MASK] to $X")
@@ -80,7 +77,6 @@ FEATURES = (
     "zero_value",
     "listed_item",  # a parallel list's own item names the row
     "listed_other",
-    "total_row",
 )
 
 # The rule weights of the tuned solver (FinProbe 0.x), as features.

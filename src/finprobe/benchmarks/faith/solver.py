@@ -46,8 +46,6 @@ columns belong to the table's latest period; acronyms ("R&D") and word prefixes
 
 from __future__ import annotations
 
-import math
-import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -65,11 +63,11 @@ from finprobe.benchmarks.faith.context import (
     read_context,
 )
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
-from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
+from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR
 from finprobe.document import Table
-from finprobe.numbers import find_numbers, released_value_and_resolution
+from finprobe.numbers import released_value_and_resolution
 
 
 @dataclass(frozen=True)
@@ -84,7 +82,8 @@ class SolverOptions:
     measures: bool = True
     sensitivity: bool = True
     anchor_rules: bool = True
-    # the candidate score's weights: None is the shipped learned ranker
+    # the candidate score's weights (``ranker.py``): None is the hand-set rule weights;
+    # ``load_ranker()`` is the conditional-logit ranker fitted with folds by report
     ranker: Ranker | None = None
 
 
@@ -187,14 +186,12 @@ def rank_candidates(
         key: {
             **scorer.label_parts(group[0].row_tokens, group[0].heading_tokens),
             "table_words": scorer.table_words(group[0].table),
-            "total_row": float(bool(_TOTAL_ROW.match(key_label(by_row, key)))),
         }
         for key, group in by_row.items()
     }
-    amounts = _like_amounts(context, metadata)
-    ranker = options.ranker or load_ranker()
+    ranker = options.ranker or HAND_RANKER
     for cand in candidates:
-        feats = _features(cand, context, scorer, row_parts, anchor_rows, amounts)
+        feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
             feats["explained"] = 1.0
         if cand.kind == "lookup":
@@ -254,32 +251,12 @@ def _column_key(cell: Cell) -> str:
     return _YEAR.sub("", cell.col_text).strip() or str(cell.col)
 
 
-_TOTAL_ROW = re.compile(r"\s*total\b", re.I)
-
-
-def _like_amounts(ctx: Context, metadata: dict[str, Any]) -> list[Decimal]:
-    """The sentence's (else its neighbours') amounts of the blank's kind: money figures
-    for a money blank. A blank is usually of the same order as its sentence's figures."""
-    if not ctx.wants_money or ctx.per_share_blank:
-        return []
-    own = [abs(a.value) for a in ctx.anchors if "usd" in a.units and a.value]
-    if own:
-        return own
-    text = f"{metadata.get('pre_sentence', '')} {metadata.get('post_sentence', '')}"
-    return [
-        abs(n.number.value)
-        for n in find_numbers(text)
-        if "usd" in n.number.units and n.number.value and getattr(n, "kind", "") != "year"
-    ]
-
-
 def _features(
     cand: Candidate,
     ctx: Context,
     scorer: Scorer,
     row_parts: dict[tuple[str, int], dict[str, float]],
     anchor_rows: dict[tuple[str, int], float],
-    amounts: list[Decimal],
 ) -> dict[str, float]:
     """The candidate as ranker features (``ranker.FEATURES``)."""
     first = cand.cells[0]
@@ -304,8 +281,6 @@ def _features(
             feats["change_years_match" if hit else "change_years_miss"] = 1.0
     else:
         feats.update(_year_parts(first.years, ctx))
-    if cand.kind == "lookup" and scorer.current_year and scorer.current_year in first.years:
-        feats["period_latest"] = 1.0
 
     # what the blank is: a change, or a level of one period
     is_change = cand.kind in ("change", "pct_change") or (
@@ -327,10 +302,6 @@ def _features(
         feats["money_count"] = 1.0  # a dollar figure is never a share count or an area
     if ctx.physical_unit and not ctx.wants_money and first.physical_unit:
         feats["physical_match"] = 1.0
-    if amounts and not cand.percent and cand.value:
-        value = float(cand.value)
-        gap = min(abs(math.log10(value / float(a))) for a in amounts)
-        feats["magnitude_gap"] = min(gap, 3.0)
 
     # anchors: the sentence's other numbers locate the row, but are not the answer;
     # "from [MASK] to $8.7 million" and "increased $1.95 billion, or [MASK]" name the
