@@ -48,8 +48,13 @@ from finprobe.benchmarks.faith.ranker import (
     fit_ranker,
     load_ranker,
 )
-from finprobe.benchmarks.faith.scorer import score_answer
-from finprobe.benchmarks.faith.solver import SolverOptions, _format_value, rank_candidates
+from finprobe.benchmarks.faith.scorer import parse_answer, score_answer
+from finprobe.benchmarks.faith.solver import (
+    SolverOptions,
+    _format_value,
+    rank_candidates,
+    solve_from_tables,
+)
 
 TABLE_KINDS = ("lookup", "change", "pct_change", "share", "ratio", "sum")
 SHIPPED = Path(__file__).resolve().parents[1] / "src/finprobe/data/faith_ranker.json"
@@ -100,15 +105,17 @@ def load(path: str) -> list[Blank]:
 
 
 def quick_verdict(blank: Blank, ranker: Ranker) -> bool:
-    """The verdict of the candidate the ranker puts first, from the cached candidates.
+    """The verdict of the candidate the ranker puts first.
 
-    A measure/sensitivity rule's candidate places itself above the best table
-    candidate whatever the weights, so its cached verdict stands; where such a rule
-    picks its base from the ranked list, this is an approximation (the ``hand`` row
-    reproduces ``finprobe eval faith --model finprobe/faith-solver`` with hand weights).
+    From the cached table candidates (their generation does not depend on the
+    weights), except where a measure/what-if rule's candidate came first: such a
+    rule may pick its base from the ranked list, so that blank is solved again with
+    these weights.
     """
     if blank.override is not None:
-        return blank.override
+        completion = solve_from_tables(blank.visible, SolverOptions(ranker=ranker))
+        parsed = parse_answer(completion.to_completion())
+        return bool(score_answer(blank.truth, parsed["answer"] if parsed else None)["correct"])
     if blank.matrix is None or not len(blank.correct):
         return False
     weights = np.array([ranker.weights.get(n, 0.0) for n in FEATURES])
