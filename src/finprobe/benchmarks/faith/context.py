@@ -11,6 +11,7 @@ from decimal import Decimal
 from typing import Any
 
 from finprobe.benchmarks.faith.cells import Cell, _near
+from finprobe.benchmarks.faith.ranker import HAND_WEIGHTS
 from finprobe.benchmarks.faith.sentence import (
     _ACRONYM,
     _CHANGE_PAIR_BEFORE,
@@ -39,6 +40,7 @@ class Candidate:
     formula: str
     score: float = 0.0
     notes: list[str] = field(default_factory=list)
+    features: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -59,17 +61,6 @@ class SolverAnswer:
             }
         }
         return f"{self.reasoning}\n\n```json\n{json.dumps(block, indent=2)}\n```"
-
-
-# Log-prior of each kind: most MD&A figures are read straight from a table.
-KIND_PRIOR = {
-    "lookup": 0.0,
-    "change": -1.6,
-    "pct_change": -1.4,
-    "share": -2.0,
-    "ratio": -2.4,
-    "sum": -2.6,
-}
 
 
 @dataclass
@@ -247,48 +238,63 @@ class Scorer:
 
     def column_fit(self, cell: Cell) -> float:
         """Column headers naming a segment or category the sentence names ("for the Funds")."""
+        parts = self.column_parts(cell)
+        return (
+            1.5 * parts["column_hits"]
+            - 0.4 * parts["column_misses"]
+            + 1.5 * parts["column_excluding_match"]
+            - 1.0 * parts["column_excluding_miss"]
+        )
+
+    def column_parts(self, cell: Cell) -> dict[str, float]:
         tokens = set(_tokens(re.sub(_YEAR, " ", cell.col_text))) - _COLUMN_NOISE
         if not tokens:
-            return 0.0
+            return {}
         hits = tokens & set(self.context.sentence)
-        score = 1.5 * len(hits) - 0.4 * len(tokens - hits)
         # constant-currency / adjusted figures: "excluding" names the "Excl." column
         sentence_excludes = bool(set(self.context.sentence) & _EXCLUDING)
-        if tokens & _EXCLUDING:
-            score += 1.5 if sentence_excludes else -1.0
-        return score
+        excluding = bool(tokens & _EXCLUDING)
+        return {
+            "column_hits": float(len(hits)),
+            "column_misses": float(len(tokens - hits)),
+            "column_excluding_match": float(excluding and sentence_excludes),
+            "column_excluding_miss": float(excluding and not sentence_excludes),
+        }
 
     def weight(self, tokens: set[str] | list[str]) -> float:
         return sum(self.idf.get(t, self.default_idf) for t in tokens)
 
     def label_fit(self, row_tokens: set[str], heading_tokens: set[str] = frozenset()) -> float:
+        parts = self.label_parts(row_tokens, heading_tokens)
+        return sum(HAND_WEIGHTS.get(k, 0.0) * v for k, v in parts.items())
+
+    def label_parts(
+        self, row_tokens: set[str], heading_tokens: set[str] = frozenset()
+    ) -> dict[str, float]:
+        """How a row label fits the text, as ranker features (``ranker.FEATURES``)."""
         if not row_tokens:
-            return 0.0
+            return {}
         ctx = self.context
         near = set(ctx.left) | set(ctx.right)
         sentence = set(ctx.sentence)
-        hit_near = self.weight(row_tokens & near)
-        hit_sentence = self.weight(row_tokens & sentence)
-        hit_neighbours = self.weight(row_tokens & set(ctx.neighbours))
         total = self.weight(row_tokens)
-        coverage = self.weight(row_tokens & (sentence | set(ctx.neighbours))) / total
-        missing = self.weight(row_tokens - sentence - set(ctx.neighbours))
-        # a heading above the row ("Structural Heart", "Total International") counts half
-        heading = 0.5 * self.weight(heading_tokens & sentence) + 0.3 * self.weight(
-            heading_tokens & near
-        )
-        return (
-            0.6 * hit_near
-            + 0.35 * hit_sentence
-            + 0.1 * hit_neighbours
-            + 3.0 * coverage
-            - 0.15 * missing
-            + heading
-        )
+        return {
+            "near_hits": self.weight(row_tokens & near),
+            "sentence_hits": self.weight(row_tokens & sentence),
+            "neighbour_hits": self.weight(row_tokens & set(ctx.neighbours)),
+            "coverage": self.weight(row_tokens & (sentence | set(ctx.neighbours))) / total,
+            "missing": self.weight(row_tokens - sentence - set(ctx.neighbours)),
+            # a heading above the row ("Structural Heart", "Total International") counts half
+            "heading_sentence": self.weight(heading_tokens & sentence),
+            "heading_near": self.weight(heading_tokens & near),
+        }
 
     def table_fit(self, table: Table) -> float:
+        return HAND_WEIGHTS["table_words"] * self.table_words(table)
+
+    def table_words(self, table: Table) -> float:
         tokens = set(_tokens(table.pre_text[-300:]))
-        return 0.15 * self.weight(tokens & set(self.context.sentence))
+        return self.weight(tokens & set(self.context.sentence))
 
     def year_fit(self, years: set[str]) -> float:
         if not self.context.years or not years:

@@ -52,7 +52,6 @@ from typing import Any
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, implied_scale, numeric_cells
 from finprobe.benchmarks.faith.context import (
-    KIND_PRIOR,
     Candidate,
     Context,
     Scorer,
@@ -64,6 +63,7 @@ from finprobe.benchmarks.faith.context import (
     read_context,
 )
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
+from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR
 from finprobe.document import Table
@@ -82,6 +82,9 @@ class SolverOptions:
     measures: bool = True
     sensitivity: bool = True
     anchor_rules: bool = True
+    # the candidate score's weights (``ranker.py``): None is the hand-set rule weights;
+    # ``load_ranker()`` is the conditional-logit ranker fitted with folds by report
+    ranker: Ranker | None = None
 
 
 ALL_RULES = SolverOptions()
@@ -178,31 +181,37 @@ def rank_candidates(
     ]
     candidates += _pairwise(best_cells + anchored[:6])
 
+    listed = _listed_items(masked) if options.sensitivity else None
+    row_parts = {
+        key: {
+            **scorer.label_parts(group[0].row_tokens, group[0].heading_tokens),
+            "table_words": scorer.table_words(group[0].table),
+        }
+        for key, group in by_row.items()
+    }
+    ranker = options.ranker or HAND_RANKER
     for cand in candidates:
-        cand.score = _score(cand, context, scorer, row_fit, anchor_rows)
+        feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
-            cand.score -= 8.0
+            feats["explained"] = 1.0
         if cand.kind == "lookup":
             first = cand.cells[0]
-            cand.score += anchor_cols.get(("", _column_key(first)), 0.0)
+            feats["anchor_column"] = anchor_cols.get(("", _column_key(first)), 0.0)
             if (first.table_index, first.row, _column_key(first)) in same_measure:
-                cand.score -= 4.0
+                feats["same_measure"] = 1.0
         elif any((c.table_index, c.row) == key[:2] for c in cand.cells for key in same_measure):
-            cand.score -= 4.0
-
-    listed = _listed_items(masked) if options.sensitivity else None
-    if listed:
-        # the blank's item of a parallel list names its row; the other items do not
-        slot, names = listed
-        for cand in candidates:
-            if cand.kind != "lookup":
-                continue
+            feats["same_measure"] = 1.0
+        if listed and cand.kind == "lookup":
+            # the blank's item of a parallel list names its row; the other items do not
+            slot, names = listed
             label = cand.cells[0].table.row_label(cand.cells[0].row)
             others = any(_names_item(label, n) for n in names if n != names[slot])
             if _names_item(label, names[slot]) and not others:
-                cand.score += 3.0
+                feats["listed_item"] = 1.0
             elif others and not _names_item(label, names[slot]):
-                cand.score -= 3.0  # the other items' rows hold the other listed figures
+                feats["listed_other"] = 1.0  # the other items' rows hold the other figures
+        cand.features = feats
+        cand.score = ranker.score(feats)
     candidates.sort(key=lambda c: c.score, reverse=True)
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)
@@ -242,86 +251,106 @@ def _column_key(cell: Cell) -> str:
     return _YEAR.sub("", cell.col_text).strip() or str(cell.col)
 
 
-def _score(
+def _features(
     cand: Candidate,
     ctx: Context,
     scorer: Scorer,
-    row_fit: dict[tuple[str, int], float],
+    row_parts: dict[tuple[str, int], dict[str, float]],
     anchor_rows: dict[tuple[str, int], float],
-) -> float:
+) -> dict[str, float]:
+    """The candidate as ranker features (``ranker.FEATURES``)."""
     first = cand.cells[0]
     key = (first.table_index, first.row)
-    score = row_fit[key] + KIND_PRIOR[cand.kind]
+    feats: dict[str, float] = dict(row_parts[key])
     if cand.kind in ("ratio", "share", "sum"):
-        other = cand.cells[1]
-        score = 0.5 * (score + row_fit[(other.table_index, other.row)]) + KIND_PRIOR[cand.kind]
+        # a pair of rows: the mean of their fits
+        other = row_parts[(cand.cells[1].table_index, cand.cells[1].row)]
+        for name in set(feats) | set(other):
+            feats[name] = 0.5 * (feats.get(name, 0.0) + other.get(name, 0.0))
+    if cand.kind != "lookup":
+        feats[f"kind_{cand.kind}"] = 1.0
 
     # periods: the blank's period against the cell's column
     if cand.kind == "lookup":
-        score += _period_fit(first, ctx, scorer) + scorer.column_fit(first)
+        feats.update(_period_parts(first, ctx, scorer))
+        feats.update(scorer.column_parts(first))
     elif cand.kind in ("change", "pct_change"):
         years = set().union(*(c.years for c in cand.cells))
-        score += 1.5 if ctx.years and set(ctx.years[:2]) <= years else (-1.0 if ctx.years else 0.0)
+        if ctx.years:
+            hit = set(ctx.years[:2]) <= years
+            feats["change_years_match" if hit else "change_years_miss"] = 1.0
     else:
-        score += scorer.year_fit(first.years)
+        feats.update(_year_parts(first.years, ctx))
 
     # what the blank is: a change, or a level of one period
     is_change = cand.kind in ("change", "pct_change") or (
         cand.kind == "lookup" and first.change_column
     )
     if ctx.role == "change":
-        score += 3.0 if is_change else -2.5
-    else:
-        score += -3.0 if is_change else 0.0
+        feats["role_change_is_change" if is_change else "role_change_not_change"] = 1.0
+    elif is_change:
+        feats["role_level_is_change"] = 1.0
 
     # unit type from the hint
     if ctx.wants_percent != cand.percent:
-        score -= 4.0
+        feats["percent_mismatch"] = 1.0
         if ctx.wants_plain and cand.kind in ("share", "ratio"):
-            score += 3.0  # a share written as a fraction ("0.62")
+            feats["plain_fraction"] = 1.0
     if ctx.wants_money and any(c.physical_unit for c in cand.cells):
-        score -= 2.0
+        feats["money_physical"] = 1.0
     if ctx.wants_money and any(c.count_row for c in cand.cells):
-        score -= 5.0  # a dollar figure is never a share count, an area or a headcount
-    if ctx.physical_unit and not ctx.wants_money:
-        score += 1.0 if first.physical_unit else 0.0
+        feats["money_count"] = 1.0  # a dollar figure is never a share count or an area
+    if ctx.physical_unit and not ctx.wants_money and first.physical_unit:
+        feats["physical_match"] = 1.0
 
     # anchors: the sentence's other numbers locate the row, but are not the answer;
-    # "from [MASK] to $8.7 million" names the blank's own row twice as surely
     # "from [MASK] to $8.7 million" and "increased $1.95 billion, or [MASK]" name the
     # blank's own row twice as surely
     paired = ctx.role == "older" or ctx.role == "change" and ctx.paired
-    score += anchor_rows.get(key, 0.0) * (2.0 if paired else 1.0)
+    if anchor_rows.get(key):
+        feats["anchor_row"] = anchor_rows[key]
+        if paired:
+            feats["anchor_row_paired"] = anchor_rows[key]
     if (
         cand.kind == "lookup"
         and _matches_anchor(first, ctx.anchors, cand.percent)
         or cand.kind != "lookup"
         and _matches_anchor(cand.value, ctx.anchors, cand.percent)
     ):
-        score -= 6.0
+        feats["is_anchor"] = 1.0
     if cand.kind == "share" and ctx.share_words:
-        score += 2.5
+        feats["share_words_share"] = 1.0
     elif ctx.share_words and cand.kind == "lookup" and not cand.percent:
-        score -= 2.0  # "[MASK] of our total": a part of the total, not an amount
+        feats["share_words_amount"] = 1.0  # "[MASK] of our total": a part, not an amount
     if cand.kind == "ratio" and ctx.ratio_words:
-        score += 0.5
+        feats["ratio_words_ratio"] = 1.0
     if cand.value == 0:
-        score -= 1.0
-    return score
+        feats["zero_value"] = 1.0
+    return feats
 
 
-def _period_fit(cell: Cell, ctx: Context, scorer: Scorer) -> float:
+def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
     """How well a level cell's period fits the blank's period."""
     target = ctx.year_slot or ctx.target_year
     if not cell.years:
-        return -0.5 if target or ctx.years else 0.0
+        return {"period_no_years": 1.0} if target or ctx.years else {}
     if target is None and ctx.role == "older" and scorer.current_year:
         target = str(int(scorer.current_year) - 1)
     if target is None and ctx.role == "level":
         target = scorer.current_year
     if target is None:
-        return scorer.year_fit(cell.years)
-    return 2.5 if target in cell.years else -1.5
+        return _year_parts(cell.years, ctx)
+    return {"period_target_match" if target in cell.years else "period_target_miss": 1.0}
+
+
+def _year_parts(years: set[str], ctx: Context) -> dict[str, float]:
+    if not ctx.years or not years:
+        return {}
+    if ctx.years[0] in years:
+        return {"period_first_year": 1.0}
+    if years & set(ctx.years):
+        return {"period_other_year": 1.0}
+    return {"period_year_miss": 1.0}
 
 
 def _format_value(value: Decimal, percent: bool, ctx: Context, kind: str) -> str:

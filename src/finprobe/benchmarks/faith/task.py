@@ -17,6 +17,7 @@ from finprobe.benchmarks.faith.dataset import (
     load_faith_reports,
 )
 from finprobe.benchmarks.faith.prompts import prediction_prompt
+from finprobe.benchmarks.faith.ranker import load_ranker
 from finprobe.benchmarks.faith.scorer import (
     SCORER_VERSION,
     faith_scorer,
@@ -24,7 +25,7 @@ from finprobe.benchmarks.faith.scorer import (
     rescore,
     summarize,
 )
-from finprobe.benchmarks.faith.solver import solve_from_tables
+from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
 from finprobe.runner import BenchmarkInfo, answer_or_generate, json_generate
 
 
@@ -84,7 +85,16 @@ def faith_solver_baseline(metadata: dict) -> str:
     return solve_from_tables(visible).to_completion()
 
 
-BASELINES = {"faith-solver": faith_solver_baseline}
+def faith_solver_learned_baseline(metadata: dict) -> str:
+    """The same solver with the learned candidate ranker (``faith_ranker.json``)."""
+    visible = {k: v for k, v in metadata.items() if k not in HIDDEN_FROM_BASELINES}
+    return solve_from_tables(visible, SolverOptions(ranker=load_ranker())).to_completion()
+
+
+BASELINES = {
+    "faith-solver": faith_solver_baseline,
+    "faith-solver-learned": faith_solver_learned_baseline,
+}
 
 
 @task
