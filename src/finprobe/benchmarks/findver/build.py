@@ -638,7 +638,9 @@ def build_dataset(
 
     files = collect_inputs(reports, (".json", ".json.gz"))[: limit or None]
     if not files and not synthetic:
-        raise InputError(None, "no reports given: pass report files or folders and/or --synthetic N")
+        raise InputError(
+            None, "no reports given: pass report files or folders and/or --synthetic N"
+        )
     reports_dir = out.parent / "reports"
     reports_dir.mkdir(parents=True, exist_ok=True)
     built: list[dict[str, Any]] = []
