@@ -404,7 +404,8 @@ def inject_numerical_unit_error(
     s: str, lang: str, rng: random.Random, context: str = ""
 ) -> Change | None:
     swaps = UNIT_SWAPS_ZH if lang == "zh" else UNIT_SWAPS_EN
-    gap = "" if lang == "zh" else r"(?:\s|-)"
+    # never a hyphenated compound ("364-day term loan"): "364-seconds" is no English
+    gap = "" if lang == "zh" else r"\s"
     options = []
     for name, pattern, wrong, subject in swaps:
         if not re.search(subject, s, re.I):

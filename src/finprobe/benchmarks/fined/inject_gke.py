@@ -417,7 +417,15 @@ def inject_non_numerical_value_missing(
         if re.search(r"\d", m.group(3)) and not re.search(r"[A-Za-z]", m.group(3)):
             continue
         family = "ticker symbol" if "symbol" in m.group(1) else "defined term"
+        # a full stop inside the quotes ("BPTH.”") ends the sentence: it stays, after them
+        value = m.group(3).rstrip(".!?;,")
+        end = m.group(3)[len(value) :]
+        if not value:
+            continue
         options.append(
-            Change(s[: m.start(3)] + s[m.end(3) :], {"removed": m.group(3), "family": family})
+            Change(
+                s[: m.start(3)] + m.group(4) + end + s[m.end(4) :],
+                {"removed": value, "family": family},
+            )
         )
     return rng.choice(options) if options else None

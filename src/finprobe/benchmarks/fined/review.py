@@ -75,7 +75,13 @@ def clean_edit(original: str, modified: str, subtype: str) -> str | None:
             return why
     if modified.count("(") - modified.count(")") != original.count("(") - original.count(")"):
         return "unbalanced parentheses"
+    # the sentence must still end: a removal that takes its full stop runs it into the next
+    if _SENTENCE_END.search(original) and not _SENTENCE_END.search(modified):
+        return "sentence end lost"
     return None
+
+
+_SENTENCE_END = re.compile(r"[.!?。！？][”\"’')]*\s*$")
 
 
 # ----------------------------------------------------------------------------- same quantity
@@ -659,7 +665,14 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
         swaps = UNIT_SWAPS_ZH if re.search(r"[\u4e00-\u9fff]", original) else UNIT_SWAPS_EN
         for _, pattern, wrong, subject in swaps:
             was_there = re.search(pattern, original)
-            wrong_unit = any(w in modified and w not in original for w in wrong)
+            # a unit swapped inside a hyphenated compound ("364-seconds term loan") is no
+            # English: a grammar slip, not a unit error
+            wrong_unit = any(
+                w in modified
+                and w not in original
+                and not re.search(rf"\d-{re.escape(w)}", modified)
+                for w in wrong
+            )
             if was_there and wrong_unit and re.search(subject, original, re.I):
                 return True, ""
         return False, "the new unit is not one that cannot fit"
@@ -798,7 +811,47 @@ def second_error(subtype: str, original: str, modified: str, document: str) -> s
         for _, _, text in figure_mentions(original):
             if old.strip() and old.strip() in text and document.count(text) > 1:
                 return "the figure is stated elsewhere with its right unit"
+    if subtype == "calculation_error" and _changed_figure_restated(original, modified, document):
+        # the edited operand or result also contradicts the table or paragraph that
+        # restates it: a numerical inconsistency besides the broken arithmetic
+        return "the changed figure is stated elsewhere in the document"
     return None
+
+
+def figure_forms(figure: str, value: Decimal, percent: bool) -> set[str]:
+    """The ways a table or another paragraph may write the same figure: its digits as
+    written, and its value in units, thousands or millions ("$1.5 million" is "1,500" in a
+    table in thousands, "1,500,000" in one in dollars)."""
+    m = re.search(r"\d[\d,]*(?:\.\d+)?", figure)
+    forms = {m.group(0)} if m else set()
+    if percent:
+        return forms
+    for scale in (1, 1000, 1000000):
+        x = abs(value) / scale
+        if x == x.to_integral_value() and x >= 10:
+            forms.add(f"{int(x):,}")
+    return forms
+
+
+def _changed_figure_restated(original: str, modified: str, document: str) -> bool:
+    """The figure an edit changed appears again in the document, outside its own sentence,
+    in any of its scale forms (digits not part of a longer number, not a % for an amount)."""
+    at = next(
+        (i for i in range(min(len(original), len(modified))) if original[i] != modified[i]),
+        None,
+    )
+    if at is None:
+        return False
+    for n in find_numbers(original):
+        if not n.start <= at < max(n.end, n.start + 1) or n.kind in NON_FIGURE_KINDS:
+            continue
+        percent = "percent" in n.number.units
+        for form in figure_forms(n.text, n.number.value, percent):
+            unit = r"\s?(?:%|percent)" if percent else r"(?!\s?(?:%|percent))"
+            rx = re.compile(r"(?<![\d.,])" + re.escape(form) + r"(?!\d|[.,]\d)" + unit)
+            if len(rx.findall(document)) > len(rx.findall(original)):
+                return True
+    return False
 
 
 def review(subtype: str, original: str, modified: str, document: str) -> tuple[bool, str]:
