@@ -86,6 +86,31 @@ def test_local_openai_compatible_server(tmp_path: Path, fake_server) -> None:
     assert results["headline"]["overall"] == pytest.approx(100 / 6, abs=0.01)
 
 
+def test_offline_model_skips_the_response_cache_and_per_sample_flushes(
+    tmp_path: Path, fake_server
+) -> None:
+    """A mock's replies are free to remake: no cache, a flush per 100 samples, no live
+    buffer; a real model keeps the response cache and flushes every sample."""
+    from inspect_ai.log import read_eval_log
+
+    configs = {}
+    for model in ("mockllm/model", "openai-api/local/tiny-model"):
+        outcome = run_benchmark(
+            "faith", model, task_args={"data": str(TINY)}, runs_dir=tmp_path / model[:4],
+            display="none", cache=True,
+        )  # fmt: skip
+        assert outcome.results["samples"] == 6
+        log = read_eval_log(str(outcome.log_path), header_only=True)
+        configs[model] = (
+            log.eval.config.log_buffer,
+            log.eval.config.log_realtime,
+            log.eval.config.score_display,
+            log.plan.config.cache is not None and log.plan.config.cache is not False,
+        )
+    assert configs["mockllm/model"] == (100, False, False, False)
+    assert configs["openai-api/local/tiny-model"] == (1, True, False, True)
+
+
 def test_killed_run_resumes_without_repeating_samples(tmp_path: Path, fake_server) -> None:
     env = dict(os.environ, FINPROBE_TEST="1")
     command = [

@@ -305,7 +305,11 @@ def normalize_cells(
     cells: Iterable[Sequence[Any]], origins: list[list[Any]] | None = None
 ) -> list[list[str]]:
     """Clean text, pad rows, merge EDGAR fragment columns, drop spacers."""
-    grid = _rectangular(cells)
+    return _normalize_grid(_rectangular(cells), origins)
+
+
+def _normalize_grid(grid: list[list[str]], origins: list[list[Any]] | None) -> list[list[str]]:
+    """normalize_cells on a grid already cleaned and padded (an HTML grid)."""
     if origins is not None and (
         len(origins) != len(grid)
         or any(len(o) != len(g) for o, g in zip(origins, grid, strict=True))
@@ -1352,7 +1356,8 @@ def _findver_table(bid: str, sid: str, rows: list[list[str]], html: Any, pre_tex
         except Exception:  # a broken HTML twin must not lose the pipe table
             grid = None
     if grid is not None and origins is not None:
-        html_cells = normalize_cells(grid, origins)
+        # the grid's cells are clean_text'ed and its rows padded: no second pass
+        html_cells = _normalize_grid(grid, origins)
         if _html_matches_pipe(_row_texts(grid, origins), rows):
             return Table(
                 id=bid, cells=html_cells, raw_cells=grid, spans=spans, html_cells=html_cells,

@@ -133,6 +133,28 @@ def baseline_name(model: object) -> str | None:
     return text.split("/", 1)[1] if text.startswith("finprobe/") else None
 
 
+def offline_model(model: str) -> bool:
+    """mockllm or a FinProbe baseline: its replies cost nothing to make again."""
+    return model.startswith("mockllm/") or baseline_name(model) is not None
+
+
+def log_options(model: str, display: str) -> dict[str, Any]:
+    """inspect's logging settings for a run of ``model``.
+
+    A real model's reply is worth keeping at once: flush every finished sample, so a
+    killed run loses none. An offline model's replies are free to remake, so there a
+    flush per sample (each rereads the growing log) and the realtime sample buffer
+    (for live viewing) only cost time. Progress-line metrics are not computed when
+    nothing is displayed.
+    """
+    options: dict[str, Any] = {"log_buffer": 1}
+    if offline_model(model):
+        options.update(log_buffer=100, log_realtime=False)
+    if display == "none":
+        options["score_display"] = False
+    return options
+
+
 @solver
 def answer_or_generate(
     baselines: Mapping[str, Callable[[dict], str]],
@@ -467,7 +489,7 @@ def run_benchmark(
             log_dir=str(runs_dir),
             fail_on_error=fail_on_error,
             display=display,
-            log_buffer=1,  # flush every finished sample: a killed run loses none of them
+            **log_options(model, display),
             **limits.generate_config(),
         )
         if max_connections is not None:
@@ -490,7 +512,7 @@ def run_benchmark(
                     model=model,
                     model_base_url=model_base_url,
                     model_args=model_args,
-                    cache=cache,
+                    cache=cache and not offline_model(model),  # a mock's replies: no cache
                     limit=limit,
                     metadata={"finprobe": {"max_context_tokens": max_context_tokens,
                                            "model_url": url, **limits.generate_config()}},
