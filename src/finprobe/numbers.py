@@ -647,6 +647,11 @@ def _parse_cached(text: str, groups: UnitGroups) -> ParsedNumber | None:
     return chosen.number
 
 
+def plain_decimal(value: Decimal) -> str:
+    """A Decimal as plain digits: no exponent, no trailing zeros ("1.2E+7" -> "12000000")."""
+    return format(value.normalize(), "f")
+
+
 def parse_number(text: str, groups: UnitGroups | None = None) -> ParsedNumber | None:
     """Parse the number a short text states ("$1,230 million", "(1,284)", "five percent").
 

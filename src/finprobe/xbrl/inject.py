@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 
+from finprobe.numbers import plain_decimal
 from finprobe.xbrl.check_base import CheckContext, _dw, check_summation, pick_fact
 from finprobe.xbrl.filing import Context, Filing
 from finprobe.xbrl.linkbase import SUMMATION_ARCROLES, Arc, RelationshipSet
@@ -211,7 +212,7 @@ def misstate_total(filing: Filing, role: str, parent: str, ctx_id: str, kind: st
     dec = facts[0].decimals
     if any(check_summation((new, dec), terms, mode).consistent for mode in ("xbrl21", "calc11")):
         return None
-    text = format(new.normalize(), "f")  # plain digits: no exponent, no trailing zeros
+    text = plain_decimal(new)
     out = filing.copy()
     for f in out.facts:
         if f.concept == parent and f.context_id == ctx_id and f.number is not None:

@@ -22,6 +22,8 @@ from collections import defaultdict
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from finprobe.numbers import plain_decimal
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _STOP = {"and", "of", "the", "for", "in", "to", "on", "at", "by", "from", "or", "net", "total",
          "value", "carrying", "amount", "a", "an", "with", "including", "excluding"}  # fmt: skip
@@ -178,7 +180,7 @@ def finmr_solver(metadata: dict) -> str:
 
 
 def _plain(value: Decimal | None) -> str | None:
-    return None if value is None else format(value.normalize(), "f")
+    return None if value is None else plain_decimal(value)
 
 
 # --------------------------------------------------------------------------- FinRE

@@ -35,6 +35,7 @@ from finprobe.benchmarks.finauditing.prompts import (
 )
 from finprobe.benchmarks.finauditing.scorer import FINRE_LABELS
 from finprobe.errors import InputError
+from finprobe.numbers import plain_decimal
 from finprobe.xbrl import inject
 from finprobe.xbrl.checks import pick_fact
 from finprobe.xbrl.filing import Filing, load_filing
@@ -199,12 +200,6 @@ def children_sum(filing: Filing, role: str, parent: str, ctx_id: str,
     return total if found else None
 
 
-def _plain(value: Decimal) -> str:
-    """A Decimal without exponent or trailing zeros ("1.2E+7" -> "12000000")."""
-    text = format(value.normalize(), "f")
-    return text
-
-
 # --------------------------------------------------------------------------- rows
 
 
@@ -215,7 +210,10 @@ def finmr_row(filing: Filing, name: str, sub: SubFiling, concept: str, ctx_id: s
     q1, q2 = finmr_questions(concept, filing.label(concept), ctx.period_text(), ctx.dims_text())
     chunks = taxonomy_chunks([concept] + [a.target for a in filing.calc.children(concept, sub.role)],
                              taxonomy)  # fmt: skip
-    answer = {"extracted_value": _plain(extracted), "calculated_value": _plain(calculated)}
+    answer = {
+        "extracted_value": plain_decimal(extracted),
+        "calculated_value": plain_decimal(calculated),
+    }
     return {
         "id": f"finmr-{name}-{_row_id(method, sub.role, concept, ctx_id, extracted)}",
         "subtask": "finmr",
