@@ -11,12 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 from typer.testing import CliRunner
 
 from finprobe.errors import InputError
 from finprobe.inputs import collect_inputs
 
-REPORTS = Path(__file__).resolve().parents[2] / "shared" / "data" / "findver" / "reports"
+REPORTS = SHARED / "data" / "findver" / "reports"
 # two small 10-Ks from which every builder makes instances (FinDVer needs two-year tables)
 SMALL = ("HGYN-2024-04-09_10-K.json.gz", "MCCX-2024-04-15_10-K.json.gz")
 

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 TINY = Path(__file__).parent / "data" / "faith_tiny.json"
 
@@ -112,7 +113,7 @@ def test_check_exit_code_says_whether_findings_were_found(tmp_path: Path) -> Non
     filing = export_report(make_report(seed=3), tmp_path / "synth")
     clean = finprobe("check", str(filing))
     assert clean.returncode == 0, clean.stdout + clean.stderr
-    shared = Path(__file__).resolve().parents[2] / "shared" / "data" / "xbrl" / "aeon-10q-2023"
+    shared = SHARED / "data" / "xbrl" / "aeon-10q-2023"
     if shared.is_dir():  # one genuine calculation error: every child reported, sum differs
         found = finprobe("check", str(shared))
         assert found.returncode == 1 and "XBRL.calc: 1 error" in found.stdout

@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from finprobe.document import (
     FinancialDocument,
@@ -24,7 +25,6 @@ from finprobe.document import (
 from finprobe.errors import InputError
 
 HERE = Path(__file__).resolve().parent
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 REPORTS = SHARED / "data" / "findver" / "reports"
 FAITH = SHARED / "data" / "faith" / "pilot-dev.json"
 ACRS = REPORTS / "ACRS-2024-02-27_10-K.json.gz"

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from shared_data import SHARED
 from typer.testing import CliRunner
 
 from finprobe.benchmarks.faith.build import (
@@ -28,7 +29,6 @@ from finprobe.document import FinancialDocument, Paragraph, Table, load_html
 from finprobe.errors import InputError
 from finprobe.numbers import parse_number, precision_relaxed_match
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 PILOT = SHARED / "data" / "faith" / "pilot-dev.json"
 REPORTS = SHARED / "data" / "findver" / "reports"
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from finprobe.benchmarks.finauditing.baselines import (
     classify_relation,
@@ -28,7 +28,6 @@ from finprobe.xbrl.filing import load_filing
 from finprobe.xbrl.segment import segment_filing
 from finprobe.xbrl.synth_export import export_report
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 XBRL = SHARED / "data" / "xbrl"
 
 

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from shared_data import SHARED
 
 from finprobe.benchmarks.finauditing.build import (
     NCI_INCLUSIVE,
@@ -14,7 +13,7 @@ from finprobe.benchmarks.finauditing.build import (
 )
 from finprobe.xbrl.filing import load_filing
 
-XBRL = Path(__file__).resolve().parents[2] / "shared" / "data" / "xbrl"
+XBRL = SHARED / "data" / "xbrl"
 pytestmark = pytest.mark.skipif(not XBRL.is_dir(), reason="needs ../shared/data/xbrl")
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 import random
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from finprobe.benchmarks.finauditing.build import (
     build_dataset,
@@ -21,7 +21,7 @@ from finprobe.xbrl import inject
 from finprobe.xbrl.checks import run_checks
 from finprobe.xbrl.filing import load_filing
 
-XBRL = Path(__file__).resolve().parents[2] / "shared" / "data" / "xbrl"
+XBRL = SHARED / "data" / "xbrl"
 pytestmark = pytest.mark.skipif(not XBRL.is_dir(), reason="needs ../shared/data/xbrl")
 
 

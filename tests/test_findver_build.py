@@ -8,6 +8,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 from typer.testing import CliRunner
 
 from finprobe.benchmarks.findver.build import build_claims_for_document, build_dataset
@@ -15,8 +16,6 @@ from finprobe.benchmarks.findver.dataset import load_claims, report_passages, re
 from finprobe.benchmarks.findver.verifier import verify_claim
 from finprobe.document import load_findver_report
 from finprobe.errors import InputError
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 @pytest.fixture(scope="module")

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from finprobe.benchmarks.findver.dataset import (
     EvidenceBuilder,
@@ -18,7 +19,6 @@ from finprobe.benchmarks.findver.dataset import (
 from finprobe.errors import InputError
 from finprobe.retrieval import Passage
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 DEV = SHARED / "data" / "findver" / "testmini-dev.json"
 
 

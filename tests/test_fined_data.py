@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 from typer.testing import CliRunner
 
 from finprobe.benchmarks.fined.dataset import (
@@ -26,7 +27,6 @@ from finprobe.benchmarks.fined.taxonomy import (
 )
 from finprobe.errors import InputError
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 FINED_DATA = SHARED / "data" / "fined"
 REPORTS = SHARED / "data" / "findver" / "reports"
 

@@ -10,6 +10,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from finprobe.benchmarks.fined.card import data_card, edit_concentration
 from finprobe.benchmarks.fined.dataset import AnnotatedError, FinEDDocument
@@ -43,7 +44,6 @@ from finprobe.benchmarks.fined.taxonomy import SUBTYPE_IDS
 
 GOLDEN = Path(__file__).parent / "golden" / "fined_injectors.jsonl"
 GOLDEN_REVIEW = Path(__file__).parent / "golden" / "fined_review.jsonl"
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 REPORTS = SHARED / "data" / "findver" / "reports"
 
 

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from finprobe.benchmarks.fined.dataset import load_dataset
 from finprobe.benchmarks.fined.scorer import (
@@ -18,7 +19,6 @@ from finprobe.benchmarks.fined.scorer import (
 )
 
 GOLDEN = Path(__file__).parent / "golden" / "fined_scoring.jsonl"
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 FINED_DATA = SHARED / "data" / "fined"
 
 

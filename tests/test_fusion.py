@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shared_data import SHARED
 from typer.testing import CliRunner
 
 from finprobe.errors import InputError
@@ -29,8 +30,6 @@ from finprobe.retrieval import (
     passages_from_context,
     summarize_recall,
 )
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 PASSAGES = [
     Passage("0", "ITEM 1. BUSINESS. We sell outdoor gear through retail stores.", "paragraph", 0),

@@ -7,6 +7,7 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from finprobe.errors import InputError
 from finprobe.numbers import (
@@ -21,7 +22,6 @@ from finprobe.numbers import (
 )
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 PILOT = SHARED / "data" / "faith" / "pilot-dev.json"
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from shared_data import SHARED
 
 from finprobe.retrieval import (
     BM25Retriever,
@@ -23,8 +24,6 @@ from finprobe.retrieval import (
     windows,
 )
 from finprobe.retrievers import make_retriever
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 PASSAGES = [
     Passage("0", "ITEM 1. BUSINESS. We sell outdoor gear through retail stores.", "paragraph", 0),

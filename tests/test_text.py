@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 
 from finprobe.text import Sentence, split_sentences
-
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 
 
 def texts(s: str) -> list[str]:

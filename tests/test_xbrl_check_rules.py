@@ -8,13 +8,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 from typer.testing import CliRunner
 
 from finprobe.xbrl.check_report import coverage, render_report
 from finprobe.xbrl.checks import DEFAULT_RULES, RULES, run_checks, run_rules
 from finprobe.xbrl.filing import Context, load_filing
 
-XBRL = Path(__file__).resolve().parents[2] / "shared" / "data" / "xbrl"
+XBRL = SHARED / "data" / "xbrl"
 pytestmark = pytest.mark.skipif(not XBRL.is_dir(), reason="needs ../shared/data/xbrl")
 
 

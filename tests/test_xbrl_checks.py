@@ -4,9 +4,9 @@ and a real inconsistency injected into a real filing."""
 from __future__ import annotations
 
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
+from shared_data import SHARED
 from test_xbrl_minifiling import BS, IS, write_mini_filing
 
 from finprobe.xbrl import inject
@@ -21,7 +21,6 @@ from finprobe.xbrl.checks import (
 )
 from finprobe.xbrl.filing import load_filing
 
-SHARED = Path(__file__).resolve().parents[2] / "shared"
 XBRL = SHARED / "data" / "xbrl"
 
 D = Decimal

@@ -4,10 +4,10 @@ and an optional cross-check against Arelle."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 import typer
+from shared_data import SHARED
 from typer.testing import CliRunner
 
 from finprobe.benchmarks.finauditing.commands import register
@@ -15,7 +15,7 @@ from finprobe.xbrl import inject
 from finprobe.xbrl.checks import run_checks
 from finprobe.xbrl.filing import load_filing
 
-XBRL = Path(__file__).resolve().parents[2] / "shared" / "data" / "xbrl"
+XBRL = SHARED / "data" / "xbrl"
 pytestmark = pytest.mark.skipif(not XBRL.is_dir(), reason="shared XBRL data not present")
 
 # facts, contexts, units, calc, pres, def arcs (after prohibition): measured, and the

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from lxml import etree
+from shared_data import SHARED
 from test_xbrl_minifiling import BS, IS, NOTE, write_mini_filing
 
 from finprobe.xbrl.filing import load_filing
 from finprobe.xbrl.linkbase import secure_parser
 from finprobe.xbrl.segment import classify_role, segment_filing
 
-XBRL = Path(__file__).resolve().parents[2] / "shared" / "data" / "xbrl"
+XBRL = SHARED / "data" / "xbrl"
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import openpyxl
 import pytest
+from shared_data import SHARED
 from test_xbrl_minifiling import write_mini_filing
 
 from finprobe.errors import InputError
@@ -16,9 +17,7 @@ from finprobe.xbrl.checks import run_checks
 from finprobe.xbrl.filing import load_filing
 from finprobe.xbrl.taxonomy import TaxonomyIndex, build_taxonomy_chunks
 
-SRT = (
-    Path(__file__).resolve().parents[2] / "shared" / "data" / "taxonomy" / "SRT Taxonomy 2024.xlsx"
-)
+SRT = SHARED / "data" / "taxonomy" / "SRT Taxonomy 2024.xlsx"
 SUM03 = "http://www.xbrl.org/2003/arcrole/summation-item"
 SUM11 = "https://xbrl.org/2023/arcrole/summation-item"
 ROLE = "http://fasb.org/us-gaap/role/statement/StatementOfFinancialPositionClassified"
