@@ -42,13 +42,15 @@ def _rebuild_calc(filing: Filing, arcs: list[Arc]) -> None:
     filing.calc = RelationshipSet(arcs, filing.calc.removed)
 
 
-def consistent_totals(filing: Filing, complete: bool = False) -> list[tuple[str, str, str]]:
+def consistent_totals(filing: Filing, complete: bool = False,
+                      check: CheckContext | None = None) -> list[tuple[str, str, str]]:  # fmt: skip
     """(role, parent, context) of calculations that hold on non-dimensional facts.
 
     ``complete``: only those where every calculation child is reported in the context
     and the children add up to the total exactly (the clean ground truth FinMR needs).
+    ``check``: the filing's CheckContext when the caller has one (its fact index is reused).
     """
-    c = CheckContext(filing)
+    c = check if check is not None else CheckContext(filing)
     numeric = c.numeric()
     out = []
     for role in filing.calc.roles():
@@ -154,7 +156,8 @@ def round_significant(value: Decimal, digits: int) -> Decimal:
 
 
 def misstate_total(filing: Filing, role: str, parent: str, ctx_id: str, kind: str,
-                   rng: random.Random) -> tuple[Filing, GroundTruth] | None:  # fmt: skip
+                   rng: random.Random, check: CheckContext | None = None,
+                   ) -> tuple[Filing, GroundTruth] | None:  # fmt: skip
     """Report the total of a complete, consistent calculation with one realistic error.
 
     Kinds: transposed digits; a component omitted from, or counted twice in, the total;
@@ -163,8 +166,10 @@ def misstate_total(filing: Filing, role: str, parent: str, ctx_id: str, kind: st
     figure quoted in the text, 2 or 3 significant digits). None when the kind does not
     apply (no two different adjacent digits, no non-zero component) or when the
     misstated total would still be consistent under XBRL 2.1 or under Calculations 1.1.
+    ``check``: the filing's CheckContext when the caller misstates several totals of one
+    filing (its fact index is built once instead of once per call).
     """
-    c = CheckContext(filing)
+    c = check if check is not None else CheckContext(filing)
     facts = [f for f in filing.facts if f.concept == parent and f.context_id == ctx_id
              and f.number is not None]  # fmt: skip
     if not facts:

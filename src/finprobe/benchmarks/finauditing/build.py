@@ -37,6 +37,7 @@ from finprobe.benchmarks.finauditing.scorer import FINRE_LABELS
 from finprobe.errors import InputError
 from finprobe.numbers import plain_decimal
 from finprobe.xbrl import inject
+from finprobe.xbrl.check_base import CheckContext
 from finprobe.xbrl.checks import pick_fact
 from finprobe.xbrl.filing import Filing, load_filing
 from finprobe.xbrl.linkbase import SUMMATION_ARCROLES
@@ -362,7 +363,9 @@ def inject_finmr(filing: Filing, name: str, n: int, rng: random.Random,
     is then misstated in one of ``inject.MISSTATEMENT_KINDS``, taken in turn from
     ``kind_start`` so every kind has about the same share of a build."""
     statements = _statement_roles(filing)
-    candidates = [c for c in inject.consistent_totals(filing, complete=True) if c[0] in statements]
+    check = CheckContext(filing)  # one fact index for every candidate of this filing
+    candidates = [c for c in inject.consistent_totals(filing, complete=True, check=check)
+                  if c[0] in statements]  # fmt: skip
     rng.shuffle(candidates)
     kinds = inject.MISSTATEMENT_KINDS
     rows: list[dict] = []
@@ -373,7 +376,7 @@ def inject_finmr(filing: Filing, name: str, n: int, rng: random.Random,
         if parent in used:
             continue  # one question per concept keeps instances varied
         kind = kinds[(kind_start + len(rows)) % len(kinds)]
-        got = inject.misstate_total(filing, role, parent, ctx_id, kind, rng)
+        got = inject.misstate_total(filing, role, parent, ctx_id, kind, rng, check)
         if got is None:
             continue
         changed, truth = got
