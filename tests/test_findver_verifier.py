@@ -163,10 +163,13 @@ def test_split_parentheses_read_negative() -> None:
         "table",
         0,
     )
-    # (-92,291 - -381,850) / 381,850 = +75.83%: read as positives it would be -75.83%
+    # (-92,291 - -381,850) / 381,850 = +75.83% as signed amounts; the outflow's size fell
+    # by 75.83%: both wordings are used for rows negative in both periods. Read as positives
+    # (the split parenthesis lost) the pair would give 92,291 / 381,850 = 24.17%, not 75.83%.
     claim = "Net change in cash increased by 75.83% from 2022 to 2023."
     assert verify_claim(claim, [cash]).label == "entailed"
-    assert verify_claim(claim.replace("increased", "decreased"), [cash]).label == "refuted"
+    assert verify_claim(claim.replace("increased", "decreased"), [cash]).label == "entailed"
+    assert verify_claim(claim.replace("75.83", "24.17"), [cash]).label == "refuted"
 
 
 def test_a_cell_supports_only_a_claim_about_its_row() -> None:
@@ -174,3 +177,71 @@ def test_a_cell_supports_only_a_claim_about_its_row() -> None:
     assert verify_claim("Cost of sales was $163.8 million in 2023.", EVIDENCE).label == "entailed"
     swapped = verify_claim("Research and development was $163.8 million in 2023.", EVIDENCE)
     assert swapped.label == "refuted"
+
+
+# a table whose header names no years: the verifier cannot tell which column is later
+NO_YEARS = Passage(
+    "12",
+    "Selected expenses (in thousands)\n"
+    "Line item | Current | Prior\n"
+    "Operating expenses | 92,853 | 75,232\n"
+    "Net loss | (35,128) | (17,280)",
+    "table",
+    0,
+)
+
+
+def test_rate_of_change_direction_holds_without_column_years() -> None:
+    # 75,232 -> 92,853 is +23.42%; 92,853 -> 75,232 is -18.98%: "up 18.98%" fits neither reading
+    evidence = [NO_YEARS]
+    assert verify_claim("Operating expenses increased by 23.42%.", evidence).label == "entailed"
+    assert verify_claim("Operating expenses decreased by 18.98%.", evidence).label == "entailed"
+    verdict = verify_claim("Operating expenses increased by 18.98%.", evidence)
+    assert verdict.label == "refuted"
+    assert "other direction" in verdict.failed[0].detail
+
+
+def test_rows_negative_in_both_periods_change_either_way() -> None:
+    # a loss of (17,280) -> (35,128) widened by 103.29%; (35,128) -> (17,280) narrowed by 50.81%
+    evidence = [NO_YEARS]
+    assert verify_claim("Net loss increased by 103.29%.", evidence).label == "entailed"
+    assert verify_claim("Net loss decreased by 50.81%.", evidence).label == "entailed"
+    # as signed amounts (-35,128 -> -17,280) it "increased" by 50.81%: said either way
+    assert verify_claim("Net loss widened by 50.81%.", evidence).label == "entailed"
+    assert verify_claim("Net loss widened by 60.81%.", evidence).label == "refuted"
+
+
+def test_claim_that_contradicts_its_own_figures() -> None:
+    from finprobe.benchmarks.findver.verifier import direction_checks
+
+    def passed(statement: str) -> list[bool]:
+        return [c.passed for c in direction_checks(statement)]
+
+    assert passed("Net sales increased from $1.2 billion in 2022 to $1.5 billion in 2023.") == [
+        True
+    ]
+    assert passed("Net sales increased from $1.5 billion in 2022 to $1.2 billion in 2023.") == [
+        False
+    ]
+    assert passed("Gross margin decreased from 45.2% to 47.1%, while revenue grew.") == [False]
+    # sizes of losses: widening from (3.2) to (5.1) is an increase
+    assert passed("The operating loss widened from $(3.2) million to $(5.1) million.") == [True]
+    assert passed("Net loss narrowed from $(3.2) million to $(5.1) million.") == [False]
+    assert passed("Revenue of $6 million was higher than the $5 million of 2022.") == [True]
+    assert passed("Revenue of $4 million was higher than the $5 million of 2022.") == [False]
+    assert passed("Costs of $4 million were less than $5 million.") == [True]
+    # not comparisons of the two figures: a change's size, a percentage beside an amount,
+    # a period range, a word that only looks like a direction ("contracts")
+    assert passed("Revenue of $4 million grew by more than $5 million.") == []
+    assert passed("Revenue rose 5% from $6 million.") == []
+    assert passed("Sales rose from 2022 to 2023.") == []
+    assert passed("Swap contracts moved from $6,786,000 to $7,186,000.") == []
+
+
+def test_self_contradicting_claim_is_refuted_by_the_verifier() -> None:
+    verdict = verify_claim(
+        "Total revenues decreased from $136.1 million in 2022 to $188.1 million in 2023.",
+        EVIDENCE,
+    )
+    assert verdict.label == "refuted"
+    assert [c.kind for c in verdict.failed] == ["direction"]

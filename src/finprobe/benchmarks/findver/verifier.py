@@ -221,8 +221,8 @@ def passage_figures(passage: Passage) -> list[Figure]:
 
 # entity and negation checks are off by default: on the dev claims they flag
 # entailed claims about as often as refuted ones (paraphrased names, hedged wording)
-DEFAULT_CHECKS = ("number", "date", "wording")
-ALL_CHECKS = ("number", "date", "wording", "entity", "negation")
+DEFAULT_CHECKS = ("number", "date", "wording", "direction")
+ALL_CHECKS = ("number", "date", "wording", "direction", "entity", "negation")
 _SCALES = (Decimal(1), Decimal(1000), Decimal(1_000_000), Decimal(1_000_000_000))
 
 
@@ -430,7 +430,12 @@ def match_number(
                         later = ordered(a, b)
                         if claim.direction and later is False:
                             continue  # the same pair read the other way round
-                        if claim.direction and later and (change > 0) != (claim.direction > 0):
+                        # a rate of change is not symmetric: "up 18.98%" cannot be the pair
+                        # that fell by 18.98%, even when the columns' years are unknown. Rows
+                        # negative in both periods (costs, losses, outflows in parentheses) are
+                        # said to change either way (in size, or as signed amounts): unchecked.
+                        signed = a.value > 0 or b.value > 0
+                        if claim.direction and signed and (change > 0) != (claim.direction > 0):
                             wrong_way = f"the change from {b.text} to {a.text} is {change:.2f}%, the other direction"
                             continue
                         return a, f"the change from {b.text} to {a.text} is {change:.2f}%"
@@ -609,6 +614,97 @@ def wording_checks(statement: str, evidence: Sequence[Passage]) -> list[Check]:
     return checks
 
 
+# ----------------------------------------------------------------------------- direction
+
+# direction words whose sense does not depend on the row ("improved" does: a loss improves
+# by shrinking); "narrowed"/"widened" speak of a loss's size
+_UP_WORD = re.compile(
+    r"\b(?:increas\w*|rose|risen|rise[sn]?|grew|grown|growth|higher|climb\w*|expand\w*|widen\w*|up)\b",
+    re.I,
+)
+_DOWN_WORD = re.compile(
+    r"\b(?:decreas\w*|declin\w*|fell|fallen|drop\w*|lower|reduc\w*|shr[aiu]nk\w*|narrow\w*|down)\b",
+    re.I,
+)
+_CLAUSE_END = re.compile(r"[.;]\s|,\s+(?:and|while|but|whereas)\b|\band\b", re.I)
+_FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+|roughly\s+)?$", re.I)
+# between the two figures of "from A (in 2022) to B": a period phrase, then "to"
+_TO_BETWEEN = re.compile(
+    r"^[^.;\d]*?(?:\b(?:19|20)\d\d\b[^.;\d]*?)*\bto\s+(?:approximately\s+|about\s+)?$", re.I
+)
+_COMPARATIVE = re.compile(
+    r"\b(?:(higher|greater|larger|more)|(lower|less|smaller|fewer))\s+than\s+(?:the\s+|that\s+of\s+|its\s+)?$",
+    re.I,
+)
+
+
+def _direction_before(text: str) -> int:
+    """+1 / -1 for the last direction word of the clause that ends ``text``; 0 if none or both."""
+    clause = _CLAUSE_END.split(text)[-1]
+    ups = [m.end() for m in _UP_WORD.finditer(clause)]
+    downs = [m.end() for m in _DOWN_WORD.finditer(clause)]
+    if not ups and not downs:
+        return 0
+    return 1 if max(ups, default=-1) > max(downs, default=-1) else -1
+
+
+def _comparable(a: NumberSpan, b: NumberSpan) -> bool:
+    percent_a, percent_b = "percent" in a.number.units, "percent" in b.number.units
+    return percent_a == percent_b and (a.number.value >= 0) == (b.number.value >= 0)
+
+
+def direction_checks(statement: str) -> list[Check]:
+    """The claim's own figures against its own words: no evidence needed.
+
+    "increased from $5 million to $4 million" and "$4 million, higher than $5 million"
+    contradict themselves whatever the report says. Negative pairs compare sizes (a loss
+    "increased from $(3) to $(5)"); a pair of mixed sign or of a percentage and an amount
+    is not compared.
+    """
+    spans = [s for s in find_numbers(statement) if s.kind in _CHECKED_KINDS]
+    checks = []
+    for a, b in itertools.pairwise(spans):
+        if not _comparable(a, b) or a.number.value == b.number.value:
+            continue
+        before, between = statement[: a.start], statement[a.end : b.start]
+        size_a, size_b = abs(a.number.value), abs(b.number.value)
+        if _FROM_BEFORE.search(before) and _TO_BETWEEN.match(between):
+            said = _direction_before(before[: _FROM_BEFORE.search(before).start()])
+            if not said:
+                continue
+            went = 1 if size_b > size_a else -1
+            checks.append(
+                Check(
+                    "direction",
+                    f"from {a.text} to {b.text}",
+                    said == went,
+                    None,
+                    f"the claim says {'up' if said > 0 else 'down'} from {a.text} to {b.text}"
+                    + ("" if said == went else ", which goes the other way"),
+                )
+            )
+            continue
+        comparative = _COMPARATIVE.search(between)
+        lead = between[: comparative.start()] if comparative else ""
+        # "grew by more than $5 million": a change's size, not a comparison of the two
+        if comparative and not (
+            re.search(r"\bby\s*$", lead) or _UP_WORD.search(lead) or _DOWN_WORD.search(lead)
+        ):
+            said = 1 if comparative.group(1) else -1
+            went = 1 if size_a > size_b else -1
+            checks.append(
+                Check(
+                    "direction",
+                    f"{a.text} {comparative.group(0).strip()} {b.text}",
+                    said == went,
+                    None,
+                    f"the claim compares {a.text} with {b.text}"
+                    + ("" if said == went else ", and the comparison is the wrong way round"),
+                )
+            )
+    return checks
+
+
 # ----------------------------------------------------------------------------- verifier
 
 
@@ -687,6 +783,7 @@ def verify_claim(
             )
         )
     checks += wording_checks(statement, evidence)
+    checks += direction_checks(statement)
     checks = [c for c in checks if c.kind in kinds]
     label = "refuted" if any(not c.passed for c in checks) else "entailed"
     return Verdict(label, checks, evidence)
