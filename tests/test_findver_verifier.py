@@ -245,3 +245,53 @@ def test_self_contradicting_claim_is_refuted_by_the_verifier() -> None:
     )
     assert verdict.label == "refuted"
     assert [c.kind for c in verdict.failed] == ["direction"]
+
+
+# a results table with change columns, and a row label that carries a number
+CHANGES = Passage(
+    "235",
+    "Operating Expenses\n"
+    " | Year ended December 31, | Year ended December 31, | Year ended December 31, | Year ended December 31,\n"
+    " | 2023 | 2022 | Change | Change\n"
+    "Sales & marketing | $4,346,226 | $5,679,113 | $(1,332,887) | -23%\n"
+    "General & administrative | 25,151,098 | 45,413,948 | (20,262,850) | -45%\n"
+    "Restructuring expense | 3,883,706 | — | 3,883,706 | *\n"
+    "Stock-based compensation (Note 11) | 77,861 | 76,231 | 1,630 | 2%",
+    "table",
+    0,
+)
+
+
+def test_change_columns_give_the_direction() -> None:
+    evidence = [CHANGES]
+    assert verify_claim("General & administrative decreased by $20,262,850.", evidence).label == (
+        "entailed"
+    )
+    verdict = verify_claim("General & administrative increased by $20,262,850.", evidence)
+    assert verdict.label == "refuted"
+    assert "change the other way" in verdict.failed[0].detail
+    # the 2023 level equals the change (2022 is a dash): the change column still says "up"
+    assert verify_claim("Restructuring expense rose by $3,883,706.", evidence).label == "entailed"
+    assert verify_claim("Restructuring expense fell by $3,883,706.", evidence).label == "refuted"
+    # a claim with no direction word is not judged by the change's sign
+    assert verify_claim("General & administrative changed by $20,262,850.", evidence).label == (
+        "entailed"
+    )
+
+
+def test_change_columns_and_label_numbers_keep_the_period_columns() -> None:
+    from finprobe.benchmarks.findver.verifier import passage_figures
+
+    figures = [f for f in passage_figures(CHANGES) if f.group.startswith(("row:", "chg:"))]
+    note_row = [f for f in figures if f.label.startswith("Stock-based")]
+    # "Note 11" is in the label, not a column: 77,861 is 2023, 76,231 is 2022, 1,630 a change
+    assert [(str(f.value), sorted(f.years), f.change) for f in note_row] == [
+        ("77861", ["2023"], False),
+        ("76231", ["2022"], False),
+        ("1630", [], True),
+        ("2", [], True),
+    ]
+    # 76,231 -> 77,861 rose: with the years known, "decreased by $1,630" is the other way
+    claim = "Stock-based compensation (Note 11) decreased by $1,630 from 2022 to 2023."
+    assert verify_claim(claim, [CHANGES]).label == "refuted"
+    assert verify_claim(claim.replace("decreased", "increased"), [CHANGES]).label == "entailed"

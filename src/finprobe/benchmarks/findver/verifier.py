@@ -133,6 +133,8 @@ class Figure:
     years: frozenset[str]  # years of the figure's column (tables) or sentence (text)
     text: str
     label: str = ""  # the table row's label; "" for prose
+    change: bool = False  # in a column headed "Change", "Increase (decrease)", "Variance"
+    negative_row: bool = False  # the row's period figures are all negative (costs, losses)
 
 
 def _pipe_rows(text: str) -> list[list[str]]:
@@ -147,6 +149,31 @@ def _cell_number(cell: str) -> NumberSpan | None:
     cell = close_paren_spaces(cell)  # "( 92,291)": split across cells, still negative
     spans = [s for s in find_numbers(cell) if s.kind not in ("year", "date", "ordinal")]
     return spans[0] if len(spans) == 1 else None
+
+
+_CHANGE_HEADER = re.compile(
+    r"\b(?:change|increase|decrease|variance|difference|inc\.|dec\.)\b|^\s*%\s*$", re.I
+)
+
+
+def _column_positions(
+    values: list[tuple[int, NumberSpan]],
+    row: list[str],
+    columns: dict[int, frozenset[str] | None],
+) -> list[frozenset[str] | None | bool]:
+    """For each figure of a data row: its column's years, None for a change column,
+    False when unknown. A row's value cells (figures, dashes, "n/m", "*") line up with
+    the header's columns counted from the right; "$" and blank spacer cells do not
+    count. Where they do not fit, the figures alone are lined up."""
+    positions = sorted(columns)
+    slots = [c for c in range(1, len(row)) if row[c].strip() not in ("", "$", "%", ")")]
+    if positions and len(slots) <= len(positions) and all(c in slots for c, _ in values):
+        start = len(positions) - len(slots)
+        return [columns[positions[start + slots.index(c)]] for c, _ in values]
+    if not positions or len(values) > len(positions):
+        return [False] * len(values)
+    start = len(positions) - len(values)
+    return [columns[positions[start + rank]] for rank in range(len(values))]
 
 
 def passage_figures(passage: Passage) -> list[Figure]:
@@ -171,36 +198,51 @@ def passage_figures(passage: Passage) -> list[Figure]:
             )
         )
     rows = _pipe_rows(passage.text)
-    column_years: dict[int, set[str]] = {}
+    # what each header column holds: the years it names, or a change between periods
+    columns: dict[int, frozenset[str] | None] = {}  # None: a change column
     for r, row in enumerate(rows):
         numeric = [(c, _cell_number(cell)) for c, cell in enumerate(row)]
         numbers = [(c, s) for c, s in numeric if s is not None]
-        if not numbers:
-            # a header row: remember the years over each column position
+        if not numbers or all(_YEAR.fullmatch(row[c].strip()) for c, _ in numbers):
+            # a header row: remember the years (or the change) over each column position
             for c, cell in enumerate(row):
-                years = _YEAR.findall(cell)
-                if years:
-                    column_years.setdefault(c, set()).update(years)
+                if c > 0 and _CHANGE_HEADER.search(cell):
+                    columns[c] = None
+                elif _YEAR.search(cell) and columns.get(c, frozenset()) is not None:
+                    columns[c] = columns.get(c, frozenset()) | frozenset(_YEAR.findall(cell))
             continue
-        if all(_YEAR.fullmatch(row[c].strip()) for c, _ in numbers):
-            for c, _ in numbers:
-                column_years.setdefault(c, set()).add(row[c].strip())
-            continue
-        # numbers align with the year columns counted from the right
-        year_cols = sorted(column_years)
-        for rank, (c, span) in enumerate(numbers):
-            years: set[str] = set()
-            if year_cols and len(numbers) <= len(year_cols):
-                years = column_years[year_cols[len(year_cols) - len(numbers) + rank]]
+        # a number in the row label ("Note 11", "Tier 1") is not one of the row's columns
+        values = [(c, s) for c, s in numbers if c > 0] or numbers
+        for c, span in numbers:
+            if (c, span) not in values:  # still a figure the claim may name ("Note 11")
+                figures.append(
+                    Figure(
+                        span.number.value,
+                        False,
+                        passage.id,
+                        f"label:{passage.id}:{r}",
+                        frozenset(),
+                        span.text,
+                    )
+                )
+        where = _column_positions(values, row, columns)
+        periods = [s.number.value for (c, s), info in zip(values, where, strict=True) if info]
+        negative_row = bool(periods) and all(v < 0 for v in periods)
+        for rank, ((c, span), info) in enumerate(zip(values, where, strict=True)):
+            is_change = info is None and bool(columns) and where.count(None) < len(where)
+            years = info or frozenset()
             figures.append(
                 Figure(
                     span.number.value,
                     "percent" in span.number.units or "%" in "".join(row[c : c + 2]),
                     passage.id,
-                    f"row:{passage.id}:{r}",
-                    frozenset(years),
+                    # a change column's figure is not a period's: it joins no row derivation
+                    f"chg:{passage.id}:{r}:{c}" if is_change else f"row:{passage.id}:{r}",
+                    years,
                     f"{row[0]} = {span.text}" if c > 0 else span.text,
                     row[0] if c > 0 else "",
+                    is_change,
+                    negative_row,
                 )
             )
             figures.append(
@@ -208,10 +250,12 @@ def passage_figures(passage: Passage) -> list[Figure]:
                     span.number.value,
                     False,
                     passage.id,
-                    f"col:{passage.id}:{rank - len(numbers)}",
-                    frozenset(years),
+                    f"col:{passage.id}:{rank - len(values)}",
+                    years,
                     f"{row[0]} = {span.text}",
                     row[0] if c > 0 else "",
+                    is_change,
+                    negative_row,
                 )
             )
     return figures
@@ -367,6 +411,7 @@ def match_number(
     tol = claim.tolerance
     # a table cell speaks for the claim (directly or in a derivation) only under a row it names
     figures = [f for f in figures if _row_matches(f, claim_terms)]
+    direct: list[tuple[Figure, str]] = []
     for figure in figures:
         if figure.percent != claim.percent and claim.percent:
             continue
@@ -379,7 +424,26 @@ def match_number(
                     if scale == 1
                     else f"{figure.text} (x{scale:,}) gives {claim.span.text}"
                 )
-                return figure, note
+                direct.append((figure, note))
+                break
+    if direct:
+        # a change column's sign says which way the row moved: "increased by 176" is
+        # contradicted by a change of (176), unless another change column agrees. Rows
+        # negative in both periods (costs in parentheses) are said to move either way.
+        def against(figure: Figure) -> bool:
+            return (
+                figure.change
+                and not figure.negative_row
+                and (figure.value > 0) != (claim.direction > 0)
+            )
+
+        prose = [(f, n) for f, n in direct if f.group.startswith("text:")]
+        changes = [(f, n) for f, n in direct if f.change and claim.direction]
+        if changes and not prose and all(against(f) for f, _ in changes):
+            figure = changes[0][0]
+            return None, f"{figure.text} is a change the other way"
+        agreeing = [(f, n) for f, n in changes if not against(f)]
+        return (agreeing or direct)[0]
     # a computed rate may be truncated rather than rounded: allow a full last digit
     dtol = tol
     ops = claim.operations
@@ -451,7 +515,8 @@ def match_number(
                     later = ordered(a, b)
                     if claim.direction and later is False:
                         continue
-                    if claim.direction and later and (diff > 0) != (claim.direction > 0):
+                    signed = a.value > 0 or b.value > 0  # negative rows: said either way
+                    if claim.direction and later and signed and (diff > 0) != (claim.direction > 0):
                         wrong_way = f"{a.text} minus {b.text} is {diff:,}, the other direction"
                         continue
                     return a, f"{a.text} minus {b.text} is {diff:,}"
