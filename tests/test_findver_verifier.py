@@ -201,13 +201,16 @@ def test_rate_of_change_direction_holds_without_column_years() -> None:
     assert "other direction" in verdict.failed[0].detail
 
 
-def test_rows_negative_in_both_periods_change_either_way() -> None:
+def test_losses_in_parentheses_change_in_size() -> None:
     # a loss of (17,280) -> (35,128) widened by 103.29%; (35,128) -> (17,280) narrowed by 50.81%
     evidence = [NO_YEARS]
     assert verify_claim("Net loss increased by 103.29%.", evidence).label == "entailed"
+    assert verify_claim("Net loss widened by 103.29%.", evidence).label == "entailed"
     assert verify_claim("Net loss decreased by 50.81%.", evidence).label == "entailed"
-    # as signed amounts (-35,128 -> -17,280) it "increased" by 50.81%: said either way
-    assert verify_claim("Net loss widened by 50.81%.", evidence).label == "entailed"
+    assert verify_claim("Net loss narrowed by 50.81%.", evidence).label == "entailed"
+    # as signed amounts (-35,128 -> -17,280) it "rose" by 50.81%: not how a loss is spoken of
+    assert verify_claim("Net loss widened by 50.81%.", evidence).label == "refuted"
+    assert verify_claim("Net loss increased by 50.81%.", evidence).label == "refuted"
     assert verify_claim("Net loss widened by 60.81%.", evidence).label == "refuted"
 
 

@@ -277,6 +277,7 @@ class ClaimNumber:
     years: frozenset[str]
     percent: bool
     direction: int = 0  # +1 "increased by", -1 "decreased by", 0 unstated
+    sized: bool = False  # "widened", "narrowed": the direction speaks of a size
     # derivations the claim's wording asks for: "change", "sum", "share", "ratio"
     operations: frozenset[str] = frozenset({"change", "sum", "share", "ratio"})
 
@@ -310,11 +311,19 @@ def requested_operations(statement: str, start: int, end: int) -> frozenset[str]
 
 
 _UP = re.compile(
-    r"\b(?:increas\w*|rose|risen|grew|grown|growth|higher|up|gain\w*|improv\w*)\b[^.;,]{0,40}$",
+    r"\b(?:increas\w*|rose|risen|grew|grown|growth|higher|up|gain\w*|improv\w*|widen\w*)\b[^.;,]{0,40}$",
     re.I,
 )
 _DOWN = re.compile(
-    r"\b(?:decreas\w*|declin\w*|fell|fallen|drop\w*|lower|down|reduc\w*)\b[^.;,]{0,40}$", re.I
+    r"\b(?:decreas\w*|declin\w*|fell|fallen|drop\w*|lower|down|reduc\w*|narrow\w*)\b[^.;,]{0,40}$",
+    re.I,
+)
+_SIZE_WORD = re.compile(r"\b(?:widen\w*|narrow\w*)\b[^.;,]{0,40}$", re.I)
+# rows whose amounts are costs, losses or outflows: shown in parentheses, said to grow
+# when their size grows ("cash used in investing activities increased")
+_SIZE_ROW = re.compile(
+    r"\b(?:loss|losses|expenses?|costs?|charges?|used in|outflows?|paid|payments?|deficit|impairments?)\b",
+    re.I,
 )
 
 
@@ -365,6 +374,7 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
         before = statement[max(0, span.start - 60) : span.start]
         up, down = bool(_UP.search(before)), bool(_DOWN.search(before))
         direction = 1 if up and not down else -1 if down and not up else 0
+        sized = bool(_SIZE_WORD.search(before))
         out.append(
             ClaimNumber(
                 span,
@@ -372,7 +382,8 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
                 years,
                 "percent" in span.number.units,
                 direction,
-                requested_operations(statement, span.start, span.end),
+                sized=sized,
+                operations=requested_operations(statement, span.start, span.end),
             )
         )
     return out
@@ -401,6 +412,20 @@ def _row_matches(figure: Figure, claim_terms: set[str] | None) -> bool:
 
     terms = {t for t in analyze(figure.label, numbers=False)}
     return not terms or bool(terms & claim_terms)
+
+
+def _grew(claim: ClaimNumber, a: Figure, b: Figure, rose: bool) -> bool | None:
+    """Did the row grow from b to a, as the claim's words mean it? None: either reading.
+
+    Rows negative in both periods change in size when they hold costs, losses or
+    outflows, or when the claim says "widened" / "narrowed"; other such rows (a net
+    change in cash) are said to change both ways, so neither reading is refuted.
+    """
+    if a.value > 0 or b.value > 0:
+        return rose
+    if claim.sized or _SIZE_ROW.search(a.label):
+        return abs(a.value) > abs(b.value)
+    return None
 
 
 def match_number(
@@ -495,11 +520,9 @@ def match_number(
                         if claim.direction and later is False:
                             continue  # the same pair read the other way round
                         # a rate of change is not symmetric: "up 18.98%" cannot be the pair
-                        # that fell by 18.98%, even when the columns' years are unknown. Rows
-                        # negative in both periods (costs, losses, outflows in parentheses) are
-                        # said to change either way (in size, or as signed amounts): unchecked.
-                        signed = a.value > 0 or b.value > 0
-                        if claim.direction and signed and (change > 0) != (claim.direction > 0):
+                        # that fell by 18.98%, even when the columns' years are unknown.
+                        grew = _grew(claim, a, b, change > 0)
+                        if claim.direction and grew is not None and grew != (claim.direction > 0):
                             wrong_way = f"the change from {b.text} to {a.text} is {change:.2f}%, the other direction"
                             continue
                         return a, f"the change from {b.text} to {a.text} is {change:.2f}%"
@@ -515,8 +538,13 @@ def match_number(
                     later = ordered(a, b)
                     if claim.direction and later is False:
                         continue
-                    signed = a.value > 0 or b.value > 0  # negative rows: said either way
-                    if claim.direction and later and signed and (diff > 0) != (claim.direction > 0):
+                    grew = _grew(claim, a, b, diff > 0)
+                    if (
+                        claim.direction
+                        and later
+                        and grew is not None
+                        and grew != (claim.direction > 0)
+                    ):
                         wrong_way = f"{a.text} minus {b.text} is {diff:,}, the other direction"
                         continue
                     return a, f"{a.text} minus {b.text} is {diff:,}"
