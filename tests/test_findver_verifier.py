@@ -298,3 +298,26 @@ def test_change_columns_and_label_numbers_keep_the_period_columns() -> None:
     claim = "Stock-based compensation (Note 11) decreased by $1,630 from 2022 to 2023."
     assert verify_claim(claim, [CHANGES]).label == "refuted"
     assert verify_claim(claim.replace("decreased", "increased"), [CHANGES]).label == "entailed"
+
+
+def test_a_cell_of_another_row_than_the_one_the_claim_names() -> None:
+    table = Passage(
+        "40",
+        "Balance sheet (in thousands) | 2023 | 2022\n"
+        "Total current assets | 714,027 | 24,188\n"
+        "Total assets | 1,067,079 | 519,570\n"
+        "Total current liabilities | 594,116 | 545,828",
+        "table",
+        0,
+    )
+    assert verify_claim("Total assets were $1,067,079 thousand in 2023.", [table]).label == (
+        "entailed"
+    )
+    # the claim names "Total current liabilities" in full: 1,067,079 is another row's
+    verdict = verify_claim("Total current liabilities were $1,067,079 thousand in 2023.", [table])
+    assert verdict.label == "refuted"
+    assert "another row" in verdict.failed[0].detail
+    # a claim that names no row in full still reads any row sharing a word with it
+    assert verify_claim("Assets in all were $1,067,079 thousand in 2023.", [table]).label == (
+        "entailed"
+    )

@@ -414,6 +414,14 @@ def _row_matches(figure: Figure, claim_terms: set[str] | None) -> bool:
     return not terms or bool(terms & claim_terms)
 
 
+def _label_named(label: str, claim_terms: set[str]) -> int:
+    """How many words the row label has, when every one of them is in the claim; else 0."""
+    from finprobe.retrieval import analyze
+
+    terms = set(analyze(label, numbers=False))
+    return len(terms) if terms and terms <= claim_terms else 0
+
+
 def _grew(claim: ClaimNumber, a: Figure, b: Figure, rose: bool) -> bool | None:
     """Did the row grow from b to a, as the claim's words mean it? None: either reading.
 
@@ -436,9 +444,25 @@ def match_number(
     tol = claim.tolerance
     # a table cell speaks for the claim (directly or in a derivation) only under a row it names
     figures = [f for f in figures if _row_matches(f, claim_terms)]
+    # the table rows the claim names (every word of the label is in the claim): in
+    # such a table, a cell of a row the claim does not name is another line item.
+    # (Preferring the longest named label, "Total current assets" over "Total assets",
+    # scored lower on built claims: 86.0 vs 86.4.)
+    named_rows: dict[str, tuple[int, str]] = {}
+    if claim_terms is not None:
+        for figure in figures:
+            size = _label_named(figure.label, claim_terms) if figure.label else 0
+            if size and figure.passage_id not in named_rows:
+                named_rows[figure.passage_id] = (size, figure.label)
     direct: list[tuple[Figure, str]] = []
+    other_row = ""
     for figure in figures:
         if figure.percent != claim.percent and claim.percent:
+            continue
+        size, named = named_rows.get(figure.passage_id, (0, ""))
+        if size and figure.label and not _label_named(figure.label, claim_terms or set()):
+            if any(_close(target, figure.value * k, tol) for k in _scales(claim, figure)):
+                other_row = f"{figure.text} is under another row than the claim's '{named}'"
             continue
         if not figure.group.startswith("text:") and not _years_ok(claim, figure.years):
             continue  # a sentence's years often date another event; a column's do not
@@ -576,6 +600,8 @@ def match_number(
                                 )
     if wrong_way:
         return None, wrong_way
+    if other_row:
+        return None, other_row
     return None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
 
 
