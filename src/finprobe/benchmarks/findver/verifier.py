@@ -151,9 +151,8 @@ def _cell_number(cell: str) -> NumberSpan | None:
     return spans[0] if len(spans) == 1 else None
 
 
-_CHANGE_HEADER = re.compile(
-    r"\b(?:change|increase|decrease|variance|difference|inc\.|dec\.)\b|^\s*%\s*$", re.I
-)
+# a header cell over a change between periods; a bare "%" may be a share of revenue
+_CHANGE_HEADER = re.compile(r"\b(?:change|increase|decrease|variance|difference)\b", re.I)
 
 
 def _column_positions(
