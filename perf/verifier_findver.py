@@ -136,6 +136,34 @@ def main() -> None:
     print("errors of the default verifier:")
     for key, n in errors.most_common():
         print(f"  {n:4d}  {key}")
+    # what the checks said, by subset and true label: where a rule verifier can gain
+    field = args.kind_field
+    kinds = sorted(
+        {str(raw.get(c.example_id, {}).get(field)) if field else c.subset for c in claims}
+    )
+    print("answers of the default verifier by what its checks said (true entailed / refuted):")
+    print(
+        f"  {'':12}"
+        + "".join(f"{b:>24}" for b in ("no checkable figure", "every check held", "a check failed"))
+    )
+    for kind in kinds:
+        members = [
+            c
+            for c in claims
+            if (str(raw.get(c.example_id, {}).get(field)) if field else c.subset) == kind
+        ]
+        cells = []
+        for bucket in ("none", "held", "failed"):
+            in_bucket = [
+                c
+                for c in members
+                if (verdicts[default][c.example_id][1] == ("none",)) == (bucket == "none")
+                and (bucket == "none" or verdicts[default][c.example_id][0] == (bucket == "held"))
+            ]
+            cells.append(
+                f"{sum(bool(c.label) for c in in_bucket)} / {sum(not c.label for c in in_bucket)}"
+            )
+        print(f"  {kind:12}" + "".join(f"{cell:>24}" for cell in cells))
 
 
 if __name__ == "__main__":

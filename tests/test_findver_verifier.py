@@ -163,10 +163,13 @@ def test_split_parentheses_read_negative() -> None:
         "table",
         0,
     )
-    # (-92,291 - -381,850) / 381,850 = +75.83%: read as positives it would be -75.83%
+    # (-92,291 - -381,850) / 381,850 = +75.83% as signed amounts; the outflow's size fell
+    # by 75.83%: both wordings are used for rows negative in both periods. Read as positives
+    # (the split parenthesis lost) the pair would give 92,291 / 381,850 = 24.17%, not 75.83%.
     claim = "Net change in cash increased by 75.83% from 2022 to 2023."
     assert verify_claim(claim, [cash]).label == "entailed"
-    assert verify_claim(claim.replace("increased", "decreased"), [cash]).label == "refuted"
+    assert verify_claim(claim.replace("increased", "decreased"), [cash]).label == "entailed"
+    assert verify_claim(claim.replace("75.83", "24.17"), [cash]).label == "refuted"
 
 
 def test_a_cell_supports_only_a_claim_about_its_row() -> None:
@@ -174,3 +177,147 @@ def test_a_cell_supports_only_a_claim_about_its_row() -> None:
     assert verify_claim("Cost of sales was $163.8 million in 2023.", EVIDENCE).label == "entailed"
     swapped = verify_claim("Research and development was $163.8 million in 2023.", EVIDENCE)
     assert swapped.label == "refuted"
+
+
+# a table whose header names no years: the verifier cannot tell which column is later
+NO_YEARS = Passage(
+    "12",
+    "Selected expenses (in thousands)\n"
+    "Line item | Current | Prior\n"
+    "Operating expenses | 92,853 | 75,232\n"
+    "Net loss | (35,128) | (17,280)",
+    "table",
+    0,
+)
+
+
+def test_rate_of_change_direction_holds_without_column_years() -> None:
+    # 75,232 -> 92,853 is +23.42%; 92,853 -> 75,232 is -18.98%: "up 18.98%" fits neither reading
+    evidence = [NO_YEARS]
+    assert verify_claim("Operating expenses increased by 23.42%.", evidence).label == "entailed"
+    assert verify_claim("Operating expenses decreased by 18.98%.", evidence).label == "entailed"
+    verdict = verify_claim("Operating expenses increased by 18.98%.", evidence)
+    assert verdict.label == "refuted"
+    assert "other direction" in verdict.failed[0].detail
+
+
+def test_losses_in_parentheses_change_in_size() -> None:
+    # a loss of (17,280) -> (35,128) widened by 103.29%; (35,128) -> (17,280) narrowed by 50.81%
+    evidence = [NO_YEARS]
+    assert verify_claim("Net loss increased by 103.29%.", evidence).label == "entailed"
+    assert verify_claim("Net loss widened by 103.29%.", evidence).label == "entailed"
+    assert verify_claim("Net loss decreased by 50.81%.", evidence).label == "entailed"
+    assert verify_claim("Net loss narrowed by 50.81%.", evidence).label == "entailed"
+    # as signed amounts (-35,128 -> -17,280) it "rose" by 50.81%: not how a loss is spoken of
+    assert verify_claim("Net loss widened by 50.81%.", evidence).label == "refuted"
+    assert verify_claim("Net loss increased by 50.81%.", evidence).label == "refuted"
+    assert verify_claim("Net loss widened by 60.81%.", evidence).label == "refuted"
+
+
+def test_claim_that_contradicts_its_own_figures() -> None:
+    from finprobe.benchmarks.findver.verifier import direction_checks
+
+    def passed(statement: str) -> list[bool]:
+        return [c.passed for c in direction_checks(statement)]
+
+    assert passed("Net sales increased from $1.2 billion in 2022 to $1.5 billion in 2023.") == [
+        True
+    ]
+    assert passed("Net sales increased from $1.5 billion in 2022 to $1.2 billion in 2023.") == [
+        False
+    ]
+    assert passed("Gross margin decreased from 45.2% to 47.1%, while revenue grew.") == [False]
+    # sizes of losses: widening from (3.2) to (5.1) is an increase
+    assert passed("The operating loss widened from $(3.2) million to $(5.1) million.") == [True]
+    assert passed("Net loss narrowed from $(3.2) million to $(5.1) million.") == [False]
+    assert passed("Revenue of $6 million was higher than the $5 million of 2022.") == [True]
+    assert passed("Revenue of $4 million was higher than the $5 million of 2022.") == [False]
+    assert passed("Costs of $4 million were less than $5 million.") == [True]
+    # not comparisons of the two figures: a change's size, a percentage beside an amount,
+    # a period range, a word that only looks like a direction ("contracts")
+    assert passed("Revenue of $4 million grew by more than $5 million.") == []
+    assert passed("Revenue rose 5% from $6 million.") == []
+    assert passed("Sales rose from 2022 to 2023.") == []
+    assert passed("Swap contracts moved from $6,786,000 to $7,186,000.") == []
+
+
+def test_self_contradicting_claim_is_refuted_by_the_verifier() -> None:
+    verdict = verify_claim(
+        "Total revenues decreased from $136.1 million in 2022 to $188.1 million in 2023.",
+        EVIDENCE,
+    )
+    assert verdict.label == "refuted"
+    assert [c.kind for c in verdict.failed] == ["direction"]
+
+
+# a results table with change columns, and a row label that carries a number
+CHANGES = Passage(
+    "235",
+    "Operating Expenses\n"
+    " | Year ended December 31, | Year ended December 31, | Year ended December 31, | Year ended December 31,\n"
+    " | 2023 | 2022 | Change | Change\n"
+    "Sales & marketing | $4,346,226 | $5,679,113 | $(1,332,887) | -23%\n"
+    "General & administrative | 25,151,098 | 45,413,948 | (20,262,850) | -45%\n"
+    "Restructuring expense | 3,883,706 | — | 3,883,706 | *\n"
+    "Stock-based compensation (Note 11) | 77,861 | 76,231 | 1,630 | 2%",
+    "table",
+    0,
+)
+
+
+def test_change_columns_give_the_direction() -> None:
+    evidence = [CHANGES]
+    assert verify_claim("General & administrative decreased by $20,262,850.", evidence).label == (
+        "entailed"
+    )
+    verdict = verify_claim("General & administrative increased by $20,262,850.", evidence)
+    assert verdict.label == "refuted"
+    assert "change the other way" in verdict.failed[0].detail
+    # the 2023 level equals the change (2022 is a dash): the change column still says "up"
+    assert verify_claim("Restructuring expense rose by $3,883,706.", evidence).label == "entailed"
+    assert verify_claim("Restructuring expense fell by $3,883,706.", evidence).label == "refuted"
+    # a claim with no direction word is not judged by the change's sign
+    assert verify_claim("General & administrative changed by $20,262,850.", evidence).label == (
+        "entailed"
+    )
+
+
+def test_change_columns_and_label_numbers_keep_the_period_columns() -> None:
+    from finprobe.benchmarks.findver.verifier import passage_figures
+
+    figures = [f for f in passage_figures(CHANGES) if f.group.startswith(("row:", "chg:"))]
+    note_row = [f for f in figures if f.label.startswith("Stock-based")]
+    # "Note 11" is in the label, not a column: 77,861 is 2023, 76,231 is 2022, 1,630 a change
+    assert [(str(f.value), sorted(f.years), f.change) for f in note_row] == [
+        ("77861", ["2023"], False),
+        ("76231", ["2022"], False),
+        ("1630", [], True),
+        ("2", [], True),
+    ]
+    # 76,231 -> 77,861 rose: with the years known, "decreased by $1,630" is the other way
+    claim = "Stock-based compensation (Note 11) decreased by $1,630 from 2022 to 2023."
+    assert verify_claim(claim, [CHANGES]).label == "refuted"
+    assert verify_claim(claim.replace("decreased", "increased"), [CHANGES]).label == "entailed"
+
+
+def test_a_cell_of_another_row_than_the_one_the_claim_names() -> None:
+    table = Passage(
+        "40",
+        "Balance sheet (in thousands) | 2023 | 2022\n"
+        "Total current assets | 714,027 | 24,188\n"
+        "Total assets | 1,067,079 | 519,570\n"
+        "Total current liabilities | 594,116 | 545,828",
+        "table",
+        0,
+    )
+    assert verify_claim("Total assets were $1,067,079 thousand in 2023.", [table]).label == (
+        "entailed"
+    )
+    # the claim names "Total current liabilities" in full: 1,067,079 is another row's
+    verdict = verify_claim("Total current liabilities were $1,067,079 thousand in 2023.", [table])
+    assert verdict.label == "refuted"
+    assert "another row" in verdict.failed[0].detail
+    # a claim that names no row in full still reads any row sharing a word with it
+    assert verify_claim("Assets in all were $1,067,079 thousand in 2023.", [table]).label == (
+        "entailed"
+    )
