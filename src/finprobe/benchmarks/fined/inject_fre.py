@@ -386,7 +386,7 @@ def _shift_value(kind: str, value: str, rng: random.Random) -> str | None:
             return f"{m.group(1)} {m.group(2)}, {year}"
         month = rng.choice([q for q in _QUARTER_ENDS if q[1] != m.group(1)])
         return f"{month[1]} {month[2]}, {m.group(3)}"
-    if kind == "effective date":
+    if kind in ("effective date", "payment date", "record date"):
         # another day of the same year: a different signing date, not a different period
         m = EN_DATE.search(value)
         if m is None:
@@ -400,7 +400,14 @@ def _shift_value(kind: str, value: str, rng: random.Random) -> str | None:
         other = rng.choice([n for n in names if MONTHS[n] != month and abs(MONTHS[n] - month) <= 3])
         day = min(day, calendar.monthrange(year, MONTHS[other])[1])
         return f"{other} {day}, {year}"
-    if kind == "exercise price":
+    if kind == "covenant":  # a tighter or looser threshold, as precise as the original
+        places = len(value.partition(".")[2])
+        step = (
+            Decimal(rng.choice(("0.25", "0.50", "0.75"))) if places else Decimal(rng.choice((1, 2)))
+        )
+        new = Decimal(value) + step * rng.choice((1, -1))
+        return f"{new:.{places}f}" if new > 0 else None
+    if kind in ("exercise price", "conversion price", "dividend amount"):
         m = re.search(r"\d[\d,]*(?:\.\d+)?", value)
         token = bump_digit(m.group(0), rng) if m else None
         return value[: m.start()] + token + value[m.end() :] if token else None
@@ -459,6 +466,30 @@ _RESTATE = {
     ),
     ("effective date", "notes"): ("The {subj} {was} entered into on {val}.",),
     ("effective date", "program"): ("The {subj} {was} entered into on {val}.",),
+    ("maturity", "lease"): (
+        "The {subj} {expire} on {val}.",
+        "The {subj} {be} set to expire on {val}.",
+    ),
+    ("conversion price", "notes"): (
+        "The {subj} {be} convertible at a conversion price of {val} per share.",
+        "Holders may convert the {subj} at a conversion price of {val} per share.",
+    ),
+    ("dividend amount", "dividend"): (
+        "The {subj} {be} {val} per share.",
+        "The {subj} amounts to {val} per share.",
+    ),
+    ("payment date", "dividend"): (
+        "The {subj} {be} payable on {val}.",
+        "The {subj} {be} to be paid on {val}.",
+    ),
+    ("record date", "dividend"): (
+        "The {subj} {be} payable to shareholders of record as of {val}.",
+        "The {subj} goes to stockholders of record on {val}.",
+    ),
+    ("covenant", "covenant"): (
+        "The financial covenants set a {subj} of {val}.",
+        "Under its credit agreement, the Company must observe a {subj} of {val}.",
+    ),
     ("amount", "program"): (
         "The {subj} {permit} repurchases of up to {val}.",
         "Under the {subj}, the Company may repurchase shares worth up to {val}.",
@@ -477,7 +508,13 @@ def _restatement(
 ) -> str | None:
     plural = _plural(subject)
     what = (
-        "program"
+        "covenant"
+        if kind == "covenant"
+        else "dividend"
+        if re.search(r"[Dd]ividends?$", subject)
+        else "lease"
+        if re.search(r"[Ll]ease$", subject)
+        else "program"
         if re.search(r"[Pp]rogram$", subject)
         else "warrants"
         if re.search(r"Warrants?$", subject)
@@ -492,8 +529,13 @@ def _restatement(
     elif kind == "maturity" and not EN_DATE.search(value):  # "in August 2024", "in 2026"
         templates = (
             ("The {subj} {be} scheduled to mature in {val}.", "The {subj} {become} due in {val}.")
-            if what != "program"
-            else ("The {subj} {expire} in {val}.",)
+            if what not in ("program", "lease")
+            else ("The {subj} {expire} in {val}.", "The {subj} {be} set to expire in {val}.")
+        )
+    elif kind == "payment date" and form == "paid":
+        templates = (
+            "The {subj} {was} paid on {val}.",
+            "The {subj} {was} paid to shareholders on {val}.",
         )
     elif kind == "amount" and form == "ceiling" and what == "notes":
         templates = ("The {subj} {provide} for borrowings of up to {val}.",)
@@ -511,8 +553,13 @@ def _restatement(
         "have": "have" if plural else "has",
         "become": "become" if plural else "becomes",
         "was": "were" if plural else "was",
+        "run": "run" if plural else "runs",
     }
     return rng.choice(templates).format(subj=subject, val=value, **verbs)
+
+
+# text (one sentence or more) between a statement and a restatement placed near it
+_NEAR_GAP = 150
 
 
 def _distant(paragraph_end: int, s: SentenceSpan, gap: int) -> bool:
@@ -561,7 +608,7 @@ def _value_elsewhere(kind: str, value: str, document: str) -> bool:
     """Is the new value (or, for an amount or a rate, its bare figure) already in the document?"""
     if value in document:
         return True
-    if kind in ("maturity", "effective date"):
+    if kind in ("maturity", "effective date", "payment date", "record date"):
         return False
     if kind == "rate":  # a rate is a figure with its % sign (a bare "6" is in every document)
         figure = value.rstrip("%").strip()
@@ -672,6 +719,15 @@ def clause_conflict_candidates(
         # far from the first statement (after it or before it), in a paragraph naming the
         # same agreement
         far = [p for p in paragraphs if _distant(p[1], s, 1500) and _insertable(p, st.subject)]
+        # else a paragraph nearer by that names it too, the first statement's own included when
+        # other sentences follow it there (another clause of the same passage, never the
+        # sentence right after the statement)
+        near = [
+            p
+            for p in paragraphs
+            if (p[1] - s.end >= _NEAR_GAP or p[1] + _NEAR_GAP < s.start)
+            and _insertable(p, st.subject)
+        ]
         # a bare "agreement" or "notes" does not say which one; and a borrowing restatement
         # needs a statement about borrowing (an equity line is also an "agreement")
         # (a defined term is capitalised; a lowercase one needs a full name: "promissory
@@ -688,6 +744,8 @@ def clause_conflict_candidates(
             if re.search(r"up to|capacity|commitment|authori[sz]", lead, re.I)
             else "dated"
             if re.search(r"\bdated\b", lead)
+            else "paid"
+            if re.search(r"\bpaid\b", lead)
             else ""
         )
         sentence = _restatement(st.kind, st.subject, new_value, rng, form) if specific else None
@@ -698,9 +756,10 @@ def clause_conflict_candidates(
             and not debt_talk
         ):
             sentence = None
-        if not far or sentence is None:
+        if not (far or near) or sentence is None:
             continue
-        block, end, _ = far[-1] if rng.random() < 0.5 else rng.choice(far)
+        places = far or near
+        block, end, _ = places[-1] if rng.random() < 0.5 else rng.choice(places)
         out.append(
             Injection(
                 "clause_conflict",
@@ -716,7 +775,7 @@ def clause_conflict_candidates(
                     "new": new_value,
                     "conflicts_with": s.text,
                     "joiner": " ",
-                    "family": "restated elsewhere",
+                    "family": "restated elsewhere" if far else "restated nearby",
                     "inserted_in": block,
                 },
                 insert=True,

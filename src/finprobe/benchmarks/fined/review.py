@@ -307,8 +307,8 @@ def figure_mentions(sentence: str) -> list[tuple[int, int, str]]:
 # ----------------------------------------------------------------------------- stipulations
 
 _HEAD = (
-    r"(?:Notes?|notes?|Term Loans?|term loans?|Loans?|loans?|Facility|facility|Credit Agreement|credit agreement|"
-    r"Agreement|agreement|Debentures|Bonds|Revolver|Line of Credit|line of credit|Lease|Indenture|"
+    r"(?:[Ff]acility [Ll]ease|Notes?|notes?|Term Loans?|term loans?|Loans?|loans?|Facility|facility|Credit Agreement|credit agreement|"
+    r"Agreement|agreement|Debentures|Bonds|Revolver|Line of Credit|line of credit|Lease|lease|Indenture|"
     r"[Rr]epurchase [Pp]rogram|Program|Warrants?)"
 )
 _SUBJECT = (
@@ -357,6 +357,43 @@ STIPULATION_KINDS = {
         rf"(?: as of)?) (?P<val>{_DAY_DATE})"
     ),
 }
+# the terms of a declared dividend: its amount per share, the day it is paid and the record
+# date ("declared a special cash dividend of $2.50 per share payable on February 28, 2024 to
+# shareholders of record on February 16, 2024"); the dividend is named by its qualifiers
+# ("initial quarterly", "special cash"), a bare "dividend" says not which one
+_DIVIDEND = (
+    r"(?P<subj>(?:(?:[Ii]nitial|[Ss]pecial|[Rr]egular|[Qq]uarterly|[Aa]nnual|[Cc]ash|[Oo]ne-time|[Ss]emi-annual)"
+    r"\s){1,3}[Dd]ividends?)\b"
+)
+DIVIDEND_KINDS = {
+    "dividend amount": re.compile(
+        _DIVIDEND
+        + r"(?: (?:of|amounts? to|totals|is|was))? (?P<val>\$\s?\d[\d,]*(?:\.\d+)?) per (?:common )?share"
+    ),
+    "payment date": re.compile(
+        _DIVIDEND
+        + rf"(?:[^.;]|(?<=\d)\.(?=\d)){{0,80}}?\b(?:paid|payable)\b(?: to (?:share|stock)holders)?(?: on)? (?P<val>{_DAY_DATE})"
+    ),
+    "record date": re.compile(
+        _DIVIDEND
+        + r"(?:[^.;]|(?<=\d)\.(?=\d)){0,160}?\b(?:share|stock)?holders of record (?:as of |on |at the close of business on )?"
+        + rf"(?:the close of business on )?(?P<val>{_DAY_DATE})"
+    ),
+}
+# the price at which named notes convert ("the conversion price of approximately $124.67 per
+# share" of the "2024 Notes")
+_CONVERSION = re.compile(
+    _SUBJECT
+    + _VERB_GAP
+    + r"\b(?:an? |the )?(?:initial )?conversion price of (?:approximately )?(?P<val>\$\s?\d[\d,]*(?:\.\d+)?)(?= per share)"
+)
+# a financial covenant's threshold: "a maximum debt-to-EBITDA ratio of 3.25", "a minimum
+# fixed charge coverage ratio of 1.25 to 1.00" (the bound and the ratio name the covenant)
+_COVENANT = re.compile(
+    r"\b(?P<subj>(?:maximum|minimum) (?:[A-Za-z][\w-]*\s){0,4}?ratio)"
+    r"(?: of [A-Za-z][\w -]{0,40}?)?(?: of| at| not (?:to )?exceed(?:ing)?) "
+    r"(?P<val>\d{1,2}(?:\.\d{1,2})?)(?:x|(?= to 1)|\b)(?!%|\.\d|,\d)"
+)
 # ... or before it ("On March 20, 2024, we entered into the Purchase Agreement (the “PA”) with ...")
 _ENTERED = re.compile(
     rf"\b[Oo]n (?P<val>{_DAY_DATE}),? (?:we|the Company|[A-Z][\w.&]*(?: [A-Z][\w.&]*){{0,3}})"
@@ -422,6 +459,20 @@ def stipulations(sentence: str) -> list[Stipulation]:
                 continue
             if subj:
                 out.append(Stipulation(kind, subj, m.group(group), m.start(group), m.end(group)))
+    for kind, rx in DIVIDEND_KINDS.items():
+        for m in rx.finditer(sentence):
+            subj = _norm_subject(m.group("subj")).lower()
+            out.append(Stipulation(kind, subj, m.group("val"), m.start("val"), m.end("val")))
+    for m in _CONVERSION.finditer(sentence):
+        subj = _norm_subject(m.group("subj"))
+        if re.search(r"(?:Notes?|Debentures|Bonds)$", subj):
+            out.append(
+                Stipulation("conversion price", subj, m.group("val"), m.start("val"), m.end("val"))
+            )
+    for m in _COVENANT.finditer(sentence):
+        out.append(
+            Stipulation("covenant", m.group("subj"), m.group("val"), m.start("val"), m.end("val"))
+        )
     for m in _NOTES_DUE.finditer(sentence):
         subj = _norm_subject(m.group("defined"))
         if re.search(r"(?:Notes|Debentures|Bonds)$", subj):
@@ -445,8 +496,11 @@ def stipulations(sentence: str) -> list[Stipulation]:
     return out
 
 
+DATE_KINDS = ("maturity", "effective date", "payment date", "record date")
+
+
 def _stip_value(kind: str, text: str) -> object:
-    if kind in ("maturity", "effective date"):
+    if kind in DATE_KINDS:
         m = EN_DATE.search(text)
         if m:
             return (int(m.group(3)), MONTHS[m.group(1)], int(m.group(2)))
