@@ -168,7 +168,7 @@ CITATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "Securities Exchange Act of 1934": (
         r"Section 1[35]|Rule 1[03]|reporting",
-        ("Investment Company Act of 1940", "Trust Indenture Act of 1939"),
+        ("Investment Company Act of 1940", "Trust Indenture Act of 1939", "Securities Act of 1933"),
     ),
     "Securities Act of 1933": (
         r"registration|Rule 144|Regulation D|registered",
@@ -231,11 +231,44 @@ _VAGUE_AMOUNT = re.compile(
     r"\b(?:up to|of up to|not to exceed|a maximum of|at least|a minimum of) (?P<amount>\$\d[\d,.]*(?: (?:million|billion|thousand))?)"
 )
 _SOFTEN = (
-    ("must", ("should generally", "may, where practicable,")),
-    ("shall", ("should, as far as possible,", "may, where appropriate,")),
-    ("is required to", ("is generally expected to", "may be asked to")),
-    ("are required to", ("are generally expected to", "may be asked to")),
+    ("must", ("should generally", "may, where practicable,", "should")),
+    ("shall", ("should, as far as possible,", "may, where appropriate,", "should")),
+    ("is required to", ("is generally expected to", "may be asked to", "is expected to")),
+    ("are required to", ("are generally expected to", "may be asked to", "are expected to")),
 )
+# a firm deadline or amount made vague: fixed phrases, or (below) the sentence's own figure
+# turned into an indefinite quantity of the same unit ("within 30 days" -> "within several
+# days", "up to $50 million" -> "up to tens of millions of dollars")
+VAGUE_DEADLINES = (
+    "within a reasonable period",
+    "in due course",
+    "at a later date",
+    "as soon as practicable",
+)
+VAGUE_AMOUNTS = (
+    "an appropriate amount",
+    "an amount to be determined",
+    "a substantial amount",
+    "a reasonable amount",
+)
+_FEW = ("several", "a few", "a number of")
+_DAY_COUNT = re.compile(
+    r"\b(?P<lead>within|after|at least|no later than|no more than) (?P<n>\d+|[a-z]+) (?P<unit>(?:business |calendar )?days|months)\b"
+)
+
+
+def _indefinite_amount(amount: str) -> str | None:
+    """'$50.0 million' -> 'tens of millions of dollars': the scale kept, the figure gone."""
+    m = re.fullmatch(r"\$\s?(\d[\d,]*(?:\.\d+)?)(?: (million|billion))?", amount.strip())
+    if not m or not m.group(2):
+        return None
+    v = float(m.group(1).replace(",", ""))
+    scale = m.group(2)
+    if v < 10:
+        return f"several {scale} dollars"
+    if v < 100:
+        return f"tens of {scale}s of dollars"
+    return f"hundreds of {scale}s of dollars"
 
 
 def _actor(s: str) -> str:
@@ -299,18 +332,21 @@ def inject_ambiguous_expression(
                 break
     m = _VAGUE_DEADLINE.search(s)
     if m and (obligation or re.search(r"\b(?:pay|repay|deliver|file|due|expire|terminate)", s)):
-        new = rng.choice(
-            (
-                "within a reasonable period",
-                "in due course",
-                "at a later date",
-                "as soon as practicable",
-            )
-        )
+        new = rng.choice(VAGUE_DEADLINES)
         options.append(
             Change(
                 splice(s, m.start(), m.end(), new),
                 {"old": m.group(0), "new": new, "family": "vague deadline"},
+            )
+        )
+    m = _DAY_COUNT.search(s)
+    if m and (obligation or re.search(r"\b(?:pay|repay|deliver|file|due|notice|expire)", s)):
+        # the count goes, the unit stays: "within 30 days" -> "within several days"
+        new = rng.choice(_FEW)
+        options.append(
+            Change(
+                splice(s, m.start("n"), m.end("n"), new),
+                {"old": m.group("n"), "new": new, "family": "indefinite count"},
             )
         )
     m = _VAGUE_AMOUNT.search(s)
@@ -321,14 +357,15 @@ def inject_ambiguous_expression(
     ):
         # the quantifier stays ("up to", "at least"), only the figure goes vague
         figure = m.start("amount")
-        new = rng.choice(
-            (
-                "an appropriate amount",
-                "an amount to be determined",
-                "a substantial amount",
-                "a reasonable amount",
+        new = rng.choice(VAGUE_AMOUNTS)
+        indefinite = _indefinite_amount(m.group("amount"))
+        if indefinite:
+            options.append(
+                Change(
+                    splice(s, figure, m.end(), indefinite),
+                    {"old": m.group("amount"), "new": indefinite, "family": "indefinite amount"},
+                )
             )
-        )
         options.append(
             Change(
                 splice(s, figure, m.end(), new),
@@ -356,19 +393,19 @@ UNIT_SWAPS_EN: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
     (
         "days",
         r"days?",
-        ("seconds", "minutes"),
+        ("seconds", "minutes", "years"),
         r"within|term|period|payment|due|after|prior|notice",
     ),
     (
         "square feet",
         r"square feet",
-        ("square inches", "square millimeters"),
+        ("square inches", "square millimeters", "acres"),
         r"lease|office|facilit|space|building|warehouse|manufactur|headquarters|plant",
     ),
     (
         "acres",
         r"acres",
-        ("square inches", "square centimeters"),
+        ("square inches", "square centimeters", "square feet"),
         r"land|property|site|farm|acreage|mine|lease|facilit",
     ),
     (
@@ -412,7 +449,17 @@ def inject_numerical_unit_error(
             continue
         for m in re.finditer(rf"(?<=\d){gap}({pattern})", s):
             # "$2.00 per share" -> "$2.00 million per share": a scale no per-share amount has
+            figure = re.search(r"(\d[\d,]*(?:\.\d+)?)\s*$", s[: m.start(1)])
+            value = float(figure.group(1).replace(",", "")) if figure else 0.0
             for new in wrong:
+                # a unit of everyday size is only wrong when the figure is far off for it:
+                # 30+ days as years, 5,000+ square feet as acres, up to 100 acres as square feet
+                if (
+                    (new == "years" and value < 30)
+                    or (new == "acres" and value < 5000)
+                    or (name == "acres" and new == "square feet" and value > 100)
+                ):
+                    continue
                 options.append((m.start(1), m.end(1), new, name))
     if not options:
         return None

@@ -497,6 +497,15 @@ _RESTATE = {
 }
 
 
+# ... and in the forms that follow how the first statement puts it
+_DATED = ("The {subj} {be} dated as of {val}.",)
+_DUE_IN = ("The {subj} {be} scheduled to mature in {val}.", "The {subj} {become} due in {val}.")
+_EXPIRES_IN = ("The {subj} {expire} in {val}.", "The {subj} {be} set to expire in {val}.")
+_PAID = ("The {subj} {was} paid on {val}.", "The {subj} {was} paid to shareholders on {val}.")
+_CEILING = ("The {subj} {provide} for borrowings of up to {val}.",)
+RESTATE_FORMS = _DATED + _DUE_IN + _EXPIRES_IN + _PAID + _CEILING
+
+
 def _stip_key(st: Any) -> object:
     from finprobe.benchmarks.fined.review import _stip_value
 
@@ -525,20 +534,13 @@ def _restatement(
     if kind == "effective date" and what == "warrants":
         return None
     if kind == "effective date" and form == "dated":
-        templates: tuple[str, ...] = ("The {subj} {be} dated as of {val}.",)
+        templates: tuple[str, ...] = _DATED
     elif kind == "maturity" and not EN_DATE.search(value):  # "in August 2024", "in 2026"
-        templates = (
-            ("The {subj} {be} scheduled to mature in {val}.", "The {subj} {become} due in {val}.")
-            if what not in ("program", "lease")
-            else ("The {subj} {expire} in {val}.", "The {subj} {be} set to expire in {val}.")
-        )
+        templates = _DUE_IN if what not in ("program", "lease") else _EXPIRES_IN
     elif kind == "payment date" and form == "paid":
-        templates = (
-            "The {subj} {was} paid on {val}.",
-            "The {subj} {was} paid to shareholders on {val}.",
-        )
+        templates = _PAID
     elif kind == "amount" and form == "ceiling" and what == "notes":
-        templates = ("The {subj} {provide} for borrowings of up to {val}.",)
+        templates = _CEILING
     else:
         templates = _RESTATE.get((kind, what), ())
     if not templates:

@@ -707,7 +707,7 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
         ), "the sentence does not name what the citation governs"
     if subtype == "ambiguous_expression":
         vague = re.search(
-            r"\b(?:except|unless|where (?:appropriate|practicable)|as far as possible|generally|reasonable|in due course|at a later date|as soon as practicable|to be determined|appropriate amount|substantial amount|may be asked|as otherwise agreed|may decide|determines otherwise|considers it appropriate)\b|特殊情况|原则上|视情况|另有约定",
+            r"\b(?:except|unless|where (?:appropriate|practicable)|as far as possible|generally|reasonable|in due course|at a later date|as soon as practicable|to be determined|appropriate amount|substantial amount|may be asked|as otherwise agreed|may decide|determines otherwise|considers it appropriate|should|expected to|several|a few|a number of|tens of|hundreds of)\b|特殊情况|原则上|视情况|另有约定",
             new,
         )
         definite = re.search(
