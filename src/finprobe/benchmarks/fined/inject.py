@@ -242,7 +242,11 @@ def rule_candidates(
                 if len(blocks) < 2:
                     continue
                 cands = numerical_inconsistency_candidates(
-                    _sentences_in(src, blocks[:1]), _sentences_in(src, blocks[1:]), rng, blocks[0]
+                    _sentences_in(src, blocks[:1]),
+                    _sentences_in(src, blocks[1:]),
+                    rng,
+                    blocks[0],
+                    src.text,
                 )
             elif subtype == "clause_conflict":
                 # never right before a table (the sentence would sit between a lead-in and it)

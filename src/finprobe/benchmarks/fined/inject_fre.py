@@ -312,11 +312,16 @@ def _usable(s: SentenceSpan) -> bool:
 
 
 def numerical_inconsistency_candidates(
-    first: list[SentenceSpan], later: list[SentenceSpan], rng: random.Random, first_block: str
+    first: list[SentenceSpan],
+    later: list[SentenceSpan],
+    rng: random.Random,
+    first_block: str,
+    document: str = "",
 ) -> list[Injection]:
     """Change the later of two mentions of the same quantity (same figure, same metric words,
-    same period): the reader has seen the figure once and meets it again, different."""
-    from finprobe.benchmarks.fined.review import figure_mentions, same_quantity
+    same period): the reader has seen the figure once and meets it again, different.
+    ``document`` (the whole text) gives a sentence that names no period its section's."""
+    from finprobe.benchmarks.fined.review import figure_mentions, period_at, same_quantity
 
     earlier = [(a, span) for a in first if _usable(a) for span in figure_mentions(a.text)]
     out = []
@@ -329,6 +334,7 @@ def numerical_inconsistency_candidates(
                     a
                     for a, (s0, e0, _) in earlier
                     if same_quantity(a.text, (s0, e0), s.text, (start, end))
+                    and period_at(document, a.text, a.start) == period_at(document, s.text, s.start)
                 ),
                 None,
             )
@@ -581,14 +587,20 @@ _SUPERSEDED = re.compile(
 def superseded(subject: str, document: str) -> bool:
     """Does a sentence of the document that names the subject say its terms were changed
     (amended, increased, extended, replaced...)? Then which value holds is not clear-cut."""
-    from finprobe.benchmarks.fined.review import _prose_sentences
+    from finprobe.benchmarks.fined.review import _prose_sentences, stipulations
 
     subj = subject.lower()
     for x in _prose_sentences(document):
         low = x.lower()
         if subj not in low:
             continue
+        # a sentence that states the term as it stands after the change ("The Norton facility
+        # lease was renewed in February 2021, expires in February 2026") gives one value; any
+        # other value the document gives makes the subject ambiguous (checked by the caller)
+        after = [st.start for st in stipulations(x) if st.subject.lower() == subj]
         for change in _SUPERSEDED.finditer(x):
+            if any(a > change.end() for a in after):
+                continue
             for m in re.finditer(re.escape(subj), low):
                 a, b = sorted((change.start(), m.start()))
                 between = x[a:b]

@@ -42,7 +42,7 @@ def injector_patterns() -> dict[str, tuple[re.Pattern[str], ...]]:
     out["ambiguous_expression"] += [_phrase(x) for x in inject_fke.VAGUE_DEADLINES]
     out["ambiguous_expression"] += [_phrase(x) for x in inject_fke.VAGUE_AMOUNTS]
     out["ambiguous_expression"] += [
-        _phrase(f"{x} ") + r"(?:business |calendar )?(?:days|months)" for x in inject_fke._FEW
+        rf"\b{re.escape(x)} (?:business |calendar )?(?:days|months)\b" for x in inject_fke._FEW
     ]
     out["ambiguous_expression"] += [r"\b(?:several|tens of|hundreds of) (?:million|billion)s? "]
     # unit error: a figure followed by one of the wrong units

@@ -41,6 +41,23 @@ def changed_span(original: str, modified: str) -> tuple[str, str]:
     return original[i : len(original) - j], modified[i : len(modified) - j]
 
 
+def changed_words(original: str, modified: str) -> str:
+    """The new text of the differing region widened to whole words ("is required to" ->
+    "is expected to" gives "expected", not "expect")."""
+    old, new = changed_span(original, modified)
+    i = modified.find(new) if new else -1
+    if i < 0:
+        return new
+    a, b = i, i + len(new)
+    while a > 0 and modified[a - 1].isalnum():
+        a -= 1
+    while b < len(modified) and modified[b].isalnum():
+        b += 1
+    # and the word after it, for phrases like "expected to"
+    m = re.match(r"\s+\w+", modified[b:])
+    return modified[a : b + (m.end() if m else 0)]
+
+
 _UNCLEAN = (
     (re.compile(r"\S {2,}\S"), "double space"),
     (re.compile(r" [,.;:)]"), "space before punctuation"),
@@ -292,6 +309,27 @@ def same_quantity(a: str, a_span: tuple[int, int], b: str, b_span: tuple[int, in
     return period_of(a) == period_of(b)
 
 
+_SPAN = re.compile(
+    r"\b(?:three|six|nine|twelve) months\b|\b(?:first|second|third|fourth) (?:fiscal )?quarter\b"
+    r"|\b(?:fiscal )?year ended\b",
+    re.I,
+)
+
+
+def period_at(document: str, sentence: str, start: int | None = None) -> frozenset[str]:
+    """The period a sentence speaks of: its own period words, else the last period named in
+    the text before it (the heading or lead-in of its section: "Other income, net decreased
+    ... for the nine months ended ...")."""
+    own = period_of(sentence)
+    if own or not document:
+        return own
+    pos = document.find(sentence) if start is None else start
+    if pos < 0:
+        return own
+    spans = list(_SPAN.finditer(document[max(0, pos - 1500) : pos]))
+    return frozenset({spans[-1].group(0).lower()}) if spans else own
+
+
 def figure_mentions(sentence: str) -> list[tuple[int, int, str]]:
     """Amounts of the sentence (no years, dates, ordinals, nor codes such as "ATI-2138")."""
     return [
@@ -391,7 +429,7 @@ _CONVERSION = re.compile(
 # fixed charge coverage ratio of 1.25 to 1.00" (the bound and the ratio name the covenant)
 _COVENANT = re.compile(
     r"\b(?P<subj>(?:maximum|minimum) (?:[A-Za-z][\w-]*\s){0,4}?ratio)"
-    r"(?: of [A-Za-z][\w -]{0,40}?)?(?: of| at| not (?:to )?exceed(?:ing)?) "
+    r"(?: of [A-Za-z][\w -]{0,40}?)?(?: of| at| to| not (?:to )?exceed(?:ing)?) "
     r"(?P<val>\d{1,2}(?:\.\d{1,2})?)(?:x|(?= to 1)|\b)(?!%|\.\d|,\d)"
 )
 # ... or before it ("On March 20, 2024, we entered into the Purchase Agreement (the “PA”) with ...")
@@ -708,7 +746,7 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
     if subtype == "ambiguous_expression":
         vague = re.search(
             r"\b(?:except|unless|where (?:appropriate|practicable)|as far as possible|generally|reasonable|in due course|at a later date|as soon as practicable|to be determined|appropriate amount|substantial amount|may be asked|as otherwise agreed|may decide|determines otherwise|considers it appropriate|should|expected to|several|a few|a number of|tens of|hundreds of)\b|特殊情况|原则上|视情况|另有约定",
-            new,
+            changed_words(original, modified),
         )
         definite = re.search(
             r"\b(?:shall|must|required|obligated|agreed|within|no later than|up to|not to exceed|at least|minimum|maximum|by [A-Z][a-z]+ \d)\b|应当|必须|不得|须",
@@ -771,9 +809,13 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
     if subtype == "numerical_inconsistency":
         for s, e, text in figure_mentions(original):
             if text not in modified:  # the changed mention
+                here = period_at(document, original)
                 for other in _document_sentences(document, exclude=original):
                     for s2, e2, _ in figure_mentions(other):
-                        if same_quantity(original, (s, e), other, (s2, e2)):
+                        # the same period too, where a sentence takes it from its section
+                        if same_quantity(original, (s, e), other, (s2, e2)) and here == (
+                            period_at(document, other)
+                        ):
                             return True, ""
         return False, "no other mention of the same quantity"
     if subtype == "clause_conflict":
