@@ -390,6 +390,15 @@ UNIT_SWAPS_EN: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         ("minutes", "seconds", "hours"),
         r"term|life|period|over|next|past|within|lease|contract|agreement|expire|following",
     ),
+    # the liquidity and going-concern horizon is twelve months (one year after the statements
+    # are issued): "sufficient for at least the next 12 years" is a unit an analyst rejects
+    (
+        "liquidity horizon",
+        r"months(?! ended)",
+        ("years",),
+        r"sufficient|going concern|liquidity (?:needs|requirements)|cash requirements"
+        r"|fund (?:our|its) operations",
+    ),
     (
         "days",
         r"days?",
@@ -455,7 +464,8 @@ def inject_numerical_unit_error(
                 # a unit of everyday size is only wrong when the figure is far off for it:
                 # 30+ days as years, 5,000+ square feet as acres, up to 100 acres as square feet
                 if (
-                    (new == "years" and value < 30)
+                    (name == "days" and new == "years" and value < 30)
+                    or (name == "liquidity horizon" and value != 12)
                     or (new == "acres" and value < 5000)
                     or (name == "acres" and new == "square feet" and value > 100)
                 ):

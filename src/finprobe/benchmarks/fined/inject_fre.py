@@ -24,6 +24,7 @@ from finprobe.benchmarks.fined.edits import (
     Change,
     Injection,
     bump_digit,
+    cap,
     splice,
     value_of,
 )
@@ -66,6 +67,17 @@ def inject_conflicting_expression(
             return None
         return Change(splice(s, m.start(2), m.end(2), _FLIP_ZH[m.group(2)]), {"old": m.group(2)})
     options = []
+    # "Revenue increased to $5.0 million from $4.0 million. The decrease was due to ...": the
+    # sentence names the previous sentence's change with the opposite word
+    m = ANAPHORA.match(s)
+    if m and stated_direction(context.strip()) == _NOUN_DIRECTION[m.group("noun").lower()]:
+        up = _NOUN_DIRECTION[m.group("noun").lower()] == "up"
+        flipped = rng.choice(("decrease", "decline", "reduction") if up else ("increase", "rise"))
+        new_text = cap(flipped, m.group("noun")) + ("s" if m.group("noun").endswith("s") else "")
+        return Change(
+            splice(s, m.start("noun"), m.end("noun"), new_text),
+            {"old": m.group("noun"), "new": new_text, "family": "names the change the other way"},
+        )
     for rx, new_i, old_i in (
         (_MOVE_TO_FROM, 3, 4),
         (_MOVE_FROM_TO, 3, 2),
@@ -112,6 +124,36 @@ def inject_conflicting_expression(
     elif s[max(0, start - 2) : start].lower() == "a " and flipped[0] in "aeiou":
         modified = modified[: start - 1] + "n" + modified[start - 1 :]
     return Change(modified, {"old": word, "new": flipped})
+
+
+ANAPHORA = re.compile(
+    r"^(?:The|This|These|Such) (?P<noun>increases?|decreases?|declines?|growth|improvements?|reductions?|rises?)"
+    r"\b(?: in [a-z][\w ,’'-]{0,60}?)? (?:was|were|is|reflects?|reflected|resulted)\b"
+)
+_NOUN_DIRECTION = {
+    **dict.fromkeys(
+        ("increase", "increases", "growth", "improvement", "improvements", "rise", "rises"), "up"
+    ),
+    **dict.fromkeys(
+        ("decrease", "decreases", "decline", "declines", "reduction", "reductions"), "down"
+    ),
+}
+
+
+def stated_direction(sentence: str) -> str | None:
+    """The direction of change a sentence states and its own from/to figures confirm."""
+    for rx, new_i, old_i in (
+        (_MOVE_TO_FROM, 3, 4),
+        (_MOVE_FROM_TO, 3, 2),
+        (_NOUN_TO_FROM, 3, 4),
+        (_NOUN_FROM_TO, 3, 2),
+    ):
+        for m in rx.finditer(sentence):
+            new_v, old_v = value_of(m.group(new_i)), value_of(m.group(old_i))
+            up = m.group(1) in _UP or m.group(1) == "increase"
+            if new_v is not None and old_v is not None and new_v != old_v and (new_v > old_v) == up:
+                return "up" if up else "down"
+    return None
 
 
 # ----------------------------------------------------------------------------- time
@@ -203,10 +245,31 @@ def inject_time_contradiction(
                 options.append(
                     (m.start("base") + d.start(), m.start("base") + d.end(), new, "later quarter")
                 )
+    # a comparison with "the prior year" of a stated period turned into one with a period
+    # that comes after it ("for fiscal 2023 ... compared to the following year")
+    for m in RELATIVE_BASE.finditer(s):
+        if _PERIOD_ANCHOR.search(s[: m.start()]):
+            new = rng.choice(LATER_WORDS)
+            options.append((m.start("rel"), m.end("rel"), new, "baseline a later period"))
     if not options:
         return None
     start, end, new, family = rng.choice(options)
     return Change(splice(s, start, end, new), {"old": s[start:end], "new": new, "family": family})
+
+
+RELATIVE_BASE = re.compile(
+    r"\b(?:compared (?:to|with)|versus|relative to|over) (?:the |that of the )?"
+    r"(?P<rel>prior|previous|preceding) (?:fiscal )?(?:year|quarter|period)\b"
+)
+LATER_WORDS = ("following", "next", "subsequent")
+LATER_BASE = re.compile(
+    r"\b(?:compared (?:to|with)|versus|relative to|over) (?:the |that of the )?"
+    rf"(?:{'|'.join(LATER_WORDS)}) (?:fiscal )?(?:year|quarter|period)\b"
+)
+# the period the sentence reports on, stated before the comparison
+_PERIOD_ANCHOR = re.compile(
+    r"\b(?:(?:19|20)\d\d|(?:three|six|nine|twelve) months ended|(?:first|second|third|fourth) quarter)\b"
+)
 
 
 # ----------------------------------------------------------------------------- calculation

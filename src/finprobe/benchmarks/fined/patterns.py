@@ -59,9 +59,14 @@ def injector_patterns() -> dict[str, tuple[re.Pattern[str], ...]]:
     out["conflicting_expression"] += [
         r"\b(?:" + "|".join(inject_fre._UP + inject_fre._DOWN) + r")\b",
         r"\b(?:increase|decrease|decline|reduce|lower|raise|raised|reduced|lowered)\b",
+        r"\b(?:" + "|".join(inject_fre._NOUN_DIRECTION) + r"|rise|rises)\b",
     ]
     # time contradiction and calculation error: the structures they edit
-    out["time_contradiction"] += [inject_fre._COMPARE.pattern, inject_fre._RANGE.pattern]
+    out["time_contradiction"] += [
+        inject_fre._COMPARE.pattern,
+        inject_fre._RANGE.pattern,
+        inject_fre.LATER_BASE.pattern,
+    ]
     out["calculation_error"] += [inject_fre.CALC_CUE.pattern]
     # clause conflict: the restatement templates
     templates = [t for ts in inject_fre._RESTATE.values() for t in ts]

@@ -665,11 +665,35 @@ def _direction_conflict(sentence: str) -> bool:
     return False
 
 
+def _anaphora_conflict(original: str, modified: str, document: str) -> bool:
+    """The sentence names the change of the sentence before it ("The decrease was due to")
+    with the word opposite to the one that sentence states and its figures confirm."""
+    from finprobe.benchmarks.fined.inject_fre import _NOUN_DIRECTION, ANAPHORA, stated_direction
+
+    was, now = ANAPHORA.match(original), ANAPHORA.match(modified)
+    pos = document.find(original)
+    if not (was and now) or pos <= 0:
+        return False
+    before = re.split(r"(?<=[.!?])\s+", document[:pos].strip())[-1]
+    stated = stated_direction(before)
+    old_dir = _NOUN_DIRECTION.get(was.group("noun").lower())
+    new_dir = _NOUN_DIRECTION.get(now.group("noun").lower())
+    return stated is not None and old_dir == stated and new_dir not in (None, stated)
+
+
 def time_order_broken(sentence: str) -> bool:
     """A comparison whose baseline is not before the period it is compared with, or a range
     that ends before it starts."""
-    from finprobe.benchmarks.fined.inject_fre import comparison_times, date_ranges
+    from finprobe.benchmarks.fined.inject_fre import (
+        _PERIOD_ANCHOR,
+        LATER_BASE,
+        comparison_times,
+        date_ranges,
+    )
 
+    later = LATER_BASE.search(sentence)
+    if later and _PERIOD_ANCHOR.search(sentence[: later.start()]):
+        return True  # a reported period compared with one that comes after it
     for (cur, _), (base, _) in comparison_times(sentence):
         if base >= cur:
             return True
@@ -795,6 +819,8 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
             return False, "a comparison remains in the sentence"
         return True, ""
     if subtype == "conflicting_expression":
+        if _anaphora_conflict(original, modified, document):
+            return True, ""
         return _direction_conflict(modified) and not _direction_conflict(
             original
         ), "words and figures agree"
