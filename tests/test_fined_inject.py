@@ -631,3 +631,51 @@ def test_pattern_probe_reads_the_injectors_vocabularies() -> None:
     sub = got["by_subtype"]["ambiguous_expression"]
     assert sub["injected_flagged_own"] == 1.0 and sub["untouched_flagged_own"] == 0.0
     assert got["untouched_sentences"] == 1
+
+
+def test_planner_keeps_other_errors_off_an_anchor_sentence() -> None:
+    # ANGO: a clause conflict was lost when another error rewrote the statement it conflicts
+    # with; the planner now treats that statement as taken
+    from finprobe.benchmarks.fined.inject import choose_injections
+
+    anchor = "On March 31, 2024, the Company and BD entered into a Settlement Agreement."
+    text = f"{anchor} The Company will pay $7.0 million. More text follows here."
+    conflict = Injection(
+        "clause_conflict",
+        "",
+        "The Company entered into the Settlement Agreement on May 31, 2024.",
+        len(text),
+        len(text),
+        "rule:clause_conflict",
+        {"conflicts_with": anchor, "old": "March 31, 2024", "new": "May 31, 2024"},
+        insert=True,
+    )
+    rewrite = Injection(
+        "illegal_time",
+        anchor,
+        anchor.replace("March 31", "March 32"),
+        0,
+        len(anchor),
+        "rule:illegal_time",
+        {},
+    )
+    elsewhere = Injection(
+        "numerical_missing",
+        "The Company will pay $7.0 million.",
+        "The Company will pay $ million.",
+        text.index("The Company will"),
+        text.index("The Company will") + len("The Company will pay $7.0 million."),
+        "rule:numerical_missing",
+        {},
+    )
+    cands = {
+        "clause_conflict": [conflict],
+        "illegal_time": [rewrite],
+        "numerical_missing": [elsewhere],
+    }
+    counts = Counter({"illegal_time": 5, "numerical_missing": 5})  # clause conflict goes first
+    chosen = choose_injections(cands, random.Random(0), 4, counts, Counter(), text)
+    assert conflict in chosen and elsewhere in chosen and rewrite not in chosen
+    # without the document text the anchor cannot be located (the old behaviour)
+    chosen = choose_injections(cands, random.Random(0), 4, Counter(counts), Counter())
+    assert rewrite in chosen

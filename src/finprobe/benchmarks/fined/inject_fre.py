@@ -755,10 +755,16 @@ def clause_conflict_candidates(
         # one value for the subject, and the statement names the subject itself
         if len(values[(st.kind, st.subject.lower())]) > 1 or not names(s.text, st.subject):
             continue
-        new_value = _shift_value(st.kind, st.value, rng)
-        if new_value is None or new_value == st.value:
+        if superseded(st.subject, document):
             continue
-        if superseded(st.subject, document) or _value_elsewhere(st.kind, new_value, document):
+        # a few draws: the new value must be one the document does not already state
+        new_value = None
+        for _ in range(4):
+            drawn = _shift_value(st.kind, st.value, rng)
+            if drawn and drawn != st.value and not _value_elsewhere(st.kind, drawn, document):
+                new_value = drawn
+                break
+        if new_value is None:
             continue
         # a later statement of the same stipulation: change it
         twin = next(
