@@ -116,7 +116,8 @@ def _untouched(docs: list[FinEDDocument]) -> list[str]:
 
 def pattern_probe(docs: list[FinEDDocument]) -> dict[str, Any]:
     """Per subtype: the share of its injected sentences the patterns flag (its own subtype's
-    patterns, and all patterns together) and the share of untouched sentences they flag."""
+    patterns, and all patterns together) and the share of untouched sentences they flag;
+    and the one pattern that flags most of the subtype, with both shares."""
     untouched = _untouched(docs)
     table = injector_patterns()
     any_untouched = sum(flags(s) for s in untouched) / len(untouched) if untouched else 0.0
@@ -138,9 +139,22 @@ def pattern_probe(docs: list[FinEDDocument]) -> dict[str, Any]:
         anyp = sum(flags(s) for s in sents)
         total += len(sents)
         hit += own
+        # the single pattern that finds most of the subtype: "no fixed pattern finds most
+        # of them" is this share staying well under one half
+        best = max(
+            table.get(sub, ()), key=lambda rx: sum(bool(rx.search(s)) for s in sents), default=None
+        )
+        top = sum(bool(best.search(s)) for s in sents) / len(sents) if best else 0.0
         out["by_subtype"][sub] = {
             "errors": len(sents),
             "patterns": len(table.get(sub, ())),
+            "top_pattern": best.pattern if best else "",
+            "top_pattern_injected": top,
+            "top_pattern_untouched": (
+                sum(bool(best.search(s)) for s in untouched) / len(untouched)
+                if best and untouched
+                else 0.0
+            ),
             "injected_flagged_own": own / len(sents),
             "injected_flagged_any": anyp / len(sents),
             "untouched_flagged_own": (
