@@ -679,3 +679,26 @@ def test_planner_keeps_other_errors_off_an_anchor_sentence() -> None:
     # without the document text the anchor cannot be located (the old behaviour)
     chosen = choose_injections(cands, random.Random(0), 4, Counter(counts), Counter())
     assert rewrite in chosen
+
+
+def test_planner_places_a_scarce_subtype_first() -> None:
+    from finprobe.benchmarks.fined.inject import choose_injections
+
+    def inj(subtype: str, start: int) -> Injection:
+        return Injection(subtype, "x" * 30, "y" * 30 + subtype, start, start + 30, "rule:x", {})
+
+    cands = {
+        "clause_conflict": [inj("clause_conflict", 0)],
+        "illegal_time": [inj("illegal_time", 100)],
+    }
+    counts = Counter({"clause_conflict": 5, "illegal_time": 3})
+    # offered by 1 of the 10 documents seen so far: placed first although placed more often
+    edits = Counter({("offered", "*"): 9, ("offered", "illegal_time"): 9})
+    got = choose_injections(cands, random.Random(0), 1, Counter(counts), edits)
+    assert [c.subtype for c in got] == ["clause_conflict"]
+    # offered by most documents: the rarest-so-far order again
+    edits = Counter(
+        {("offered", "*"): 9, ("offered", "illegal_time"): 9, ("offered", "clause_conflict"): 9}
+    )
+    got = choose_injections(cands, random.Random(0), 1, Counter(counts), edits)
+    assert [c.subtype for c in got] == ["illegal_time"]

@@ -186,7 +186,7 @@ def _sentences_in(src: SourceText, block_ids: tuple[str, ...]) -> list[SentenceS
 
 
 # a subtype offered by fewer than this share of the documents seen so far is placed first
-SCARCE = 0.25
+SCARCE = 0.4
 
 # no edit family above this share of its subtype's errors (checked once a subtype has this many)
 FAMILY_CAP = 0.5
