@@ -566,7 +566,7 @@ def test_clause_conflict_dividend_terms_stated_twice_or_restated_near() -> None:
     for c in cands:
         assert review("clause_conflict", c.original, c.modified, text)[0], c.modified
         if not c.insert:  # the later statement changed in place
-            assert c.original == again and c.detail["family"] == "stated twice"
+            assert c.original == again and c.detail["placement"] == "stated twice"
     # negative: a dividend that the document gives two amounts for (every quarter's) is skipped
     other = "In the second quarter, the Board declared an initial quarterly dividend of $0.25 per share."
     text2 = f"{text}\n\n{other}"
@@ -594,7 +594,7 @@ def test_clause_conflict_covenant_restated_in_its_own_passage_never_right_after(
     )
     assert cands and all(c.detail["kind"] == "covenant" for c in cands)
     for c in cands:
-        assert c.insert and c.start == len(text) and c.detail["family"] == "restated nearby"
+        assert c.insert and c.start == len(text) and c.detail["placement"] == "restated nearby"
         assert "maximum debt-to-EBITDA ratio of" in c.modified and "3.25" not in c.modified
         assert review("clause_conflict", "", c.modified, text)[0]
     # negative: the statement closes its only paragraph, so a restatement would follow it
@@ -702,3 +702,21 @@ def test_planner_places_a_scarce_subtype_first() -> None:
     )
     got = choose_injections(cands, random.Random(0), 1, Counter(counts), edits)
     assert [c.subtype for c in got] == ["illegal_time"]
+
+
+def test_liquidity_horizon_only_where_the_twelve_months_are_the_liquidity_horizon() -> None:
+    from finprobe.benchmarks.fined.inject import SENTENCE_INJECTORS
+
+    inject = SENTENCE_INJECTORS["numerical_unit_error"]
+    horizon = "Our cash will be sufficient to fund our operations for at least the next 12 months."
+    other = (
+        "The Corporation believes there is a reasonable possibility within the next 12 months,"
+        " sufficient positive evidence may become available."
+    )
+    longer = "Our cash will be sufficient to fund our operations for the next 18 months."
+    got = {seed: inject(horizon, "en", random.Random(seed)) for seed in range(20)}
+    assert any("next 12 years" in c.modified for c in got.values() if c)
+    for s in (other, longer):  # not the liquidity horizon, or not twelve months
+        for seed in range(20):
+            c = inject(s, "en", random.Random(seed))
+            assert c is None or "years" not in c.modified

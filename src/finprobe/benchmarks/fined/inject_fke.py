@@ -209,6 +209,12 @@ def inject_incorrect_legal_reference(
 _OBLIGATION_EN = re.compile(
     r"\b(?:shall|must|(?:is|are|was|were) required to|(?:is|are) obligated to|agreed to|requires? (?:us|the Company|[A-Z]\w+) to)\b"
 )
+_STIPULATED = re.compile(
+    r"\b(?:agreements?|covenants?|indentures?|credit|loans?|notes?|leases?|contracts?|laws?"
+    r"|regulations?|rules?|SEC|PCAOB|pay|repay|maintain|comply|compliance|file|deliver|redeem"
+    r"|fund|obligations?|terms?|condition|lenders?|holders?|trust)\b",
+    re.I,
+)
 _OBLIGATION_ZH = re.compile(r"应当|必须|不得|须|应于")
 _ACTOR = re.compile(
     r"\b(the (?:Company|Board|lenders?|Agent|administrative agent|purchaser|Trustee|holders?|parties|Sponsor|landlord|tenant|counterparty|Compensation Committee|Audit Committee)|we)\b"
@@ -304,6 +310,11 @@ def inject_ambiguous_expression(
         return None
     options: list[Change] = []
     obligation = _OBLIGATION_EN.search(s)
+    # a stipulation, not a business necessity ("we must develop and retain quality
+    # employees", "we must appeal to new fliers"): the sentence speaks of an agreement, a
+    # rule or a payment the actor is bound to
+    if obligation and not _STIPULATED.search(s):
+        obligation = None
     if obligation and end > 0:
         actor = _actor(s)
         plural = actor == "we" or actor.endswith(("s", "parties"))
@@ -396,8 +407,7 @@ UNIT_SWAPS_EN: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         "liquidity horizon",
         r"months(?! ended)",
         ("years",),
-        r"sufficient|going concern|liquidity (?:needs|requirements)|cash requirements"
-        r"|fund (?:our|its) operations",
+        r"sufficient to (?:fund|meet|satisfy|finance|support)|going concern",
     ),
     (
         "days",

@@ -794,7 +794,10 @@ def clause_conflict_candidates(
                         "old": st.value,
                         "new": new_value,
                         "conflicts_with": s.text,
-                        "family": "stated twice",
+                        # the family is the kind of term (it decides the wording); where
+                        # the conflict sits is its placement
+                        "family": st.kind,
+                        "placement": "stated twice",
                     },
                 )
             )
@@ -858,7 +861,8 @@ def clause_conflict_candidates(
                     "new": new_value,
                     "conflicts_with": s.text,
                     "joiner": " ",
-                    "family": "restated elsewhere" if far else "restated nearby",
+                    "family": st.kind,
+                    "placement": "restated elsewhere" if far else "restated nearby",
                     "inserted_in": block,
                 },
                 insert=True,
