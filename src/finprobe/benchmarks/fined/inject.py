@@ -185,9 +185,6 @@ def _sentences_in(src: SourceText, block_ids: tuple[str, ...]) -> list[SentenceS
     ]
 
 
-# a subtype offered by fewer than this share of the documents seen so far is placed first
-SCARCE = 0.4
-
 # no edit family above this share of its subtype's errors (checked once a subtype has this many)
 FAMILY_CAP = 0.5
 FAMILY_CAP_AFTER = 4
@@ -321,16 +318,19 @@ def choose_injections(
     other error may rewrite it."""
     counts = global_counts if global_counts is not None else Counter()
     edits = edit_counts if edit_counts is not None else Counter()
-    # a subtype that few documents offer so far (under SCARCE of them) goes first wherever it
+    # a subtype that few documents offer so far (see ``scarce``) goes first wherever it
     # is offered: otherwise "rarest so far" lets the common subtypes fill a document's four
     # places before it is reached, and it stays rare
     edits[("offered", "*")] += 1
     for s in candidates:
         edits[("offered", s)] += 1
     docs = edits[("offered", "*")]
+    # scarce: offered by fewer documents than twice its fair share of places (each document
+    # holds max_errors of the subtypes), so random competition would starve it
+    scarce = 2 * max_errors / len(RULE_SUBTYPES)
     order = sorted(
         candidates,
-        key=lambda s: (edits[("offered", s)] / docs >= SCARCE, counts[s], rng.random()),
+        key=lambda s: (edits[("offered", s)] / docs >= scarce, counts[s], rng.random()),
     )
     chosen: list[Injection] = []
     for subtype in order:
