@@ -313,7 +313,9 @@ def inject_ambiguous_expression(
     # a stipulation, not a business necessity ("we must develop and retain quality
     # employees", "we must appeal to new fliers"): the sentence speaks of an agreement, a
     # rule or a payment the actor is bound to
-    if obligation and not _STIPULATED.search(s):
+    # ("To achieve profitability, we must enter into license agreements": a purpose, so a
+    # necessity, whatever it names)
+    if obligation and (not _STIPULATED.search(s) or re.match(r"(?:To|In order to) [a-z]", s)):
         obligation = None
     if obligation and end > 0:
         actor = _actor(s)
