@@ -343,8 +343,9 @@ def inject_calculation_error(
     if not m:
         return None
     from finprobe.benchmarks.fined.filter import verify_calculation
+    from finprobe.benchmarks.fined.review import _direction_conflict
 
-    for _ in range(6):
+    for _ in range(12):
         new_token = bump_digit(m.group(0), rng)
         if new_token is None:
             return None
@@ -362,7 +363,10 @@ def inject_calculation_error(
             "old": target.text,
             "new": new_text,
         }
-        if verify_calculation(detail)[0]:
+        # the direction word must still fit the figures (else a conflicting expression too)
+        if verify_calculation(detail)[0] and not (
+            _direction_conflict(modified) and not _direction_conflict(s)
+        ):
             return Change(modified, detail)
     return None
 

@@ -650,14 +650,15 @@ def _direction_conflict(sentence: str) -> bool:
     def rising(m: re.Match) -> bool:
         return bool(re.fullmatch(up, m.group(1)))
 
+    gap = r"(?:[^.;]|(?<=\d)\.(?=\d))"  # a clause, decimals included ("by $(1.5) million")
     for m in re.finditer(
-        rf"\b({up}|{down})\b[^.;]{{0,60}}?\bto ({num})[^.;]{{0,40}}?\bfrom ({num})", sentence
+        rf"\b({up}|{down})\b{gap}{{0,60}}?\bto ({num}){gap}{{0,40}}?\bfrom ({num})", sentence
     ):
         new, old = value_of(m.group(2)), value_of(m.group(3))
         if new is not None and old is not None and new != old and (new > old) != rising(m):
             return True
     for m in re.finditer(
-        rf"\b({up}|{down})\b[^.;]{{0,60}}?\bfrom ({num})[^.;]{{0,40}}?\bto ({num})", sentence
+        rf"\b({up}|{down})\b{gap}{{0,60}}?\bfrom ({num}){gap}{{0,40}}?\bto ({num})", sentence
     ):
         old, new = value_of(m.group(2)), value_of(m.group(3))
         if new is not None and old is not None and new != old and (new > old) != rising(m):
