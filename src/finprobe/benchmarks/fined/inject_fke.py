@@ -498,7 +498,10 @@ _COMPARISON_EN = re.compile(
     rf"{_CLAUSE}\d{_CLAUSE}(?=,(?! \d{{4}}\b)|;|\.(?!\d)|$)"
 )
 _FROM_BASE_EN = re.compile(
-    r"(?<=\d)( million| billion| thousand|%)?( from \$?\d[\d,.]*(?: million| billion| thousand|%)?(?: (?:in|for|during) (?:fiscal )?\d{4})?)"
+    r"(?<=\d)( million| billion| thousand|%)?( from \$?\d[\d,.]*(?: million| billion| thousand|%)?"
+    # the baseline's own period goes with it ("from $1,182.0 million at January 28, 2023"):
+    # left behind, it would date the current figure wrongly
+    r"(?: (?:in|for|during|at|as of) (?:(?:[A-Z][a-z]+ \d{1,2}, )?(?:fiscal )?\d{4}))?)"
 )
 _COMPARISON_ZH = re.compile(
     r"[，,]?(?:同比|环比|较上年|较去年同期)(?:增长|下降|上升|减少|增加)?[\d.]+%"
