@@ -720,3 +720,18 @@ def test_liquidity_horizon_only_where_the_twelve_months_are_the_liquidity_horizo
         for seed in range(20):
             c = inject(s, "en", random.Random(seed))
             assert c is None or "years" not in c.modified
+
+
+def test_clause_conflict_never_closes_a_paragraph_cut_mid_sentence() -> None:
+    # ANGO: a page break ended the paragraph at "As of February 29, 2024," and the
+    # restatement went into the middle of that sentence
+    from finprobe.benchmarks.fined.inject_fre import _insertable
+
+    assert _insertable(("p", 0, "The Settlement Agreement was signed."), "Settlement Agreement")
+    assert not _insertable(
+        ("p", 0, "The Settlement Agreement was signed. As of February 29, 2024,"),
+        "Settlement Agreement",
+    )
+    assert not _insertable(
+        ("p", 0, "The Settlement Agreement terms are below:"), "Settlement Agreement"
+    )

@@ -719,9 +719,10 @@ def names(text: str, subject: str) -> bool:
 
 
 def _insertable(p: tuple[str, int, str], subject: str) -> bool:
-    """A paragraph a restatement may close: it names the subject and is not a lead-in to
-    what follows (text ending in ":", e.g. "...in the following table:")."""
-    return names(p[2], subject) and not p[2].rstrip().endswith((":", "："))
+    """A paragraph a restatement may close: it names the subject and ends a sentence, so it
+    is neither a lead-in to what follows ("...in the following table:") nor cut by a page
+    break mid-sentence ("As of February 29, 2024," then the page number)."""
+    return names(p[2], subject) and bool(re.search(r"[.!?。！？][”\"’')]*$", p[2].rstrip()))
 
 
 def clause_conflict_candidates(
