@@ -543,3 +543,195 @@ def test_clause_conflict_subject_must_not_be_the_tail_of_a_longer_name() -> None
         _spans(text, [anchor, last]), paragraphs, random.Random(1), text
     )
     assert not got
+
+
+def test_clause_conflict_dividend_terms_stated_twice_or_restated_near() -> None:
+    # BBW: the board's dividend declaration is stated twice; the later statement is changed
+    first = (
+        "On March 13, 2024, our Board of Directors declared an initial quarterly dividend of"
+        " $0.20 per share paid on April 11, 2024 to all shareholders of record as of March 28, 2024."
+    )
+    filler = " ".join(["Revenue grew in all segments during the year."] * 40)
+    again = (
+        "During the first quarter, our Board of Directors declared an initial quarterly dividend"
+        " of $0.20 per share paid on April 11, 2024 to all shareholders of record as of March 28, 2024."
+    )
+    text = f"{first}\n\n{filler}\n\n{again}"
+    paragraphs = [("p0", len(first), first), ("p2", len(text), again)]
+    cands = clause_conflict_candidates(
+        _spans(text, [first, again]), paragraphs, random.Random(2), text
+    )
+    kinds = {c.detail["kind"] for c in cands}
+    assert kinds <= {"dividend amount", "payment date", "record date"} and kinds
+    for c in cands:
+        assert review("clause_conflict", c.original, c.modified, text)[0], c.modified
+        if not c.insert:  # the later statement changed in place
+            assert c.original == again and c.detail["placement"] == "stated twice"
+    # negative: a dividend that the document gives two amounts for (every quarter's) is skipped
+    other = "In the second quarter, the Board declared an initial quarterly dividend of $0.25 per share."
+    text2 = f"{text}\n\n{other}"
+    got = clause_conflict_candidates(
+        _spans(text2, [first, again]), paragraphs, random.Random(2), text2
+    )
+    assert "dividend amount" not in {c.detail["kind"] for c in got}
+
+
+def test_clause_conflict_covenant_restated_in_its_own_passage_never_right_after() -> None:
+    # APOG: a covenant threshold stated once; the restatement closes the passage naming it,
+    # with at least a sentence between them
+    cov = (
+        "Our revolving credit facilities contain two maintenance financial covenants that require"
+        " us to stay below a maximum debt-to-EBITDA ratio of 3.25."
+    )
+    after = (
+        " At November 25, 2023, we were in compliance with both financial covenants, which are"
+        " identical in all three of our revolving credit facilities and the maximum debt-to-EBITDA"
+        " ratio they set."
+    )
+    text = cov + after
+    cands = clause_conflict_candidates(
+        _spans(text, [cov]), [("p0", len(text), text)], random.Random(0), text
+    )
+    assert cands and all(c.detail["kind"] == "covenant" for c in cands)
+    for c in cands:
+        assert c.insert and c.start == len(text) and c.detail["placement"] == "restated nearby"
+        assert "maximum debt-to-EBITDA ratio of" in c.modified and "3.25" not in c.modified
+        assert review("clause_conflict", "", c.modified, text)[0]
+    # negative: the statement closes its only paragraph, so a restatement would follow it
+    # directly (a repetition, not another clause): nothing
+    assert not clause_conflict_candidates(
+        _spans(cov, [cov]), [("p0", len(cov), cov)], random.Random(0), cov
+    )
+
+
+def test_pattern_probe_reads_the_injectors_vocabularies() -> None:
+    from finprobe.benchmarks.fined import inject_fke
+    from finprobe.benchmarks.fined.patterns import flags, injector_patterns, pattern_probe
+
+    table = injector_patterns()
+    # derived from the code: every exception phrase and every wrong unit is a pattern
+    for phrase in inject_fke._EXCEPTIONS:
+        text = "We must pay, " + phrase.format(
+            actor="the Company", consider="considers", determine="determines", decide="decides"
+        )
+        assert flags(text, "ambiguous_expression"), phrase
+    assert flags("The loan runs for 12 hours.", "numerical_unit_error")
+    assert not flags("The loan runs for 12 months.", "numerical_unit_error")
+    assert "omitted_financial_element" not in table  # a removal writes no words
+    sentence = "The Company is required to repay the advance within 30 days."
+    edited = "The Company is required to repay the advance within several days."
+    doc = FinEDDocument(
+        id="d",
+        text=f"{edited} Revenue grew in all segments during the year.",
+        scene="report",
+        language="en",
+        errors=[AnnotatedError(edited, "ambiguous_expression", sentence, 0, "rule:x", {})],
+    )
+    got = pattern_probe([doc])
+    sub = got["by_subtype"]["ambiguous_expression"]
+    assert sub["injected_flagged_own"] == 1.0 and sub["untouched_flagged_own"] == 0.0
+    assert got["untouched_sentences"] == 1
+
+
+def test_planner_keeps_other_errors_off_an_anchor_sentence() -> None:
+    # ANGO: a clause conflict was lost when another error rewrote the statement it conflicts
+    # with; the planner now treats that statement as taken
+    from finprobe.benchmarks.fined.inject import choose_injections
+
+    anchor = "On March 31, 2024, the Company and BD entered into a Settlement Agreement."
+    text = f"{anchor} The Company will pay $7.0 million. More text follows here."
+    conflict = Injection(
+        "clause_conflict",
+        "",
+        "The Company entered into the Settlement Agreement on May 31, 2024.",
+        len(text),
+        len(text),
+        "rule:clause_conflict",
+        {"conflicts_with": anchor, "old": "March 31, 2024", "new": "May 31, 2024"},
+        insert=True,
+    )
+    rewrite = Injection(
+        "illegal_time",
+        anchor,
+        anchor.replace("March 31", "March 32"),
+        0,
+        len(anchor),
+        "rule:illegal_time",
+        {},
+    )
+    elsewhere = Injection(
+        "numerical_missing",
+        "The Company will pay $7.0 million.",
+        "The Company will pay $ million.",
+        text.index("The Company will"),
+        text.index("The Company will") + len("The Company will pay $7.0 million."),
+        "rule:numerical_missing",
+        {},
+    )
+    cands = {
+        "clause_conflict": [conflict],
+        "illegal_time": [rewrite],
+        "numerical_missing": [elsewhere],
+    }
+    counts = Counter({"illegal_time": 5, "numerical_missing": 5})  # clause conflict goes first
+    chosen = choose_injections(cands, random.Random(0), 4, counts, Counter(), text)
+    assert conflict in chosen and elsewhere in chosen and rewrite not in chosen
+    # without the document text the anchor cannot be located (the old behaviour)
+    chosen = choose_injections(cands, random.Random(0), 4, Counter(counts), Counter())
+    assert rewrite in chosen
+
+
+def test_planner_places_a_scarce_subtype_first() -> None:
+    from finprobe.benchmarks.fined.inject import choose_injections
+
+    def inj(subtype: str, start: int) -> Injection:
+        return Injection(subtype, "x" * 30, "y" * 30 + subtype, start, start + 30, "rule:x", {})
+
+    cands = {
+        "clause_conflict": [inj("clause_conflict", 0)],
+        "illegal_time": [inj("illegal_time", 100)],
+    }
+    counts = Counter({"clause_conflict": 5, "illegal_time": 3})
+    # offered by 1 of the 10 documents seen so far: placed first although placed more often
+    edits = Counter({("offered", "*"): 9, ("offered", "illegal_time"): 9})
+    got = choose_injections(cands, random.Random(0), 1, Counter(counts), edits)
+    assert [c.subtype for c in got] == ["clause_conflict"]
+    # offered by most documents: the rarest-so-far order again
+    edits = Counter(
+        {("offered", "*"): 9, ("offered", "illegal_time"): 9, ("offered", "clause_conflict"): 9}
+    )
+    got = choose_injections(cands, random.Random(0), 1, Counter(counts), edits)
+    assert [c.subtype for c in got] == ["illegal_time"]
+
+
+def test_liquidity_horizon_only_where_the_twelve_months_are_the_liquidity_horizon() -> None:
+    from finprobe.benchmarks.fined.inject import SENTENCE_INJECTORS
+
+    inject = SENTENCE_INJECTORS["numerical_unit_error"]
+    horizon = "Our cash will be sufficient to fund our operations for at least the next 12 months."
+    other = (
+        "The Corporation believes there is a reasonable possibility within the next 12 months,"
+        " sufficient positive evidence may become available."
+    )
+    longer = "Our cash will be sufficient to fund our operations for the next 18 months."
+    got = {seed: inject(horizon, "en", random.Random(seed)) for seed in range(20)}
+    assert any("next 12 years" in c.modified for c in got.values() if c)
+    for s in (other, longer):  # not the liquidity horizon, or not twelve months
+        for seed in range(20):
+            c = inject(s, "en", random.Random(seed))
+            assert c is None or "years" not in c.modified
+
+
+def test_clause_conflict_never_closes_a_paragraph_cut_mid_sentence() -> None:
+    # ANGO: a page break ended the paragraph at "As of February 29, 2024," and the
+    # restatement went into the middle of that sentence
+    from finprobe.benchmarks.fined.inject_fre import _insertable
+
+    assert _insertable(("p", 0, "The Settlement Agreement was signed."), "Settlement Agreement")
+    assert not _insertable(
+        ("p", 0, "The Settlement Agreement was signed. As of February 29, 2024,"),
+        "Settlement Agreement",
+    )
+    assert not _insertable(
+        ("p", 0, "The Settlement Agreement terms are below:"), "Settlement Agreement"
+    )

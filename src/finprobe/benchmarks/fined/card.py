@@ -242,5 +242,8 @@ def data_card(
         "dropped_total": sum((dropped or Counter()).values()),
     }
     if probe:
+        from finprobe.benchmarks.fined.patterns import pattern_probe
+
         card["surface_probe"] = surface_probe(docs, seed)
+        card["pattern_probe"] = pattern_probe(docs)
     return card

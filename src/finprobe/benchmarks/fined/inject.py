@@ -242,7 +242,11 @@ def rule_candidates(
                 if len(blocks) < 2:
                     continue
                 cands = numerical_inconsistency_candidates(
-                    _sentences_in(src, blocks[:1]), _sentences_in(src, blocks[1:]), rng, blocks[0]
+                    _sentences_in(src, blocks[:1]),
+                    _sentences_in(src, blocks[1:]),
+                    rng,
+                    blocks[0],
+                    src.text,
                 )
             elif subtype == "clause_conflict":
                 # never right before a table (the sentence would sit between a lead-in and it)
@@ -306,12 +310,28 @@ def choose_injections(
     max_errors: int = 4,
     global_counts: Counter | None = None,
     edit_counts: Counter | None = None,
+    text: str = "",
 ) -> list[Injection]:
     """At most ``max_errors`` injections, rarest subtypes (so far in the corpus) first, no
-    overlaps; within a subtype, the edit used least so far (``edit_counts``) first."""
+    overlaps; within a subtype, the edit used least so far (``edit_counts``) first.
+    ``text`` (the document) locates the other statement an anchored error relies on: no
+    other error may rewrite it."""
     counts = global_counts if global_counts is not None else Counter()
     edits = edit_counts if edit_counts is not None else Counter()
-    order = sorted(candidates, key=lambda s: (counts[s], rng.random()))
+    # a subtype that few documents offer so far (see ``scarce``) goes first wherever it
+    # is offered: otherwise "rarest so far" lets the common subtypes fill a document's four
+    # places before it is reached, and it stays rare
+    edits[("offered", "*")] += 1
+    for s in candidates:
+        edits[("offered", s)] += 1
+    docs = edits[("offered", "*")]
+    # scarce: offered by fewer documents than twice its fair share of places (each document
+    # holds max_errors of the subtypes), so random competition would starve it
+    scarce = 2 * max_errors / len(RULE_SUBTYPES)
+    order = sorted(
+        candidates,
+        key=lambda s: (edits[("offered", s)] / docs >= scarce, counts[s], rng.random()),
+    )
     chosen: list[Injection] = []
     for subtype in order:
         if len(chosen) >= max_errors:
@@ -342,6 +362,8 @@ def choose_injections(
                 and o.start < c.end + 1
                 or c.modified in o.modified
                 or o.modified in c.modified
+                or _touches_anchor(c, o, text)
+                or _touches_anchor(o, c, text)
                 for o in chosen
             )
             if not overlaps:
@@ -351,6 +373,16 @@ def choose_injections(
                 edits[("total", subtype)] += 1
                 break
     return chosen
+
+
+def _touches_anchor(anchored: Injection, other: Injection, text: str) -> bool:
+    """Does ``other`` edit the sentence ``anchored`` is checked against?"""
+    for key in ("conflicts_with", "consistent_with"):
+        anchor = anchored.detail.get(key)
+        pos = text.find(anchor) if anchor and text else -1
+        if pos >= 0 and other.start < pos + len(anchor) and pos < other.end + (not other.insert):
+            return True
+    return False
 
 
 def _edit_family(c: Injection) -> str:
@@ -460,7 +492,7 @@ def inject_rules(
     """The rule pipeline for one document: segment, generate candidates, filter, choose, apply."""
     rng = random.Random(f"{seed}:{src.id}")
     cands = rule_candidates(src, rng, dropped=dropped)
-    chosen = choose_injections(cands, rng, max_errors, global_counts, edit_counts)
+    chosen = choose_injections(cands, rng, max_errors, global_counts, edit_counts, src.text)
     chosen = still_inferable(src, chosen, dropped, edit_counts)
     if global_counts is not None:
         global_counts.update(i.subtype for i in chosen)

@@ -168,7 +168,7 @@ CITATIONS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
     "Securities Exchange Act of 1934": (
         r"Section 1[35]|Rule 1[03]|reporting",
-        ("Investment Company Act of 1940", "Trust Indenture Act of 1939"),
+        ("Investment Company Act of 1940", "Trust Indenture Act of 1939", "Securities Act of 1933"),
     ),
     "Securities Act of 1933": (
         r"registration|Rule 144|Regulation D|registered",
@@ -209,6 +209,12 @@ def inject_incorrect_legal_reference(
 _OBLIGATION_EN = re.compile(
     r"\b(?:shall|must|(?:is|are|was|were) required to|(?:is|are) obligated to|agreed to|requires? (?:us|the Company|[A-Z]\w+) to)\b"
 )
+_STIPULATED = re.compile(
+    r"\b(?:agreements?|covenants?|indentures?|credit|loans?|notes?|leases?|contracts?|laws?"
+    r"|regulations?|rules?|SEC|PCAOB|pay|repay|maintain|comply|compliance|file|deliver|redeem"
+    r"|fund|obligations?|terms?|condition|lenders?|holders?|trust)\b",
+    re.I,
+)
 _OBLIGATION_ZH = re.compile(r"应当|必须|不得|须|应于")
 _ACTOR = re.compile(
     r"\b(the (?:Company|Board|lenders?|Agent|administrative agent|purchaser|Trustee|holders?|parties|Sponsor|landlord|tenant|counterparty|Compensation Committee|Audit Committee)|we)\b"
@@ -231,11 +237,44 @@ _VAGUE_AMOUNT = re.compile(
     r"\b(?:up to|of up to|not to exceed|a maximum of|at least|a minimum of) (?P<amount>\$\d[\d,.]*(?: (?:million|billion|thousand))?)"
 )
 _SOFTEN = (
-    ("must", ("should generally", "may, where practicable,")),
-    ("shall", ("should, as far as possible,", "may, where appropriate,")),
-    ("is required to", ("is generally expected to", "may be asked to")),
-    ("are required to", ("are generally expected to", "may be asked to")),
+    ("must", ("should generally", "may, where practicable,", "should")),
+    ("shall", ("should, as far as possible,", "may, where appropriate,", "should")),
+    ("is required to", ("is generally expected to", "may be asked to", "is expected to")),
+    ("are required to", ("are generally expected to", "may be asked to", "are expected to")),
 )
+# a firm deadline or amount made vague: fixed phrases, or (below) the sentence's own figure
+# turned into an indefinite quantity of the same unit ("within 30 days" -> "within several
+# days", "up to $50 million" -> "up to tens of millions of dollars")
+VAGUE_DEADLINES = (
+    "within a reasonable period",
+    "in due course",
+    "at a later date",
+    "as soon as practicable",
+)
+VAGUE_AMOUNTS = (
+    "an appropriate amount",
+    "an amount to be determined",
+    "a substantial amount",
+    "a reasonable amount",
+)
+_FEW = ("several", "a few", "a number of")
+_DAY_COUNT = re.compile(
+    r"\b(?P<lead>within|after|at least|no later than|no more than) (?P<n>\d+|[a-z]+) (?P<unit>(?:business |calendar )?days|months)\b"
+)
+
+
+def _indefinite_amount(amount: str) -> str | None:
+    """'$50.0 million' -> 'tens of millions of dollars': the scale kept, the figure gone."""
+    m = re.fullmatch(r"\$\s?(\d[\d,]*(?:\.\d+)?)(?: (million|billion))?", amount.strip())
+    if not m or not m.group(2):
+        return None
+    v = float(m.group(1).replace(",", ""))
+    scale = m.group(2)
+    if v < 10:
+        return f"several {scale} dollars"
+    if v < 100:
+        return f"tens of {scale}s of dollars"
+    return f"hundreds of {scale}s of dollars"
 
 
 def _actor(s: str) -> str:
@@ -271,6 +310,13 @@ def inject_ambiguous_expression(
         return None
     options: list[Change] = []
     obligation = _OBLIGATION_EN.search(s)
+    # a stipulation, not a business necessity ("we must develop and retain quality
+    # employees", "we must appeal to new fliers"): the sentence speaks of an agreement, a
+    # rule or a payment the actor is bound to
+    # ("To achieve profitability, we must enter into license agreements": a purpose, so a
+    # necessity, whatever it names)
+    if obligation and (not _STIPULATED.search(s) or re.match(r"(?:To|In order to) [a-z]", s)):
+        obligation = None
     if obligation and end > 0:
         actor = _actor(s)
         plural = actor == "we" or actor.endswith(("s", "parties"))
@@ -299,18 +345,21 @@ def inject_ambiguous_expression(
                 break
     m = _VAGUE_DEADLINE.search(s)
     if m and (obligation or re.search(r"\b(?:pay|repay|deliver|file|due|expire|terminate)", s)):
-        new = rng.choice(
-            (
-                "within a reasonable period",
-                "in due course",
-                "at a later date",
-                "as soon as practicable",
-            )
-        )
+        new = rng.choice(VAGUE_DEADLINES)
         options.append(
             Change(
                 splice(s, m.start(), m.end(), new),
                 {"old": m.group(0), "new": new, "family": "vague deadline"},
+            )
+        )
+    m = _DAY_COUNT.search(s)
+    if m and (obligation or re.search(r"\b(?:pay|repay|deliver|file|due|notice|expire)", s)):
+        # the count goes, the unit stays: "within 30 days" -> "within several days"
+        new = rng.choice(_FEW)
+        options.append(
+            Change(
+                splice(s, m.start("n"), m.end("n"), new),
+                {"old": m.group("n"), "new": new, "family": "indefinite count"},
             )
         )
     m = _VAGUE_AMOUNT.search(s)
@@ -321,14 +370,15 @@ def inject_ambiguous_expression(
     ):
         # the quantifier stays ("up to", "at least"), only the figure goes vague
         figure = m.start("amount")
-        new = rng.choice(
-            (
-                "an appropriate amount",
-                "an amount to be determined",
-                "a substantial amount",
-                "a reasonable amount",
+        new = rng.choice(VAGUE_AMOUNTS)
+        indefinite = _indefinite_amount(m.group("amount"))
+        if indefinite:
+            options.append(
+                Change(
+                    splice(s, figure, m.end(), indefinite),
+                    {"old": m.group("amount"), "new": indefinite, "family": "indefinite amount"},
+                )
             )
-        )
         options.append(
             Change(
                 splice(s, figure, m.end(), new),
@@ -353,22 +403,30 @@ UNIT_SWAPS_EN: tuple[tuple[str, str, tuple[str, ...], str], ...] = (
         ("minutes", "seconds", "hours"),
         r"term|life|period|over|next|past|within|lease|contract|agreement|expire|following",
     ),
+    # the liquidity and going-concern horizon is twelve months (one year after the statements
+    # are issued): "sufficient for at least the next 12 years" is a unit an analyst rejects
+    (
+        "liquidity horizon",
+        r"months(?! ended)",
+        ("years",),
+        r"sufficient to (?:fund|meet|satisfy|finance|support)|going concern",
+    ),
     (
         "days",
         r"days?",
-        ("seconds", "minutes"),
+        ("seconds", "minutes", "years"),
         r"within|term|period|payment|due|after|prior|notice",
     ),
     (
         "square feet",
         r"square feet",
-        ("square inches", "square millimeters"),
+        ("square inches", "square millimeters", "acres"),
         r"lease|office|facilit|space|building|warehouse|manufactur|headquarters|plant",
     ),
     (
         "acres",
         r"acres",
-        ("square inches", "square centimeters"),
+        ("square inches", "square centimeters", "square feet"),
         r"land|property|site|farm|acreage|mine|lease|facilit",
     ),
     (
@@ -412,7 +470,18 @@ def inject_numerical_unit_error(
             continue
         for m in re.finditer(rf"(?<=\d){gap}({pattern})", s):
             # "$2.00 per share" -> "$2.00 million per share": a scale no per-share amount has
+            figure = re.search(r"(\d[\d,]*(?:\.\d+)?)\s*$", s[: m.start(1)])
+            value = float(figure.group(1).replace(",", "")) if figure else 0.0
             for new in wrong:
+                # a unit of everyday size is only wrong when the figure is far off for it:
+                # 30+ days as years, 5,000+ square feet as acres, up to 100 acres as square feet
+                if (
+                    (name == "days" and new == "years" and value < 30)
+                    or (name == "liquidity horizon" and value != 12)
+                    or (new == "acres" and value < 5000)
+                    or (name == "acres" and new == "square feet" and value > 100)
+                ):
+                    continue
                 options.append((m.start(1), m.end(1), new, name))
     if not options:
         return None
@@ -429,7 +498,10 @@ _COMPARISON_EN = re.compile(
     rf"{_CLAUSE}\d{_CLAUSE}(?=,(?! \d{{4}}\b)|;|\.(?!\d)|$)"
 )
 _FROM_BASE_EN = re.compile(
-    r"(?<=\d)( million| billion| thousand|%)?( from \$?\d[\d,.]*(?: million| billion| thousand|%)?(?: (?:in|for|during) (?:fiscal )?\d{4})?)"
+    r"(?<=\d)( million| billion| thousand|%)?( from \$?\d[\d,.]*(?: million| billion| thousand|%)?"
+    # the baseline's own period goes with it ("from $1,182.0 million at January 28, 2023"):
+    # left behind, it would date the current figure wrongly
+    r"(?: (?:in|for|during|at|as of) (?:(?:[A-Z][a-z]+ \d{1,2}, )?(?:fiscal )?\d{4}))?)"
 )
 _COMPARISON_ZH = re.compile(
     r"[，,]?(?:同比|环比|较上年|较去年同期)(?:增长|下降|上升|减少|增加)?[\d.]+%"

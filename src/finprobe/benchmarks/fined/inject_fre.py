@@ -24,6 +24,7 @@ from finprobe.benchmarks.fined.edits import (
     Change,
     Injection,
     bump_digit,
+    cap,
     splice,
     value_of,
 )
@@ -66,6 +67,17 @@ def inject_conflicting_expression(
             return None
         return Change(splice(s, m.start(2), m.end(2), _FLIP_ZH[m.group(2)]), {"old": m.group(2)})
     options = []
+    # "Revenue increased to $5.0 million from $4.0 million. The decrease was due to ...": the
+    # sentence names the previous sentence's change with the opposite word
+    m = ANAPHORA.match(s)
+    if m and stated_direction(context.strip()) == _NOUN_DIRECTION[m.group("noun").lower()]:
+        up = _NOUN_DIRECTION[m.group("noun").lower()] == "up"
+        flipped = rng.choice(("decrease", "decline", "reduction") if up else ("increase", "rise"))
+        new_text = cap(flipped, m.group("noun")) + ("s" if m.group("noun").endswith("s") else "")
+        return Change(
+            splice(s, m.start("noun"), m.end("noun"), new_text),
+            {"old": m.group("noun"), "new": new_text, "family": "names the change the other way"},
+        )
     for rx, new_i, old_i in (
         (_MOVE_TO_FROM, 3, 4),
         (_MOVE_FROM_TO, 3, 2),
@@ -112,6 +124,36 @@ def inject_conflicting_expression(
     elif s[max(0, start - 2) : start].lower() == "a " and flipped[0] in "aeiou":
         modified = modified[: start - 1] + "n" + modified[start - 1 :]
     return Change(modified, {"old": word, "new": flipped})
+
+
+ANAPHORA = re.compile(
+    r"^(?:The|This|These|Such) (?P<noun>increases?|decreases?|declines?|growth|improvements?|reductions?|rises?)"
+    r"\b(?: in [a-z][\w ,’'-]{0,60}?)? (?:was|were|is|reflects?|reflected|resulted)\b"
+)
+_NOUN_DIRECTION = {
+    **dict.fromkeys(
+        ("increase", "increases", "growth", "improvement", "improvements", "rise", "rises"), "up"
+    ),
+    **dict.fromkeys(
+        ("decrease", "decreases", "decline", "declines", "reduction", "reductions"), "down"
+    ),
+}
+
+
+def stated_direction(sentence: str) -> str | None:
+    """The direction of change a sentence states and its own from/to figures confirm."""
+    for rx, new_i, old_i in (
+        (_MOVE_TO_FROM, 3, 4),
+        (_MOVE_FROM_TO, 3, 2),
+        (_NOUN_TO_FROM, 3, 4),
+        (_NOUN_FROM_TO, 3, 2),
+    ):
+        for m in rx.finditer(sentence):
+            new_v, old_v = value_of(m.group(new_i)), value_of(m.group(old_i))
+            up = m.group(1) in _UP or m.group(1) == "increase"
+            if new_v is not None and old_v is not None and new_v != old_v and (new_v > old_v) == up:
+                return "up" if up else "down"
+    return None
 
 
 # ----------------------------------------------------------------------------- time
@@ -203,10 +245,31 @@ def inject_time_contradiction(
                 options.append(
                     (m.start("base") + d.start(), m.start("base") + d.end(), new, "later quarter")
                 )
+    # a comparison with "the prior year" of a stated period turned into one with a period
+    # that comes after it ("for fiscal 2023 ... compared to the following year")
+    for m in RELATIVE_BASE.finditer(s):
+        if _PERIOD_ANCHOR.search(s[: m.start()]):
+            new = rng.choice(LATER_WORDS)
+            options.append((m.start("rel"), m.end("rel"), new, "baseline a later period"))
     if not options:
         return None
     start, end, new, family = rng.choice(options)
     return Change(splice(s, start, end, new), {"old": s[start:end], "new": new, "family": family})
+
+
+RELATIVE_BASE = re.compile(
+    r"\b(?:compared (?:to|with)|versus|relative to|over) (?:the |that of the )?"
+    r"(?P<rel>prior|previous|preceding) (?:fiscal )?(?:year|quarter|period)\b"
+)
+LATER_WORDS = ("following", "next", "subsequent")
+LATER_BASE = re.compile(
+    r"\b(?:compared (?:to|with)|versus|relative to|over) (?:the |that of the )?"
+    rf"(?:{'|'.join(LATER_WORDS)}) (?:fiscal )?(?:year|quarter|period)\b"
+)
+# the period the sentence reports on, stated before the comparison
+_PERIOD_ANCHOR = re.compile(
+    r"\b(?:(?:19|20)\d\d|(?:three|six|nine|twelve) months ended|(?:first|second|third|fourth) quarter)\b"
+)
 
 
 # ----------------------------------------------------------------------------- calculation
@@ -280,8 +343,9 @@ def inject_calculation_error(
     if not m:
         return None
     from finprobe.benchmarks.fined.filter import verify_calculation
+    from finprobe.benchmarks.fined.review import _direction_conflict
 
-    for _ in range(6):
+    for _ in range(12):
         new_token = bump_digit(m.group(0), rng)
         if new_token is None:
             return None
@@ -299,7 +363,10 @@ def inject_calculation_error(
             "old": target.text,
             "new": new_text,
         }
-        if verify_calculation(detail)[0]:
+        # the direction word must still fit the figures (else a conflicting expression too)
+        if verify_calculation(detail)[0] and not (
+            _direction_conflict(modified) and not _direction_conflict(s)
+        ):
             return Change(modified, detail)
     return None
 
@@ -312,11 +379,16 @@ def _usable(s: SentenceSpan) -> bool:
 
 
 def numerical_inconsistency_candidates(
-    first: list[SentenceSpan], later: list[SentenceSpan], rng: random.Random, first_block: str
+    first: list[SentenceSpan],
+    later: list[SentenceSpan],
+    rng: random.Random,
+    first_block: str,
+    document: str = "",
 ) -> list[Injection]:
     """Change the later of two mentions of the same quantity (same figure, same metric words,
-    same period): the reader has seen the figure once and meets it again, different."""
-    from finprobe.benchmarks.fined.review import figure_mentions, same_quantity
+    same period): the reader has seen the figure once and meets it again, different.
+    ``document`` (the whole text) gives a sentence that names no period its section's."""
+    from finprobe.benchmarks.fined.review import figure_mentions, period_at, same_quantity
 
     earlier = [(a, span) for a in first if _usable(a) for span in figure_mentions(a.text)]
     out = []
@@ -329,6 +401,7 @@ def numerical_inconsistency_candidates(
                     a
                     for a, (s0, e0, _) in earlier
                     if same_quantity(a.text, (s0, e0), s.text, (start, end))
+                    and period_at(document, a.text, a.start) == period_at(document, s.text, s.start)
                 ),
                 None,
             )
@@ -386,7 +459,7 @@ def _shift_value(kind: str, value: str, rng: random.Random) -> str | None:
             return f"{m.group(1)} {m.group(2)}, {year}"
         month = rng.choice([q for q in _QUARTER_ENDS if q[1] != m.group(1)])
         return f"{month[1]} {month[2]}, {m.group(3)}"
-    if kind == "effective date":
+    if kind in ("effective date", "payment date", "record date"):
         # another day of the same year: a different signing date, not a different period
         m = EN_DATE.search(value)
         if m is None:
@@ -400,7 +473,14 @@ def _shift_value(kind: str, value: str, rng: random.Random) -> str | None:
         other = rng.choice([n for n in names if MONTHS[n] != month and abs(MONTHS[n] - month) <= 3])
         day = min(day, calendar.monthrange(year, MONTHS[other])[1])
         return f"{other} {day}, {year}"
-    if kind == "exercise price":
+    if kind == "covenant":  # a tighter or looser threshold, as precise as the original
+        places = len(value.partition(".")[2])
+        step = (
+            Decimal(rng.choice(("0.25", "0.50", "0.75"))) if places else Decimal(rng.choice((1, 2)))
+        )
+        new = Decimal(value) + step * rng.choice((1, -1))
+        return f"{new:.{places}f}" if new > 0 else None
+    if kind in ("exercise price", "conversion price", "dividend amount"):
         m = re.search(r"\d[\d,]*(?:\.\d+)?", value)
         token = bump_digit(m.group(0), rng) if m else None
         return value[: m.start()] + token + value[m.end() :] if token else None
@@ -459,11 +539,44 @@ _RESTATE = {
     ),
     ("effective date", "notes"): ("The {subj} {was} entered into on {val}.",),
     ("effective date", "program"): ("The {subj} {was} entered into on {val}.",),
+    ("maturity", "lease"): (
+        "The {subj} {expire} on {val}.",
+        "The {subj} {be} set to expire on {val}.",
+    ),
+    ("conversion price", "notes"): (
+        "The {subj} {be} convertible at a conversion price of {val} per share.",
+        "Holders may convert the {subj} at a conversion price of {val} per share.",
+    ),
+    ("dividend amount", "dividend"): (
+        "The {subj} {be} {val} per share.",
+        "The {subj} amounts to {val} per share.",
+    ),
+    ("payment date", "dividend"): (
+        "The {subj} {be} payable on {val}.",
+        "The {subj} {be} to be paid on {val}.",
+    ),
+    ("record date", "dividend"): (
+        "The {subj} {be} payable to shareholders of record as of {val}.",
+        "The {subj} goes to stockholders of record on {val}.",
+    ),
+    ("covenant", "covenant"): (
+        "The financial covenants set a {subj} of {val}.",
+        "Under its credit agreement, the Company must observe a {subj} of {val}.",
+    ),
     ("amount", "program"): (
         "The {subj} {permit} repurchases of up to {val}.",
         "Under the {subj}, the Company may repurchase shares worth up to {val}.",
     ),
 }
+
+
+# ... and in the forms that follow how the first statement puts it
+_DATED = ("The {subj} {be} dated as of {val}.",)
+_DUE_IN = ("The {subj} {be} scheduled to mature in {val}.", "The {subj} {become} due in {val}.")
+_EXPIRES_IN = ("The {subj} {expire} in {val}.", "The {subj} {be} set to expire in {val}.")
+_PAID = ("The {subj} {was} paid on {val}.", "The {subj} {was} paid to shareholders on {val}.")
+_CEILING = ("The {subj} {provide} for borrowings of up to {val}.",)
+RESTATE_FORMS = _DATED + _DUE_IN + _EXPIRES_IN + _PAID + _CEILING
 
 
 def _stip_key(st: Any) -> object:
@@ -477,7 +590,13 @@ def _restatement(
 ) -> str | None:
     plural = _plural(subject)
     what = (
-        "program"
+        "covenant"
+        if kind == "covenant"
+        else "dividend"
+        if re.search(r"[Dd]ividends?$", subject)
+        else "lease"
+        if re.search(r"[Ll]ease$", subject)
+        else "program"
         if re.search(r"[Pp]rogram$", subject)
         else "warrants"
         if re.search(r"Warrants?$", subject)
@@ -488,15 +607,13 @@ def _restatement(
     if kind == "effective date" and what == "warrants":
         return None
     if kind == "effective date" and form == "dated":
-        templates: tuple[str, ...] = ("The {subj} {be} dated as of {val}.",)
+        templates: tuple[str, ...] = _DATED
     elif kind == "maturity" and not EN_DATE.search(value):  # "in August 2024", "in 2026"
-        templates = (
-            ("The {subj} {be} scheduled to mature in {val}.", "The {subj} {become} due in {val}.")
-            if what != "program"
-            else ("The {subj} {expire} in {val}.",)
-        )
+        templates = _DUE_IN if what not in ("program", "lease") else _EXPIRES_IN
+    elif kind == "payment date" and form == "paid":
+        templates = _PAID
     elif kind == "amount" and form == "ceiling" and what == "notes":
-        templates = ("The {subj} {provide} for borrowings of up to {val}.",)
+        templates = _CEILING
     else:
         templates = _RESTATE.get((kind, what), ())
     if not templates:
@@ -511,8 +628,13 @@ def _restatement(
         "have": "have" if plural else "has",
         "become": "become" if plural else "becomes",
         "was": "were" if plural else "was",
+        "run": "run" if plural else "runs",
     }
     return rng.choice(templates).format(subj=subject, val=value, **verbs)
+
+
+# text (one sentence or more) between a statement and a restatement placed near it
+_NEAR_GAP = 150
 
 
 def _distant(paragraph_end: int, s: SentenceSpan, gap: int) -> bool:
@@ -532,14 +654,20 @@ _SUPERSEDED = re.compile(
 def superseded(subject: str, document: str) -> bool:
     """Does a sentence of the document that names the subject say its terms were changed
     (amended, increased, extended, replaced...)? Then which value holds is not clear-cut."""
-    from finprobe.benchmarks.fined.review import _prose_sentences
+    from finprobe.benchmarks.fined.review import _prose_sentences, stipulations
 
     subj = subject.lower()
     for x in _prose_sentences(document):
         low = x.lower()
         if subj not in low:
             continue
+        # a sentence that states the term as it stands after the change ("The Norton facility
+        # lease was renewed in February 2021, expires in February 2026") gives one value; any
+        # other value the document gives makes the subject ambiguous (checked by the caller)
+        after = [st.start for st in stipulations(x) if st.subject.lower() == subj]
         for change in _SUPERSEDED.finditer(x):
+            if any(a > change.end() for a in after):
+                continue
             for m in re.finditer(re.escape(subj), low):
                 a, b = sorted((change.start(), m.start()))
                 between = x[a:b]
@@ -561,7 +689,7 @@ def _value_elsewhere(kind: str, value: str, document: str) -> bool:
     """Is the new value (or, for an amount or a rate, its bare figure) already in the document?"""
     if value in document:
         return True
-    if kind in ("maturity", "effective date"):
+    if kind in ("maturity", "effective date", "payment date", "record date"):
         return False
     if kind == "rate":  # a rate is a figure with its % sign (a bare "6" is in every document)
         figure = value.rstrip("%").strip()
@@ -591,9 +719,10 @@ def names(text: str, subject: str) -> bool:
 
 
 def _insertable(p: tuple[str, int, str], subject: str) -> bool:
-    """A paragraph a restatement may close: it names the subject and is not a lead-in to
-    what follows (text ending in ":", e.g. "...in the following table:")."""
-    return names(p[2], subject) and not p[2].rstrip().endswith((":", "："))
+    """A paragraph a restatement may close: it names the subject and ends a sentence, so it
+    is neither a lead-in to what follows ("...in the following table:") nor cut by a page
+    break mid-sentence ("As of February 29, 2024," then the page number)."""
+    return names(p[2], subject) and bool(re.search(r"[.!?。！？][”\"’')]*$", p[2].rstrip()))
 
 
 def clause_conflict_candidates(
@@ -631,10 +760,16 @@ def clause_conflict_candidates(
         # one value for the subject, and the statement names the subject itself
         if len(values[(st.kind, st.subject.lower())]) > 1 or not names(s.text, st.subject):
             continue
-        new_value = _shift_value(st.kind, st.value, rng)
-        if new_value is None or new_value == st.value:
+        if superseded(st.subject, document):
             continue
-        if superseded(st.subject, document) or _value_elsewhere(st.kind, new_value, document):
+        # a few draws: the new value must be one the document does not already state
+        new_value = None
+        for _ in range(4):
+            drawn = _shift_value(st.kind, st.value, rng)
+            if drawn and drawn != st.value and not _value_elsewhere(st.kind, drawn, document):
+                new_value = drawn
+                break
+        if new_value is None:
             continue
         # a later statement of the same stipulation: change it
         twin = next(
@@ -664,7 +799,10 @@ def clause_conflict_candidates(
                         "old": st.value,
                         "new": new_value,
                         "conflicts_with": s.text,
-                        "family": "stated twice",
+                        # the family is the kind of term (it decides the wording); where
+                        # the conflict sits is its placement
+                        "family": st.kind,
+                        "placement": "stated twice",
                     },
                 )
             )
@@ -672,6 +810,15 @@ def clause_conflict_candidates(
         # far from the first statement (after it or before it), in a paragraph naming the
         # same agreement
         far = [p for p in paragraphs if _distant(p[1], s, 1500) and _insertable(p, st.subject)]
+        # else a paragraph nearer by that names it too, the first statement's own included when
+        # other sentences follow it there (another clause of the same passage, never the
+        # sentence right after the statement)
+        near = [
+            p
+            for p in paragraphs
+            if (p[1] - s.end >= _NEAR_GAP or p[1] + _NEAR_GAP < s.start)
+            and _insertable(p, st.subject)
+        ]
         # a bare "agreement" or "notes" does not say which one; and a borrowing restatement
         # needs a statement about borrowing (an equity line is also an "agreement")
         # (a defined term is capitalised; a lowercase one needs a full name: "promissory
@@ -688,6 +835,8 @@ def clause_conflict_candidates(
             if re.search(r"up to|capacity|commitment|authori[sz]", lead, re.I)
             else "dated"
             if re.search(r"\bdated\b", lead)
+            else "paid"
+            if re.search(r"\bpaid\b", lead)
             else ""
         )
         sentence = _restatement(st.kind, st.subject, new_value, rng, form) if specific else None
@@ -698,9 +847,10 @@ def clause_conflict_candidates(
             and not debt_talk
         ):
             sentence = None
-        if not far or sentence is None:
+        if not (far or near) or sentence is None:
             continue
-        block, end, _ = far[-1] if rng.random() < 0.5 else rng.choice(far)
+        places = far or near
+        block, end, _ = places[-1] if rng.random() < 0.5 else rng.choice(places)
         out.append(
             Injection(
                 "clause_conflict",
@@ -716,7 +866,8 @@ def clause_conflict_candidates(
                     "new": new_value,
                     "conflicts_with": s.text,
                     "joiner": " ",
-                    "family": "restated elsewhere",
+                    "family": st.kind,
+                    "placement": "restated elsewhere" if far else "restated nearby",
                     "inserted_in": block,
                 },
                 insert=True,

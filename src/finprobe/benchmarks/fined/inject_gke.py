@@ -23,6 +23,8 @@ from finprobe.benchmarks.fined.edits import (
 )
 from finprobe.numbers import find_numbers
 
+# how a restated clause is joined to the sentence
+RESTATE_JOINERS = ("; ", ", and ", "; in addition, ", " (", "; again, ", ". As noted, ")
 _THIRTY_DAY_MONTHS = ("April", "June", "September", "November")
 
 
@@ -247,9 +249,7 @@ def inject_redundant_statement(
         clause = _restatable(prev_sents[-1], s) if prev_sents else None
         body = s.rstrip()
         if clause and body.endswith(".") and not body.endswith("..") and len(s) < 400:
-            joiner = rng.choice(
-                ("; ", ", and ", "; in addition, ", " (", "; again, ", ". As noted, ")
-            )
+            joiner = rng.choice(RESTATE_JOINERS)
             tail = clause + (")" if joiner == " (" else "")
             options.append(
                 Change(
@@ -383,6 +383,9 @@ _ZH_ENUM = re.compile(r"([\u4e00-\u9fff]{2,8})、([\u4e00-\u9fff]{2,8})、([\u4e
 # a value given in quotes: a defined term, a ticker symbol, a named plan or agreement
 _QUOTED = re.compile(
     r"(\((?:the |collectively, |each, an? |together, )?|\bsymbol |\bunder the (?:ticker )?symbol |\bknown as |\breferred to as )([“\"])([^”\"]{2,60})([”\"])"
+    # the quoted words are the value, not an adjective of the noun after them ("(“adjusted”
+    # shareholders’ equity ...)": emptied, it leaves "(“” shareholders’ equity")
+    r"(?!\s*[a-z])"
 )
 
 

@@ -41,6 +41,23 @@ def changed_span(original: str, modified: str) -> tuple[str, str]:
     return original[i : len(original) - j], modified[i : len(modified) - j]
 
 
+def changed_words(original: str, modified: str) -> str:
+    """The new text of the differing region widened to whole words ("is required to" ->
+    "is expected to" gives "expected", not "expect")."""
+    old, new = changed_span(original, modified)
+    i = modified.find(new) if new else -1
+    if i < 0:
+        return new
+    a, b = i, i + len(new)
+    while a > 0 and modified[a - 1].isalnum():
+        a -= 1
+    while b < len(modified) and modified[b].isalnum():
+        b += 1
+    # and the word after it, for phrases like "expected to"
+    m = re.match(r"\s+\w+", modified[b:])
+    return modified[a : b + (m.end() if m else 0)]
+
+
 _UNCLEAN = (
     (re.compile(r"\S {2,}\S"), "double space"),
     (re.compile(r" [,.;:)]"), "space before punctuation"),
@@ -292,6 +309,27 @@ def same_quantity(a: str, a_span: tuple[int, int], b: str, b_span: tuple[int, in
     return period_of(a) == period_of(b)
 
 
+_SPAN = re.compile(
+    r"\b(?:three|six|nine|twelve) months\b|\b(?:first|second|third|fourth) (?:fiscal )?quarter\b"
+    r"|\b(?:fiscal )?year ended\b",
+    re.I,
+)
+
+
+def period_at(document: str, sentence: str, start: int | None = None) -> frozenset[str]:
+    """The period a sentence speaks of: its own period words, else the last period named in
+    the text before it (the heading or lead-in of its section: "Other income, net decreased
+    ... for the nine months ended ...")."""
+    own = period_of(sentence)
+    if own or not document:
+        return own
+    pos = document.find(sentence) if start is None else start
+    if pos < 0:
+        return own
+    spans = list(_SPAN.finditer(document[max(0, pos - 1500) : pos]))
+    return frozenset({spans[-1].group(0).lower()}) if spans else own
+
+
 def figure_mentions(sentence: str) -> list[tuple[int, int, str]]:
     """Amounts of the sentence (no years, dates, ordinals, nor codes such as "ATI-2138")."""
     return [
@@ -307,8 +345,8 @@ def figure_mentions(sentence: str) -> list[tuple[int, int, str]]:
 # ----------------------------------------------------------------------------- stipulations
 
 _HEAD = (
-    r"(?:Notes?|notes?|Term Loans?|term loans?|Loans?|loans?|Facility|facility|Credit Agreement|credit agreement|"
-    r"Agreement|agreement|Debentures|Bonds|Revolver|Line of Credit|line of credit|Lease|Indenture|"
+    r"(?:[Ff]acility [Ll]ease|Notes?|notes?|Term Loans?|term loans?|Loans?|loans?|Facility|facility|Credit Agreement|credit agreement|"
+    r"Agreement|agreement|Debentures|Bonds|Revolver|Line of Credit|line of credit|Lease|lease|Indenture|"
     r"[Rr]epurchase [Pp]rogram|Program|Warrants?)"
 )
 _SUBJECT = (
@@ -357,6 +395,43 @@ STIPULATION_KINDS = {
         rf"(?: as of)?) (?P<val>{_DAY_DATE})"
     ),
 }
+# the terms of a declared dividend: its amount per share, the day it is paid and the record
+# date ("declared a special cash dividend of $2.50 per share payable on February 28, 2024 to
+# shareholders of record on February 16, 2024"); the dividend is named by its qualifiers
+# ("initial quarterly", "special cash"), a bare "dividend" says not which one
+_DIVIDEND = (
+    r"(?P<subj>(?:(?:[Ii]nitial|[Ss]pecial|[Rr]egular|[Qq]uarterly|[Aa]nnual|[Cc]ash|[Oo]ne-time|[Ss]emi-annual)"
+    r"\s){1,3}[Dd]ividends?)\b"
+)
+DIVIDEND_KINDS = {
+    "dividend amount": re.compile(
+        _DIVIDEND
+        + r"(?: (?:of|amounts? to|totals|is|was))? (?P<val>\$\s?\d[\d,]*(?:\.\d+)?) per (?:common )?share"
+    ),
+    "payment date": re.compile(
+        _DIVIDEND
+        + rf"(?:[^.;]|(?<=\d)\.(?=\d)){{0,80}}?\b(?:paid|payable)\b(?: to (?:share|stock)holders)?(?: on)? (?P<val>{_DAY_DATE})"
+    ),
+    "record date": re.compile(
+        _DIVIDEND
+        + r"(?:[^.;]|(?<=\d)\.(?=\d)){0,160}?\b(?:share|stock)?holders of record (?:as of |on |at the close of business on )?"
+        + rf"(?:the close of business on )?(?P<val>{_DAY_DATE})"
+    ),
+}
+# the price at which named notes convert ("the conversion price of approximately $124.67 per
+# share" of the "2024 Notes")
+_CONVERSION = re.compile(
+    _SUBJECT
+    + _VERB_GAP
+    + r"\b(?:an? |the )?(?:initial )?conversion price of (?:approximately )?(?P<val>\$\s?\d[\d,]*(?:\.\d+)?)(?= per share)"
+)
+# a financial covenant's threshold: "a maximum debt-to-EBITDA ratio of 3.25", "a minimum
+# fixed charge coverage ratio of 1.25 to 1.00" (the bound and the ratio name the covenant)
+_COVENANT = re.compile(
+    r"\b(?P<subj>(?:maximum|minimum) (?:[A-Za-z][\w-]*\s){0,4}?ratio)"
+    r"(?: of [A-Za-z][\w -]{0,40}?)?(?: of| at| to| not (?:to )?exceed(?:ing)?) "
+    r"(?P<val>\d{1,2}(?:\.\d{1,2})?)(?:x|(?= to 1)|\b)(?!%|\.\d|,\d)"
+)
 # ... or before it ("On March 20, 2024, we entered into the Purchase Agreement (the “PA”) with ...")
 _ENTERED = re.compile(
     rf"\b[Oo]n (?P<val>{_DAY_DATE}),? (?:we|the Company|[A-Z][\w.&]*(?: [A-Z][\w.&]*){{0,3}})"
@@ -422,6 +497,20 @@ def stipulations(sentence: str) -> list[Stipulation]:
                 continue
             if subj:
                 out.append(Stipulation(kind, subj, m.group(group), m.start(group), m.end(group)))
+    for kind, rx in DIVIDEND_KINDS.items():
+        for m in rx.finditer(sentence):
+            subj = _norm_subject(m.group("subj")).lower()
+            out.append(Stipulation(kind, subj, m.group("val"), m.start("val"), m.end("val")))
+    for m in _CONVERSION.finditer(sentence):
+        subj = _norm_subject(m.group("subj"))
+        if re.search(r"(?:Notes?|Debentures|Bonds)$", subj):
+            out.append(
+                Stipulation("conversion price", subj, m.group("val"), m.start("val"), m.end("val"))
+            )
+    for m in _COVENANT.finditer(sentence):
+        out.append(
+            Stipulation("covenant", m.group("subj"), m.group("val"), m.start("val"), m.end("val"))
+        )
     for m in _NOTES_DUE.finditer(sentence):
         subj = _norm_subject(m.group("defined"))
         if re.search(r"(?:Notes|Debentures|Bonds)$", subj):
@@ -445,8 +534,11 @@ def stipulations(sentence: str) -> list[Stipulation]:
     return out
 
 
+DATE_KINDS = ("maturity", "effective date", "payment date", "record date")
+
+
 def _stip_value(kind: str, text: str) -> object:
-    if kind in ("maturity", "effective date"):
+    if kind in DATE_KINDS:
         m = EN_DATE.search(text)
         if m:
             return (int(m.group(3)), MONTHS[m.group(1)], int(m.group(2)))
@@ -558,14 +650,15 @@ def _direction_conflict(sentence: str) -> bool:
     def rising(m: re.Match) -> bool:
         return bool(re.fullmatch(up, m.group(1)))
 
+    gap = r"(?:[^.;]|(?<=\d)\.(?=\d))"  # a clause, decimals included ("by $(1.5) million")
     for m in re.finditer(
-        rf"\b({up}|{down})\b[^.;]{{0,60}}?\bto ({num})[^.;]{{0,40}}?\bfrom ({num})", sentence
+        rf"\b({up}|{down})\b{gap}{{0,60}}?\bto ({num}){gap}{{0,40}}?\bfrom ({num})", sentence
     ):
         new, old = value_of(m.group(2)), value_of(m.group(3))
         if new is not None and old is not None and new != old and (new > old) != rising(m):
             return True
     for m in re.finditer(
-        rf"\b({up}|{down})\b[^.;]{{0,60}}?\bfrom ({num})[^.;]{{0,40}}?\bto ({num})", sentence
+        rf"\b({up}|{down})\b{gap}{{0,60}}?\bfrom ({num}){gap}{{0,40}}?\bto ({num})", sentence
     ):
         old, new = value_of(m.group(2)), value_of(m.group(3))
         if new is not None and old is not None and new != old and (new > old) != rising(m):
@@ -573,11 +666,35 @@ def _direction_conflict(sentence: str) -> bool:
     return False
 
 
+def _anaphora_conflict(original: str, modified: str, document: str) -> bool:
+    """The sentence names the change of the sentence before it ("The decrease was due to")
+    with the word opposite to the one that sentence states and its figures confirm."""
+    from finprobe.benchmarks.fined.inject_fre import _NOUN_DIRECTION, ANAPHORA, stated_direction
+
+    was, now = ANAPHORA.match(original), ANAPHORA.match(modified)
+    pos = document.find(original)
+    if not (was and now) or pos <= 0:
+        return False
+    before = re.split(r"(?<=[.!?])\s+", document[:pos].strip())[-1]
+    stated = stated_direction(before)
+    old_dir = _NOUN_DIRECTION.get(was.group("noun").lower())
+    new_dir = _NOUN_DIRECTION.get(now.group("noun").lower())
+    return stated is not None and old_dir == stated and new_dir not in (None, stated)
+
+
 def time_order_broken(sentence: str) -> bool:
     """A comparison whose baseline is not before the period it is compared with, or a range
     that ends before it starts."""
-    from finprobe.benchmarks.fined.inject_fre import comparison_times, date_ranges
+    from finprobe.benchmarks.fined.inject_fre import (
+        _PERIOD_ANCHOR,
+        LATER_BASE,
+        comparison_times,
+        date_ranges,
+    )
 
+    later = LATER_BASE.search(sentence)
+    if later and _PERIOD_ANCHOR.search(sentence[: later.start()]):
+        return True  # a reported period compared with one that comes after it
     for (cur, _), (base, _) in comparison_times(sentence):
         if base >= cur:
             return True
@@ -653,8 +770,8 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
         ), "the sentence does not name what the citation governs"
     if subtype == "ambiguous_expression":
         vague = re.search(
-            r"\b(?:except|unless|where (?:appropriate|practicable)|as far as possible|generally|reasonable|in due course|at a later date|as soon as practicable|to be determined|appropriate amount|substantial amount|may be asked|as otherwise agreed|may decide|determines otherwise|considers it appropriate)\b|特殊情况|原则上|视情况|另有约定",
-            new,
+            r"\b(?:except|unless|where (?:appropriate|practicable)|as far as possible|generally|reasonable|in due course|at a later date|as soon as practicable|to be determined|appropriate amount|substantial amount|may be asked|as otherwise agreed|may decide|determines otherwise|considers it appropriate|should|expected to|several|a few|a number of|tens of|hundreds of)\b|特殊情况|原则上|视情况|另有约定",
+            changed_words(original, modified),
         )
         definite = re.search(
             r"\b(?:shall|must|required|obligated|agreed|within|no later than|up to|not to exceed|at least|minimum|maximum|by [A-Z][a-z]+ \d)\b|应当|必须|不得|须",
@@ -703,6 +820,8 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
             return False, "a comparison remains in the sentence"
         return True, ""
     if subtype == "conflicting_expression":
+        if _anaphora_conflict(original, modified, document):
+            return True, ""
         return _direction_conflict(modified) and not _direction_conflict(
             original
         ), "words and figures agree"
@@ -717,9 +836,13 @@ def inferable(subtype: str, original: str, modified: str, document: str) -> tupl
     if subtype == "numerical_inconsistency":
         for s, e, text in figure_mentions(original):
             if text not in modified:  # the changed mention
+                here = period_at(document, original)
                 for other in _document_sentences(document, exclude=original):
                     for s2, e2, _ in figure_mentions(other):
-                        if same_quantity(original, (s, e), other, (s2, e2)):
+                        # the same period too, where a sentence takes it from its section
+                        if same_quantity(original, (s, e), other, (s2, e2)) and here == (
+                            period_at(document, other)
+                        ):
                             return True, ""
         return False, "no other mention of the same quantity"
     if subtype == "clause_conflict":
