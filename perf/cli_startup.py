@@ -50,8 +50,9 @@ def measure(argv: list[str], repeat: int) -> tuple[float, float, float]:
     return statistics.median(w for w, _ in runs), statistics.median(cpus), min(cpus)
 
 
-# typer >= 0.2x coerces every parameter of a command it runs through pydantic (its own
-# --help option included): the least any typer command costs, beyond `import typer, rich`
+# the least any typer command costs beyond `import typer, rich` (typer 0.29 coerces every
+# parameter of a command it runs through pydantic, its own --help option included: about
+# 0.15-0.3 s more; pyproject pins typer < 0.29)
 ONE_COMMAND_APP = """
 import typer
 app = typer.Typer()
@@ -99,6 +100,9 @@ def main() -> None:
     else:
         print(f"(no filing at {opts.filing}: `check FILING` not measured)")
     floor_wall = floor_cpu = 0.0
+    import typer  # the version the commands below run with (the same interpreter and path)
+
+    print(f"typer {typer.__version__}, {sys.executable}")
     print(f"{opts.repeat} runs each, seconds (median; least CPU); ratios to the typer+rich floor")
     print(f"{'command':<36} {'wall':>6} {'cpu':>6} {'least':>6} {'x wall':>7} {'x cpu':>6} "
           f"{'x least':>7}")  # fmt: skip

@@ -66,6 +66,25 @@ def test_check_on_a_filing_imports_no_heavy_module(tmp_path: Path) -> None:
     assert _loaded_after(["check", str(filing)]) == []
 
 
+def test_check_and_list_load_no_other_benchmark_and_no_pydantic(tmp_path: Path) -> None:
+    """`check` needs finauditing's commands only, `list` none; neither runs pydantic (typer
+    0.29 builds a pydantic TypeAdapter for every parameter it coerces: pyproject pins < 0.29)."""
+    from finprobe.synth import make_report
+    from finprobe.xbrl.synth_export import export_report
+
+    others = tuple(
+        f"finprobe.benchmarks.{n}.commands" for n in BENCHMARK_NAMES if n != "finauditing"
+    )
+    filing = export_report(make_report(seed=3), tmp_path / "synth")
+    assert _loaded_after(["check", str(filing)], others) == []
+    assert _loaded_after(["list"], ("finprobe.benchmarks",)) == []
+    import typer
+
+    if tuple(int(p) for p in typer.__version__.split(".")[:2]) < (0, 29):
+        assert _loaded_after(["check", str(filing)], ("pydantic",)) == []
+        assert _loaded_after(["list"], ("pydantic",)) == []
+
+
 def test_version_prints_without_a_command() -> None:
     done = subprocess.run([sys.executable, "-m", "finprobe.cli", "--version"],
                           capture_output=True, text=True, timeout=120)  # fmt: skip

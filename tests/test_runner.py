@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from finprobe.results import load_results
-from finprobe.runner import find_resumable_log, mock_output, run_benchmark
+from finprobe.runner import find_resumable_log, log_options, mock_output, run_benchmark
 
 TINY = Path(__file__).parent / "data" / "faith_tiny.json"
 GOOD_ANSWER = '```json\n{"results": {"answer": "$1,250.4 million", "scenario": "A", "necessary_metrics": ["Revenue"], "reference": ["Table 0"]}}\n```'
@@ -109,6 +109,12 @@ def test_offline_model_skips_the_response_cache_and_per_sample_flushes(
         )
     assert configs["mockllm/model"] == (100, False, False, False)
     assert configs["openai-api/local/tiny-model"] == (1, True, False, True)
+
+
+def test_only_offline_models_run_without_inspects_control_server() -> None:
+    assert log_options("mockllm/model", "rich")["ctl_server"] is False
+    assert log_options("finprobe/faith-solver", "none")["ctl_server"] is False
+    assert "ctl_server" not in log_options("openai-api/local/tiny-model", "none")
 
 
 def test_killed_run_resumes_without_repeating_samples(tmp_path: Path, fake_server) -> None:

@@ -9,10 +9,9 @@ import os
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
 from finprobe import __version__
 
@@ -28,12 +27,20 @@ from finprobe.defaults import (
     task_names,
 )
 from finprobe.errors import InputError
-from finprobe.terminal import print_path, print_tables
+
+if TYPE_CHECKING:
+    from rich.console import Console
 
 BENCHMARK_NAMES = tuple(CATALOG)  # finprobe.benchmark's, without its imports
 
-console = Console()
-err_console = Console(stderr=True)
+
+def _console(stderr: bool = False) -> Console:
+    """A rich console on stdout (or stderr), made where something is printed: `check` and
+    `--help` print without rich, whose console and tables (finprobe.terminal) are a third
+    of a quick command's imports."""
+    from rich.console import Console
+
+    return Console(stderr=stderr)
 
 
 class _LazyCommandsTyper(typer.Typer):
@@ -58,9 +65,11 @@ class _LazyCommandsTyper(typer.Typer):
     @contextlib.contextmanager
     def only(self, names: tuple[str, ...]) -> Iterator[None]:
         """Run with the commands of `names` only (the others stay pending, not loaded)."""
-        self.load_commands(names)
+        # set first: registering a command reads `registered_commands`, which would
+        # otherwise load every pending benchmark's commands
         self._only_loaded = True
         try:
+            self.load_commands(names)
             yield
         finally:
             self._only_loaded = False
@@ -105,7 +114,7 @@ _state = {"debug": False}
 
 def _print_version(value: bool) -> None:
     if value:
-        console.print(f"finprobe {__version__}", highlight=False)
+        _console().print(f"finprobe {__version__}", highlight=False)
         raise typer.Exit(0)
 
 
@@ -217,6 +226,7 @@ def eval_command(
     """
     from finprobe.model_calls import RequestLimits
     from finprobe.runner import run_benchmark
+    from finprobe.terminal import print_path
 
     args = _parse_task_args(task_arg or [])
     if data is not None:
@@ -246,19 +256,21 @@ def eval_command(
         seed=seed,
     )
     if outcome.resumed:
-        console.print("[dim]resumed an interrupted run: finished samples were not repeated[/dim]")
+        _console().print(
+            "[dim]resumed an interrupted run: finished samples were not repeated[/dim]"
+        )
     results = outcome.results
     if not results.get("finished", True):
         # a stopped run shows no headline: one line with the cause, and where the log is
-        err_console.print(
+        _console(stderr=True).print(
             f"[red]error:[/red] {run_failure_line(results)}", highlight=False, soft_wrap=True
         )
-        print_path(err_console, "log", outcome.log_path)
-        print_path(err_console, "results (incomplete)", outcome.results_path)
+        print_path(_console(stderr=True), "log", outcome.log_path)
+        print_path(_console(stderr=True), "results (incomplete)", outcome.results_path)
         raise typer.Exit(1)
     print_results(results)
-    print_path(console, "log", outcome.log_path)
-    print_path(console, "results", outcome.results_path)
+    print_path(_console(), "log", outcome.log_path)
+    print_path(_console(), "results", outcome.results_path)
 
 
 def run_failure_line(results: dict) -> str:
@@ -292,8 +304,9 @@ def _check_task_name(benchmark: str, task: str | None) -> None:
 
 def print_results(results: dict) -> None:
     from finprobe.report import results_tables
+    from finprobe.terminal import print_tables
 
-    print_tables(console, results_tables(results))
+    print_tables(_console(), results_tables(results))
 
 
 @app.command("score")
@@ -352,7 +365,7 @@ def score_command(
     results = score_predictions(benchmark, predictions, data, task, prompt, protocol, seed, model)
     print_results(results)
     if json_out is not None:
-        console.print(f"results: {write_json_atomic(json_out, results)}", highlight=False)
+        _console().print(f"results: {write_json_atomic(json_out, results)}", highlight=False)
 
 
 @app.command("results")
@@ -369,7 +382,7 @@ def results_command(
     for run in runs:
         results = rescore_run(run) if rescore else load_results(run)
         if as_json:
-            console.print_json(json.dumps(results, default=str))
+            _console().print_json(json.dumps(results, default=str))
         else:
             print_results(results)
 
@@ -388,9 +401,10 @@ def compare_command(
     """Set runs side by side (and beside the published numbers)."""
     from finprobe.report import comparison_table
     from finprobe.results import load_results
+    from finprobe.terminal import print_tables
 
     loaded = _with_consensus([load_results(r) for r in runs])
-    print_tables(console, comparison_table(loaded, published=published, split=split, top=top))
+    print_tables(_console(), comparison_table(loaded, published=published, split=split, top=top))
 
 
 def _with_consensus(runs: list[dict]) -> list[dict]:
@@ -421,10 +435,11 @@ def report_command(
     """Write one self-contained HTML page with tables and plots."""
     from finprobe.report import write_html_report
     from finprobe.results import load_results
+    from finprobe.terminal import print_path
 
     loaded = _with_consensus([load_results(r) for r in runs])
     path = write_html_report(loaded, out, split=split)
-    print_path(console, "report", path)
+    print_path(_console(), "report", path)
 
 
 @app.command("demo")
@@ -445,11 +460,12 @@ def demo_command(
     from finprobe.benchmarks.faith.build import synthetic_dataset
     from finprobe.report import write_html_report
     from finprobe.runner import run_benchmark
+    from finprobe.terminal import print_path
 
     out.mkdir(parents=True, exist_ok=True)
-    with console.status("building FAITH instances from synthetic reports"):
+    with _console().status("building FAITH instances from synthetic reports"):
         data = synthetic_dataset(out / f"faith-synthetic-{seed}.json", n_reports=reports, seed=seed)
-    print_path(console, "dataset", data)
+    print_path(_console(), "dataset", data)
     outcome = run_benchmark(
         "faith",
         model,
@@ -459,8 +475,8 @@ def demo_command(
     )
     print_results(outcome.results)
     report = write_html_report([outcome.results], out / "report.html", split="pilot")
-    print_path(console, "results", outcome.results_path)
-    print_path(console, "report", report)
+    print_path(_console(), "results", outcome.results_path)
+    print_path(_console(), "report", report)
 
 
 @app.command("list")
@@ -479,8 +495,8 @@ def list_command() -> None:
                 f"finprobe/{task}",
                 "\n".join(f"finprobe/{b}" for b in baselines),
             )
-    console.print(table)
-    console.print(
+    _console().print(table)
+    _console().print(
         "run one with: finprobe eval BENCHMARK --model finprobe/<baseline>", highlight=False
     )
 
@@ -514,15 +530,17 @@ def main() -> None:
     except InputError as exc:
         if debug:
             raise
-        err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+        _console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
         sys.exit(2)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
-        err_console.print("aborted")
+        _console(stderr=True).print("aborted")
         sys.exit(130)
     except KeyboardInterrupt:
-        err_console.print("interrupted: run `finprobe eval` again with the same options to resume")
+        _console(stderr=True).print(
+            "interrupted: run `finprobe eval` again with the same options to resume"
+        )
         sys.exit(130)
     except Exception as exc:  # the user gets one line; --debug shows the traceback
         from finprobe.model_calls import ModelCallError  # imported once something failed
@@ -530,7 +548,7 @@ def main() -> None:
         if isinstance(exc, ModelCallError):  # the model server, before or outside the run
             if debug:
                 raise
-            err_console.print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
+            _console(stderr=True).print(f"[red]error:[/red] {exc}", highlight=False, soft_wrap=True)
             sys.exit(1)
         # usage errors: click's, or the copy of click that typer >= 0.2x vendors
         if callable(getattr(exc, "show", None)) and isinstance(
@@ -540,7 +558,7 @@ def main() -> None:
             sys.exit(exc.exit_code)  # type: ignore[attr-defined]
         if debug:
             raise
-        err_console.print(
+        _console(stderr=True).print(
             f"[red]error:[/red] {type(exc).__name__}: {exc}", highlight=False, soft_wrap=True
         )
         sys.exit(1)

@@ -67,7 +67,8 @@ def clean_text(text: str, keep_newlines: bool = False) -> str:
         return " ".join(text.split())
     text = text.translate(_CLEAN_TABLE)  # both substitutions in one pass
     if keep_newlines:
-        lines = (_SPACE_RUN.sub(" ", line).strip() for line in text.split("\n"))
+        # one pass over the whole text: a run of spaces never spans a newline
+        lines = (line.strip() for line in _SPACE_RUN.sub(" ", text).split("\n"))
         return "\n".join(line for line in lines if line)
     return " ".join(text.split())
 
@@ -218,6 +219,33 @@ def _compatible(a: str, b: str, same_origin: bool, digit_markers: bool = True) -
     return bool(_FOOTNOTE.match(b)) and bool(a)
 
 
+def _columns_agree(
+    left: list[str],
+    right: list[str],
+    left_origin: list[Any],
+    right_origin: list[Any],
+    everything: list[str],
+    have_origins: bool,
+) -> bool:
+    """Does every row let the cells of these two neighbouring columns merge?"""
+    # "(31)" cells: footnote markers only in a column of markers (every row
+    # must agree, below) of a table whose values dwarf them
+    markers_ok = any(_DIGIT_MARKER.match(x) for x in right) and _values_dwarf_markers(
+        everything,
+        right,
+        (a for a, b in zip(left, right, strict=True) if _DIGIT_MARKER.match(b)),
+    )
+    return all(
+        _compatible(
+            left[r],
+            right[r],
+            have_origins and left_origin[r] is not None and left_origin[r] == right_origin[r],
+            markers_ok,
+        )
+        for r in range(len(left))
+    )
+
+
 def _merge_fragment_columns(
     grid: list[list[str]], origins: list[list[Any]] | None = None
 ) -> list[list[str]]:
@@ -240,27 +268,12 @@ def _merge_fragment_columns(
         right = [grid[r][c] for r in range(n_rows)]
         right_origin = [origins[r][c] if origins else None for r in range(n_rows)]
         left, left_origin = cols[-1], col_origin[-1]
-        # "(31)" cells: footnote markers only in a column of markers (every row
-        # must agree, below) of a table whose values dwarf them
-        markers_ok = any(_DIGIT_MARKER.match(x) for x in right) and _values_dwarf_markers(
-            everything,
-            right,
-            (a for a, b in zip(left, right, strict=True) if _DIGIT_MARKER.match(b)),
-        )
-        ok = all(
-            _compatible(
-                left[r],
-                right[r],
-                origins is not None
-                and left_origin[r] is not None
-                and left_origin[r] == right_origin[r],
-                markers_ok,
-            )
-            for r in range(n_rows)
-        )
         # never let a label column swallow a value column: a merge must be
         # justified by at least one fragment, span or repeat, not only blanks
-        if ok and any(left[r] and right[r] for r in range(n_rows)):
+        # (tested first: most neighbours, spacer columns above all, stop here)
+        if any(a and b for a, b in zip(left, right, strict=True)) and _columns_agree(
+            left, right, left_origin, right_origin, everything, origins is not None
+        ):
             merged = []
             for r in range(n_rows):
                 a, b = left[r], right[r]
@@ -980,7 +993,9 @@ def _split_mixed(text: str) -> list[tuple[str, Any]]:
         rows.clear()
 
     for line in text.split("\n"):
-        stripped = clean_text(line)
+        # only a line with a "|" can be a pipe row (cleaning adds none): prose lines are
+        # cleaned once, with their paragraph
+        stripped = clean_text(line) if "|" in line else ""
         if stripped.startswith("|") and stripped.count("|") >= 2:
             flush_prose()
             if not _PIPE_SEP.match(stripped):
@@ -1015,12 +1030,11 @@ def _span(value: str | None) -> int:
 
 def _table_rows(table_el) -> list:
     rows = []
-    for child in table_el:
-        tag = child.tag if isinstance(child.tag, str) else ""
-        if tag == "tr":
+    for child in table_el.iterchildren("tr", "thead", "tbody", "tfoot"):
+        if child.tag == "tr":
             rows.append(child)
-        elif tag in ("thead", "tbody", "tfoot"):
-            rows.extend(c for c in child if isinstance(c.tag, str) and c.tag == "tr")
+        else:
+            rows.extend(child.iterchildren("tr"))
     return rows
 
 
@@ -1036,30 +1050,29 @@ def _grid_from_table_element(
             grid.append([])
             origin.append([])
         c = 0
-        for k, td in enumerate(x for x in tr if isinstance(x.tag, str) and x.tag in ("td", "th")):
-            while c < len(grid[r]) and grid[r][c] is not None:
+        row, row_origin = grid[r], origin[r]
+        for k, td in enumerate(tr.iterchildren("td", "th")):  # elements only, in order
+            while c < len(row) and row[c] is not None:
                 c += 1
             text = clean_text(td.text_content())
             rs, cs = _span(td.get("rowspan")), _span(td.get("colspan"))
-            if rs == 1 and cs == 1 and c == len(grid[r]):  # most cells: append, no loops
-                grid[r].append(text)
-                origin[r].append((r, k))
+            if rs == 1 and cs == 1 and c == len(row):  # most cells: append, no loops
+                row.append(text)
+                row_origin.append((r, k))
                 c += 1
                 continue
             if rs > 1 or cs > 1:
                 spans.append((r, c, rs, cs))
-            for dr in range(rs):
-                rr = r + dr
-                while len(grid) <= rr:
-                    grid.append([])
-                    origin.append([])
-                for dc in range(cs):
-                    cc = c + dc
-                    while len(grid[rr]) <= cc:
-                        grid[rr].append(None)
-                        origin[rr].append(None)
-                    grid[rr][cc] = text
-                    origin[rr][cc] = (r, k)
+            while len(grid) < r + rs:
+                grid.append([])
+                origin.append([])
+            for rr in range(r, r + rs):  # the cs columns from c on, in each spanned row
+                cells, cells_origin = grid[rr], origin[rr]
+                if len(cells) < c + cs:
+                    cells.extend([None] * (c + cs - len(cells)))
+                    cells_origin.extend([None] * (c + cs - len(cells_origin)))
+                cells[c : c + cs] = [text] * cs
+                cells_origin[c : c + cs] = [(r, k)] * cs
             c += cs
     width = max((len(row) for row in grid), default=0)
     out = [[x or "" for x in row] + [""] * (width - len(row)) for row in grid]

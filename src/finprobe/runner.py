@@ -143,13 +143,14 @@ def log_options(model: str, display: str) -> dict[str, Any]:
 
     A real model's reply is worth keeping at once: flush every finished sample, so a
     killed run loses none. An offline model's replies are free to remake, so there a
-    flush per sample (each rereads the growing log) and the realtime sample buffer
-    (for live viewing) only cost time. Progress-line metrics are not computed when
-    nothing is displayed.
+    flush per sample (each rereads the growing log), the realtime sample buffer (for
+    live viewing) and inspect's control-channel server (`inspect ctl`, which watches a
+    long run) only cost time. Progress-line metrics are not computed when nothing is
+    displayed.
     """
     options: dict[str, Any] = {"log_buffer": 1}
     if offline_model(model):
-        options.update(log_buffer=100, log_realtime=False)
+        options.update(log_buffer=100, log_realtime=False, ctl_server=False)
     if display == "none":
         options["score_display"] = False
     return options

@@ -65,7 +65,6 @@ def check(
     from finprobe.xbrl.check_report import coverage, filter_findings, render_report
     from finprobe.xbrl.checks import RULES, findings_to_json, run_rules
     from finprobe.xbrl.filing import load_filing
-    from finprobe.xbrl.taxonomy import TaxonomyIndex
 
     wanted = [r.strip() for item in rules or [] for r in item.split(",") if r.strip()] or None
     try:
@@ -80,7 +79,11 @@ def check(
                 raise InputError(None, f"unknown rule(s) {', '.join(unknown)}; known: "
                                        f"{', '.join(RULES)}, all")  # fmt: skip
         loaded = load_filing(filing)
-        index = TaxonomyIndex(taxonomy) if taxonomy is not None else None
+        index = None
+        if taxonomy is not None:  # imported only then: most checks run without it
+            from finprobe.xbrl.taxonomy import TaxonomyIndex
+
+            index = TaxonomyIndex(taxonomy)
         run = run_rules(loaded, wanted, index,
                         calc_mode=None if calc_mode == "arcrole" else calc_mode,
                         any_date=any_date)  # fmt: skip

@@ -1,0 +1,37 @@
+"""Prepared FinDVer samples stay byte-identical when parsing and retrieval get faster.
+
+The digest below is of the first 25 dev claims (19 reports) as the code before the
+speed-ups of issue 15 prepared them: prompts, targets and metadata (retrieved passage
+ids and texts), parsed afresh (no disk cache). A change meant as a speed-up only must
+keep it; perf/findver_samples_identity.py compares all 374 samples the same way.
+A change meant to alter parsing or retrieval updates the digest, and says why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+from shared_data import SHARED
+
+CLAIMS = SHARED / "data/findver/testmini-dev.json"
+FIRST_25_SHA256 = "f451aa13d3a4e8dc4811f4a66c89bf6940e1cc682e2894f1508ab8bc56ce38e1"
+
+
+@pytest.mark.skipif(not CLAIMS.is_file(), reason="no FinDVer dev data in ../shared")
+def test_prepared_samples_are_byte_identical_to_the_recorded_ones(monkeypatch) -> None:
+    monkeypatch.setenv("FINPROBE_NO_CACHE", "1")
+    from finprobe.benchmarks.findver.dataset import _load_document, _report_passages
+    from finprobe.benchmarks.findver.task import findver_samples
+
+    _load_document.cache_clear()  # parsed here, not taken from an earlier test
+    _report_passages.cache_clear()
+    samples = findver_samples(CLAIMS, setting="rag", retriever="bm25", limit=25)
+    rows = [{"id": s.id, "input": [m.text for m in s.input], "target": s.target,
+             "metadata": s.metadata} for s in samples]  # fmt: skip
+    text = json.dumps(rows, sort_keys=True, default=str, ensure_ascii=False, indent=0)
+    # report paths are absolute: where ../shared lies is not part of the samples
+    text = text.replace(str(SHARED), "<shared>")
+    assert len(samples) == 25
+    assert hashlib.sha256(text.encode("utf-8")).hexdigest() == FIRST_25_SHA256
