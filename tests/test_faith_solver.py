@@ -586,3 +586,108 @@ def test_parallel_list_slot_names_the_row() -> None:
 def test_change_word_then_object_then_by_is_a_change(masked: str) -> None:
     before, _, after = masked.partition("[MASK]")
     assert mask_role(before, after) == "change"
+
+
+# -- periods without a year, period lengths, synonyms, point changes (round 5) -----
+
+QUARTERS = _table(
+    "21",
+    [
+        ["", "Three Months Ended December 31,", "Three Months Ended December 31,",
+         "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in millions)", "2023", "2022", "2023", "2022"],
+        ["Net revenues", "$412.5", "$398.1", "$1,640.2", "$1,577.9"],
+        ["Operating income", "61.3", "58.0", "240.8", "221.4"],
+    ],
+)  # fmt: skip
+
+
+# the same figures with the year columns first: a rule, not the columns' order, decides
+YEARS_FIRST = _table(
+    "21",
+    [[row[0], *row[3:], *row[1:3]] for row in QUARTERS["cells"]],
+)
+
+
+def test_prior_year_without_a_year_is_the_year_before_the_report() -> None:
+    masked = "Operating income was $240.8 million, up from [MASK] in the prior year."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$221.4 million")
+    masked = "Operating income for the prior year was [MASK]."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$221.4 million")
+
+
+def test_a_quarter_sentence_reads_the_quarter_columns() -> None:
+    masked = "Net revenues for the three months ended December 31, 2023 were [MASK]."
+    _assert_answer(_instance([YEARS_FIRST], masked, "$1"), "$412.5 million")
+    masked = "Net revenues for the fourth quarter of 2023 were [MASK]."
+    _assert_answer(_instance([YEARS_FIRST], masked, "$1"), "$412.5 million")
+
+
+def test_a_sentence_without_a_period_length_reads_the_year_columns() -> None:
+    masked = "Net revenues were [MASK] in 2023."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$1,640.2 million")
+
+
+def test_period_words_are_read() -> None:
+    from finprobe.benchmarks.faith.sentence import change_pair, period_months, relative_period
+
+    assert period_months("for the three months ended March 31, 2024") == 3
+    assert period_months("in the fourth quarter of fiscal 2023") == 3
+    assert period_months("for the year ended December 31, 2023") == 12
+    assert period_months("for the nine months ended September 30") == 9
+    assert period_months("Revenue grew [MASK].") is None
+    # both a quarter and a year: no single length
+    assert period_months("fourth quarter and full year 2023") is None
+    assert relative_period("Revenue was $5 million compared to ", " in the prior year.") == -1
+    assert relative_period("Revenue was ", " in the current year, up 5%.") == 0
+    # the prior year belongs to the other figure's clause, not the blank's
+    assert relative_period("Revenue was ", " compared to $4 million in the prior year.") is None
+    assert change_pair(["2023", "2022"], "2023") == {"2023", "2022"}
+    assert change_pair(["2023"], "2023") == {"2023", "2022"}
+    assert change_pair([], "2024") == {"2024", "2023"}
+    assert change_pair([], None) is None
+
+
+THREE_YEARS = _table(
+    "22",
+    [
+        ["", "Year Ended December 31,", "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in millions)", "2023", "2022", "2021"],
+        ["Net sales", "$950.0", "$900.0", "$700.0"],
+        ["Interest income", "4.0", "3.0", "1.0"],
+        ["Royalty income", "20.0", "17.5", "16.0"],
+        ["Gross margin", "41.2%", "39.8%", "38.0%"],
+    ],
+)
+
+
+def test_a_change_in_one_named_year_is_against_the_year_before() -> None:
+    masked = "Net sales increased [MASK] in 2023."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+    # oldest year first: 2023 against 2021 comes first among the pairs, and is not it
+    ascending = _table("22", [[r[0], r[3], r[2], r[1]] for r in THREE_YEARS["cells"]])
+    _assert_answer(_instance([ascending], masked, "$1"), "$50.0 million")
+    masked = "Net sales increased [MASK] compared to the prior year."
+    _assert_answer(_instance([ascending], masked, "$1"), "$50.0 million")
+
+
+def test_a_change_with_no_year_is_the_reports_latest_against_the_prior() -> None:
+    masked = "Net sales increased [MASK] compared to the prior year."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+
+
+def test_revenue_in_the_sentence_reaches_a_sales_row() -> None:
+    masked = "Revenue for 2023 was [MASK], driven by higher volumes."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$950.0 million")
+
+
+def test_synonyms_are_kept_apart_from_the_sentences_own_words() -> None:
+    metadata = _instance([THREE_YEARS], "Revenue for 2023 was [MASK].", "$1")
+    top = rank_candidates(metadata)[0]
+    assert top.features.get("synonym_hits", 0) > 0
+    assert top.features.get("sentence_hits", 0) == 0
+
+
+def test_a_rate_changes_by_points() -> None:
+    masked = "Gross margin improved [MASK] in 2023, reflecting a favorable product mix."
+    _assert_answer(_instance([THREE_YEARS], masked, "1%"), "1.4%")

@@ -25,6 +25,8 @@ from finprobe.benchmarks.faith.sentence import (
     _target_year,
     _tokens,
     mask_role,
+    period_months,
+    relative_period,
 )
 from finprobe.document import Table
 from finprobe.numbers import find_numbers
@@ -86,6 +88,13 @@ class Context:
     target_year: str | None = None  # the period the blank belongs to, when it can be told
     per_share_blank: bool = False  # "[MASK] per diluted share"
     paired: bool = False  # the blank is paired with an anchor: "from [MASK] to $X", "$X, or [MASK]"
+    # "[MASK] in the prior year": the blank's period against the report's (-1, 0)
+    relative_year: int | None = None
+    # the length of the period the sentence speaks of, in months (a 10-K's default: 12)
+    period_months: int = 12
+    # label words the sentence names only through a synonym ("sales" for "revenue")
+    synonyms: set[str] = field(default_factory=set)
+    synonyms_near: set[str] = field(default_factory=set)
 
 
 def read_context(metadata: dict[str, Any]) -> Context:
@@ -140,6 +149,8 @@ def read_context(metadata: dict[str, Any]) -> Context:
         physical_unit=bool(units - {"usd", "percent", "per_share"}),
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
+        relative_year=relative_period(before, after),
+        period_months=period_months(masked) or 12,
         per_share_blank="per_share" in units or bool(re.match(r"\s*per\b", after)),
         paired=bool(
             _CHANGE_PAIR_BEFORE.search(before.rstrip())
@@ -190,6 +201,7 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
                 context.sentence.extend(expansion)
                 if match.group(0) in near_text.lower():
                     context.left.extend(expansion)
+    _add_synonyms(context, vocabulary)
     own = set(context.sentence)
     for token in list(own - vocabulary):
         if len(token) < 4:
@@ -212,6 +224,43 @@ _LINE_SYNONYMS = [
         (r"\bcost of (?:revenues?|sales|goods sold)", "cost_of_revenue"),
     ]
 ]  # fmt: skip
+# words 10-K tables and MD&A text use for one another ("net sales" / "revenues")
+_SYNONYM_GROUPS = [
+    [_tokens(w)[0] for w in group.split()]
+    for group in [
+        "revenue sales turnover",
+        "income earnings profit",
+        "expense cost expenditure",
+        "stockholders shareholders shareowners",
+        "debt borrowings",
+        "employees headcount",
+        "compensation salaries wages payroll",
+    ]
+]
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a == b or min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))
+
+
+def _add_synonyms(context: Context, vocabulary: set[str]) -> None:
+    """Label words the sentence names by a synonym: kept apart from its own words."""
+    own = set(context.sentence)
+    near = set(context.left) | set(context.right)
+    for group in _SYNONYM_GROUPS:
+        named = {m for m in group if any(_same_word(t, m) for t in own)}
+        if not named:
+            continue
+        named_near = {m for m in group if any(_same_word(t, m) for t in near)}
+        for word in vocabulary - own:
+            for member in group:
+                if member in named or not _same_word(word, member):
+                    continue
+                context.synonyms.add(word)
+                if named_near:
+                    context.synonyms_near.add(word)
+
+
 _EXCLUDING = frozenset({"excl", "exclud", "excluding", "ex", "adjusted", "adjust"})
 
 
@@ -278,12 +327,15 @@ class Scorer:
         near = set(ctx.left) | set(ctx.right)
         sentence = set(ctx.sentence)
         total = self.weight(row_tokens)
+        reached = row_tokens & ctx.synonyms - sentence - set(ctx.neighbours)
         return {
+            "synonym_hits": self.weight(reached),
+            "synonym_near": self.weight(row_tokens & ctx.synonyms_near - near),
             "near_hits": self.weight(row_tokens & near),
             "sentence_hits": self.weight(row_tokens & sentence),
             "neighbour_hits": self.weight(row_tokens & set(ctx.neighbours)),
             "coverage": self.weight(row_tokens & (sentence | set(ctx.neighbours))) / total,
-            "missing": self.weight(row_tokens - sentence - set(ctx.neighbours)),
+            "missing": self.weight(row_tokens - sentence - set(ctx.neighbours) - reached),
             # a heading above the row ("Structural Heart", "Total International") counts half
             "heading_sentence": self.weight(heading_tokens & sentence),
             "heading_near": self.weight(heading_tokens & near),
@@ -325,6 +377,7 @@ def _derived(
 ) -> list[Candidate]:
     out: list[Candidate] = []
     for key in rows:
+        out += _point_changes([c for c in cells_by_row.get(key, []) if c.percent and c.years])
         row_cells = [c for c in cells_by_row.get(key, []) if not c.percent and c.years]
         for i, a in enumerate(row_cells):
             for b in row_cells[i + 1 :]:
@@ -353,6 +406,29 @@ def _derived(
                             f"{label}: ({newer.col_text} - {older.col_text}) / {older.col_text}",
                         )
                     )
+    return out
+
+
+def _point_changes(row_cells: list[Cell]) -> list[Candidate]:
+    """A row of rates ("Gross margin | 41.2% | 39.8%") changes by points: "margin
+    improved [MASK]" is 1.4%, not a relative change of the rates."""
+    out: list[Candidate] = []
+    for i, a in enumerate(row_cells):
+        for b in row_cells[i + 1 :]:
+            if a.years == b.years or a.change_column or b.change_column:
+                continue
+            newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
+            label = newer.table.row_label(newer.row)
+            out.append(
+                Candidate(
+                    abs(newer.value - older.value),
+                    True,
+                    "change",
+                    "B",
+                    [newer, older],
+                    f"{label}: {newer.col_text} - {older.col_text} (points)",
+                )
+            )
     return out
 
 

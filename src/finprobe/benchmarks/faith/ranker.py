@@ -27,6 +27,8 @@ from typing import Any
 FEATURES = (
     # label words: the row label against the sentence (rarity-weighted hits)
     "near_hits",  # words within 8 of the blank
+    "synonym_hits",  # label words the sentence names by a synonym ("sales" / "revenue")
+    "synonym_near",
     "sentence_hits",
     "neighbour_hits",  # the sentences before and after
     "coverage",  # share of the label's weight the text names
@@ -49,6 +51,8 @@ FEATURES = (
     "period_year_miss",
     "change_years_match",  # a change spans the sentence's two years
     "change_years_miss",
+    "period_length_match",  # a quarter column for a quarter's figure, a year's for a year's
+    "period_length_miss",
     # column words (segments, "Excl. exchange")
     "column_hits",
     "column_misses",
@@ -82,6 +86,8 @@ FEATURES = (
 # The rule weights of the tuned solver (FinProbe 0.x), as features.
 HAND_WEIGHTS: dict[str, float] = {
     "near_hits": 0.6,
+    "synonym_hits": 0.2,
+    "synonym_near": 0.3,
     "sentence_hits": 0.35,
     "neighbour_hits": 0.1,
     "coverage": 3.0,
@@ -102,6 +108,8 @@ HAND_WEIGHTS: dict[str, float] = {
     "period_year_miss": -1.5,
     "change_years_match": 1.5,
     "change_years_miss": -1.0,
+    "period_length_match": 0.5,
+    "period_length_miss": -1.0,
     "column_hits": 1.5,
     "column_misses": -0.4,
     "column_excluding_match": 1.5,

@@ -65,7 +65,7 @@ from finprobe.benchmarks.faith.context import (
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
 from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
-from finprobe.benchmarks.faith.sentence import _YEAR
+from finprobe.benchmarks.faith.sentence import _YEAR, change_pair, period_months
 from finprobe.document import Table
 from finprobe.numbers import released_value_and_resolution
 
@@ -276,11 +276,16 @@ def _features(
         feats.update(scorer.column_parts(first))
     elif cand.kind in ("change", "pct_change"):
         years = set().union(*(c.years for c in cand.cells))
-        if ctx.years:
-            hit = set(ctx.years[:2]) <= years
-            feats["change_years_match" if hit else "change_years_miss"] = 1.0
+        pair = change_pair(ctx.years, scorer.current_year)
+        if pair:
+            feats["change_years_match" if pair <= years else "change_years_miss"] = 1.0
     else:
         feats.update(_year_parts(first.years, ctx))
+    # the period's length: "three months ended" against a year's column
+    lengths = {period_months(c.col_text) for c in cand.cells} - {None}
+    if lengths:
+        fits = lengths == {ctx.period_months}
+        feats["period_length_match" if fits else "period_length_miss"] = 1.0
 
     # what the blank is: a change, or a level of one period
     is_change = cand.kind in ("change", "pct_change") or (
@@ -332,6 +337,11 @@ def _features(
 def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
     """How well a level cell's period fits the blank's period."""
     target = ctx.year_slot or ctx.target_year
+    if target is None and ctx.relative_year is not None:
+        # "[MASK] in the prior year": a year before the sentence's (or the report's) own
+        base = max(ctx.years) if ctx.years else scorer.current_year
+        if base:
+            target = str(int(base) + ctx.relative_year)
     if not cell.years:
         return {"period_no_years": 1.0} if target or ctx.years else {}
     if target is None and ctx.role == "older" and scorer.current_year:
