@@ -691,3 +691,18 @@ def test_synonyms_are_kept_apart_from_the_sentences_own_words() -> None:
 def test_a_rate_changes_by_points() -> None:
     masked = "Gross margin improved [MASK] in 2023, reflecting a favorable product mix."
     _assert_answer(_instance([THREE_YEARS], masked, "1%"), "1.4%")
+
+
+def test_up_and_year_over_year_say_a_change() -> None:
+    from finprobe.benchmarks.faith.context import _solver_role
+
+    assert _solver_role("Net sales were up ", " in 2023.") == "change"
+    assert _solver_role("Net sales were down by approximately ", " from 2022.") == "change"
+    assert _solver_role("Net sales rose ", " year-over-year.") == "change"
+    assert _solver_role("Net sales were ", " year over year.") == "change"
+    # a new level, not a change
+    assert _solver_role("Net sales grew to ", " year-over-year.") == "level"
+    assert _solver_role("Capacity of up to ", " in 2023.") == "level"
+    assert _solver_role("In 2023, Household made up ", " of our revenue.") == "level"
+    masked = "Net sales were up [MASK] in 2023."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")

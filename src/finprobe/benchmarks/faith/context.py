@@ -145,7 +145,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         direction=bool(_INCREASE.search(near)),
         share_words=bool(_SHARE.search(after[:40])),
         ratio_words=bool(_RATIO.search(near)),
-        role=mask_role(before, after),
+        role=_solver_role(before, after),
         physical_unit=bool(units - {"usd", "percent", "per_share"}),
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
@@ -161,6 +161,29 @@ def read_context(metadata: dict[str, Any]) -> Context:
             )
         ),
     )
+
+
+_UP_DOWN_BEFORE = re.compile(
+    # "made up [MASK] of revenue", "paid down [MASK] of debt" are not changes
+    r"(?<!made )(?<!make )(?<!makes )(?<!making )(?<!paid )(?<!pay )"
+    r"\b(?:up|down)\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+)?\$?\s*$",
+    re.I,
+)
+_OVER_PERIOD_AFTER = re.compile(
+    r"\s*(?:%|percent)?\s*(?:year[- ]over[- ]year|from (?:the )?(?:prior|previous|last) year)\b",
+    re.I,
+)
+
+
+def _solver_role(before: str, after: str) -> str:
+    """``mask_role``, and two plain ways to say a change: "up [MASK]" and "[MASK]
+    year-over-year" (the finder keeps ``mask_role`` as it is)."""
+    role = mask_role(before, after)
+    if role != "level" or re.search(r"\bto\s+(?:approximately\s+|about\s+)?\$?\s*$", before):
+        return role  # "grew to [MASK] year-over-year" is the new level
+    if _UP_DOWN_BEFORE.search(before.rstrip() + " ") or _OVER_PERIOD_AFTER.match(after):
+        return "change"
+    return role
 
 
 def expand_context(context: Context, tables: list[Table], masked: str) -> None:
