@@ -706,3 +706,24 @@ def test_up_and_year_over_year_say_a_change() -> None:
     assert _solver_role("In 2023, Household made up ", " of our revenue.") == "level"
     masked = "Net sales were up [MASK] in 2023."
     _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+
+
+UNSCALED_DEBT = _table(
+    "23",
+    [
+        ["", "December 31,", "December 31,"],
+        ["", "2024", "2023"],
+        ["Fixed rate debt", "1,454,707", "1,440,773"],
+        ["Variable rate debt", "426,380", "364,641"],
+    ],
+    "Debt summary:",
+)
+
+
+def test_neighbouring_sentences_tell_an_unscaled_tables_scale() -> None:
+    masked = "Variable rate debt was [MASK] as of December 31, 2024."
+    pre = "Fixed rate debt totaled $1,454.7 million as of December 31, 2024."
+    _assert_answer(_instance([UNSCALED_DEBT], masked, "$1", pre=pre), "$426.4 million")
+    # the neighbours' figures match the cells as written: no scale
+    pre = "Fixed rate debt totaled $1,454,707 as of December 31, 2024."
+    _assert_answer(_instance([UNSCALED_DEBT], masked, "$1", pre=pre), "$426,380")

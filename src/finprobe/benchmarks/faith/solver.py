@@ -67,7 +67,7 @@ from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, change_pair, period_months
 from finprobe.document import Table
-from finprobe.numbers import released_value_and_resolution
+from finprobe.numbers import find_numbers, released_value_and_resolution
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,13 @@ def rank_candidates(
     expand_context(context, [t for _, t in tables], masked)
     scorer = Scorer([t for _, t in tables], context)
     cells: list[Cell] = []
+    # a table with no stated scale is read at the scale the nearby text's money figures
+    # fit: the sentence's own, then its neighbours'
+    nearby = _money_figures(
+        metadata.get("pre_sentence", "") + " " + metadata.get("post_sentence", "")
+    )
     for index, table in tables:
-        cells.extend(numeric_cells(table, index, implied_scale(table, context.anchors)))
+        cells.extend(numeric_cells(table, index, implied_scale(table, context.anchors, nearby)))
     if not cells:
         return []
 
@@ -230,6 +235,14 @@ def rank_candidates(
     if measured:
         candidates = sorted(candidates + measured, key=lambda c: c.score, reverse=True)
     return candidates
+
+
+def _money_figures(text: str) -> list[Any]:
+    return [
+        span.number
+        for span in find_numbers(text)
+        if span.kind not in ("year", "date", "ordinal") and "usd" in span.number.units
+    ]
 
 
 def _fits_hint(cand: Candidate, ctx: Context) -> bool:
