@@ -727,3 +727,28 @@ def test_neighbouring_sentences_tell_an_unscaled_tables_scale() -> None:
     # the neighbours' figures match the cells as written: no scale
     pre = "Fixed rate debt totaled $1,454,707 as of December 31, 2024."
     _assert_answer(_instance([UNSCALED_DEBT], masked, "$1", pre=pre), "$426,380")
+
+
+def test_a_label_written_as_one_phrase_is_a_feature() -> None:
+    from finprobe.benchmarks.faith.context import Scorer, read_context
+    from finprobe.benchmarks.faith.sentence import _tokens
+    from finprobe.document import Table
+
+    table = Table(id="t", cells=THREE_YEARS["cells"])
+
+    def parts(masked: str, label: str) -> dict[str, float]:
+        ctx = read_context(_instance([THREE_YEARS], masked, "$1"))
+        words = _tokens(label)
+        return Scorer([table], ctx).label_parts(set(words), set(), words)
+
+    together = parts("Interest income was [MASK] in 2023.", "Interest income")
+    assert together["phrase_sentence"] == 1.0 and together["phrase_near"] == 1.0
+    apart = parts("Income from interest was [MASK] in 2023.", "Interest income")
+    assert apart["phrase_sentence"] == 0.0 and apart["phrase_near"] == 0.0
+    far = parts(
+        "Interest income grew strongly this year across all of our markets while sales were"
+        " [MASK] in 2023.",
+        "Interest income",
+    )
+    assert far["phrase_sentence"] == 1.0 and far["phrase_near"] == 0.0
+    assert "phrase_sentence" not in parts("Sales were [MASK].", "Sales")  # one word: no phrase

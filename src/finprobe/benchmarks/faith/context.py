@@ -341,12 +341,27 @@ class Scorer:
         return sum(HAND_WEIGHTS.get(k, 0.0) * v for k, v in parts.items())
 
     def label_parts(
-        self, row_tokens: set[str], heading_tokens: set[str] = frozenset()
+        self,
+        row_tokens: set[str],
+        heading_tokens: set[str] = frozenset(),
+        sequence: list[str] | None = None,
     ) -> dict[str, float]:
-        """How a row label fits the text, as ranker features (``ranker.FEATURES``)."""
+        """How a row label fits the text, as ranker features (``ranker.FEATURES``).
+
+        ``sequence``: the label's words in order; a label of two or more words that the
+        sentence writes as one phrase ("cost of sales", not "sales ... cost") fits better.
+        """
         if not row_tokens:
             return {}
         ctx = self.context
+        phrase = {}
+        if sequence and len(sequence) >= 2:
+            phrase = {
+                "phrase_sentence": float(_contains(ctx.sentence, sequence)),
+                "phrase_near": float(
+                    _contains(ctx.left, sequence) or _contains(ctx.right, sequence)
+                ),
+            }
         near = set(ctx.left) | set(ctx.right)
         sentence = set(ctx.sentence)
         total = self.weight(row_tokens)
@@ -362,6 +377,7 @@ class Scorer:
             # a heading above the row ("Structural Heart", "Total International") counts half
             "heading_sentence": self.weight(heading_tokens & sentence),
             "heading_near": self.weight(heading_tokens & near),
+            **phrase,
         }
 
     def table_fit(self, table: Table) -> float:
@@ -380,6 +396,11 @@ class Scorer:
         if years & set(self.context.years):
             return 1.0
         return -1.5
+
+
+def _contains(words: list[str], phrase: list[str]) -> bool:
+    n = len(phrase)
+    return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
 
 
 def _matches_anchor(cell_or_value: Cell | Decimal, anchors: list[Any], percent: bool) -> bool:

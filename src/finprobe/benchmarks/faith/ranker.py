@@ -29,6 +29,8 @@ FEATURES = (
     "near_hits",  # words within 8 of the blank
     "synonym_hits",  # label words the sentence names by a synonym ("sales" / "revenue")
     "synonym_near",
+    "phrase_sentence",  # a label of 2+ words written as one phrase in the sentence
+    "phrase_near",  # ... within 8 words of the blank
     "sentence_hits",
     "neighbour_hits",  # the sentences before and after
     "coverage",  # share of the label's weight the text names
@@ -88,6 +90,8 @@ HAND_WEIGHTS: dict[str, float] = {
     "near_hits": 0.6,
     "synonym_hits": 0.2,
     "synonym_near": 0.3,
+    "phrase_sentence": 0.3,
+    "phrase_near": 0.3,
     "sentence_hits": 0.35,
     "neighbour_hits": 0.1,
     "coverage": 3.0,

@@ -65,7 +65,7 @@ from finprobe.benchmarks.faith.context import (
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
 from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
-from finprobe.benchmarks.faith.sentence import _YEAR, change_pair, period_months
+from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
 from finprobe.numbers import find_numbers, released_value_and_resolution
 
@@ -189,7 +189,11 @@ def rank_candidates(
     listed = _listed_items(masked) if options.sensitivity else None
     row_parts = {
         key: {
-            **scorer.label_parts(group[0].row_tokens, group[0].heading_tokens),
+            **scorer.label_parts(
+                group[0].row_tokens,
+                group[0].heading_tokens,
+                _tokens(group[0].table.row_label(group[0].row)),
+            ),
             "table_words": scorer.table_words(group[0].table),
         }
         for key, group in by_row.items()
