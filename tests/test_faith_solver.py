@@ -752,3 +752,19 @@ def test_a_label_written_as_one_phrase_is_a_feature() -> None:
     )
     assert far["phrase_sentence"] == 1.0 and far["phrase_near"] == 0.0
     assert "phrase_sentence" not in parts("Sales were [MASK].", "Sales")  # one word: no phrase
+
+
+def test_a_change_across_zero_counts_both_sides() -> None:
+    table = _table(
+        "24",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Revenue", "$120.0", "$100.0"],
+            ["Other income (expense), net", "3.0", "(5.0)"],
+        ],
+    )
+    masked = "Other income (expense), net increased [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$8.0 million")
+    masked = "Other income (expense), net changed by [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "1%"), "160%")

@@ -24,6 +24,11 @@ class Cell:
     raw: Decimal = Decimal(0)  # magnitude as written in the cell, no table scale
     heading: str = ""  # the body heading row above ("Total International", "Nutritionals —")
     table_years: frozenset[str] = frozenset()
+    negative: bool = False  # written as a negative ("(5,019)"): a change across zero is a sum
+
+    @property
+    def signed(self) -> Decimal:
+        return -self.value if self.negative else self.value
 
     @cached_property
     def row_tokens(self) -> set[str]:
@@ -210,6 +215,7 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
                     abs(number.value),
                     headings.get(r, ""),
                     years,
+                    value < 0,
                 )
             )
     return cells

@@ -429,9 +429,11 @@ def _derived(
                     continue
                 newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
                 label = newer.table.row_label(newer.row)
+                # a change is a magnitude; across zero ("(5.0)" to "3.0") it is 8.0
+                delta = abs(newer.signed - older.signed)
                 out.append(
                     Candidate(
-                        abs(newer.value - older.value),
+                        delta,
                         False,
                         "change",
                         "B",
@@ -442,7 +444,7 @@ def _derived(
                 if older.value:
                     out.append(
                         Candidate(
-                            abs(newer.value - older.value) / older.value * 100,
+                            delta / older.value * 100,
                             True,
                             "pct_change",
                             "B",
