@@ -768,3 +768,29 @@ def test_a_change_across_zero_counts_both_sides() -> None:
     _assert_answer(_instance([table], masked, "$1"), "$8.0 million")
     masked = "Other income (expense), net changed by [MASK] in 2023 compared to 2022."
     _assert_answer(_instance([table], masked, "1%"), "160%")
+
+
+def test_the_direction_word_picks_the_change_that_moved_that_way() -> None:
+    table = _table(
+        "25",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Product sales", "$130.0", "$100.0"],
+            ["Service sales", "70.0", "90.0"],
+        ],
+    )
+    masked = "Segment sales declined [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$20.0 million")
+    masked = "Segment sales rose [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$30.0 million")
+
+
+def test_direction_words_are_read() -> None:
+    from finprobe.benchmarks.faith.sentence import change_direction
+
+    assert change_direction("Revenue rose ", " in 2023.") == 1
+    assert change_direction("Costs declined by ", " in 2023.") == -1
+    assert change_direction("This was an ", " increase over 2022.") == 1
+    assert change_direction("Net loss decreased $3.1 million, or ", ".") == -1
+    assert change_direction("Revenue was ", " in 2023.") is None

@@ -24,6 +24,7 @@ from finprobe.benchmarks.faith.sentence import (
     _respectively_slot,
     _target_year,
     _tokens,
+    change_direction,
     mask_role,
     period_months,
     relative_period,
@@ -88,6 +89,8 @@ class Context:
     target_year: str | None = None  # the period the blank belongs to, when it can be told
     per_share_blank: bool = False  # "[MASK] per diluted share"
     paired: bool = False  # the blank is paired with an anchor: "from [MASK] to $X", "$X, or [MASK]"
+    # "rose [MASK]" (+1), "declined [MASK]" (-1)
+    moves: int | None = None
     # "[MASK] in the prior year": the blank's period against the report's (-1, 0)
     relative_year: int | None = None
     # the length of the period the sentence speaks of, in months (a 10-K's default: 12)
@@ -150,6 +153,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
         relative_year=relative_period(before, after),
+        moves=change_direction(before, after),
         period_months=period_months(masked) or 12,
         per_share_blank="per_share" in units or bool(re.match(r"\s*per\b", after)),
         paired=bool(

@@ -64,6 +64,8 @@ FEATURES = (
     "role_change_is_change",
     "role_change_not_change",
     "role_level_is_change",
+    "direction_match",  # "rose [MASK]": the candidate's change is upward
+    "direction_miss",
     # unit
     "percent_mismatch",
     "plain_fraction",  # a share written as a fraction ("0.62")
@@ -121,6 +123,8 @@ HAND_WEIGHTS: dict[str, float] = {
     "role_change_is_change": 3.0,
     "role_change_not_change": -2.5,
     "role_level_is_change": -3.0,
+    "direction_match": 0.5,
+    "direction_miss": -0.5,
     "percent_mismatch": -4.0,
     "plain_fraction": 3.0,
     "money_physical": -2.0,

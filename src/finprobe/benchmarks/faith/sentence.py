@@ -288,3 +288,21 @@ def change_pair(years: list[str], current_year: str | None) -> set[str] | None:
     if base is None:
         return None
     return {base, str(int(base) - 1)}
+
+
+_UP_WORDS = re.compile(r"\b(?:increas|grew|grow|rose|rise|higher|improv|up\b|gain|expan)\w*", re.I)
+_DOWN_WORDS = re.compile(
+    r"\b(?:decreas|declin|fell|fall|lower|reduc|drop|down\b|contract|shrank)\w*", re.I
+)
+
+
+def change_direction(before: str, after: str) -> int | None:
+    """The way a change blank moves, from the words right around it: "rose [MASK]" and
+    "[MASK] increase" are up (+1), "declined by [MASK]" down (-1); None if unsaid."""
+    words_before = " ".join(before.split()[-4:])
+    words_after = " ".join(after.split()[:3])
+    for text in (words_before, words_after):
+        up, down = bool(_UP_WORDS.search(text)), bool(_DOWN_WORDS.search(text))
+        if up != down:
+            return 1 if up else -1
+    return None

@@ -312,6 +312,9 @@ def _features(
         feats["role_change_is_change" if is_change else "role_change_not_change"] = 1.0
     elif is_change:
         feats["role_level_is_change"] = 1.0
+    moves = _moves(cand) if is_change and ctx.moves else None
+    if moves:
+        feats["direction_match" if moves == ctx.moves else "direction_miss"] = 1.0
 
     # unit type from the hint
     if ctx.wants_percent != cand.percent:
@@ -349,6 +352,19 @@ def _features(
     if cand.value == 0:
         feats["zero_value"] = 1.0
     return feats
+
+
+def _moves(cand: Candidate) -> int | None:
+    """Which way a change candidate goes: up (+1) or down (-1), by magnitude (a smaller
+    loss is a loss that "decreased"); None across zero or without a sign."""
+    if cand.kind in ("change", "pct_change"):
+        newer, older = cand.cells
+        if newer.negative != older.negative or newer.value == older.value:
+            return None
+        return 1 if newer.value > older.value else -1
+    if cand.kind == "lookup" and cand.value:
+        return -1 if cand.cells[0].negative else 1  # a change column: "(3.3)" is down
+    return None
 
 
 def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
