@@ -794,3 +794,26 @@ def test_direction_words_are_read() -> None:
     assert change_direction("This was an ", " increase over 2022.") == 1
     assert change_direction("Net loss decreased $3.1 million, or ", ".") == -1
     assert change_direction("Revenue was ", " in 2023.") is None
+
+
+def test_footnotes_and_values_in_a_header_do_not_name_the_column() -> None:
+    from finprobe.benchmarks.faith.cells import numeric_cells
+    from finprobe.benchmarks.faith.context import _column_words
+    from finprobe.document import Table
+
+    cells = [
+        ["", "Hotel", "Hotel", "Restaurant"],
+        ["", "December 31, 2023 $30,248,929 31,749,695", "Funds", "Funds"],
+        [
+            "",
+            "(1) Includes amounts reclassified from discontinued operations of the Company",
+            "",
+            "",
+        ],
+        ["Rooms revenue", "1,200", "300", "50"],
+    ]
+    table = Table(id="t", cells=cells)
+    table.header_rows = 3
+    by_col = {c.col: c for c in numeric_cells(table, "1")}
+    assert _column_words(by_col[1]) == "Hotel"
+    assert _column_words(by_col[2]) == "Hotel Funds"

@@ -323,7 +323,7 @@ class Scorer:
         )
 
     def column_parts(self, cell: Cell) -> dict[str, float]:
-        tokens = set(_tokens(re.sub(_YEAR, " ", cell.col_text))) - _COLUMN_NOISE
+        tokens = set(_tokens(re.sub(_YEAR, " ", _column_words(cell)))) - _COLUMN_NOISE
         if not tokens:
             return {}
         hits = tokens & set(self.context.sentence)
@@ -400,6 +400,22 @@ class Scorer:
         if years & set(self.context.years):
             return 1.0
         return -1.5
+
+
+def _column_words(cell: Cell) -> str:
+    """The column's header cells that name it: a footnote or a row of values the
+    header reading swallowed ("December 31, 2023 $30,248,929", "(1) Includes ...
+    of the Company's ...") names nothing."""
+    table = cell.table
+    parts: list[str] = []
+    for row in table.cells[: table.header_rows]:
+        text = row[cell.col] if cell.col < len(row) else ""
+        if not text or text in parts:
+            continue
+        if len(text.split()) > 8 or re.search(r"\d[\d,]{4,}|\$\s*\d", text):
+            continue
+        parts.append(text)
+    return " ".join(parts)
 
 
 def _contains(words: list[str], phrase: list[str]) -> bool:
