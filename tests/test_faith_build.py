@@ -667,10 +667,15 @@ def test_page_headers_and_glued_headings_are_cut_from_a_sentence() -> None:
     assert _clean_sentence("LAAP LAAP operating income increased.") == (
         "LAAP operating income increased."
     )
+    assert _clean_sentence("56 The Specialty operations generated a profit of $212 million.") == (
+        "The Specialty operations generated a profit of $212 million."
+    )
     # sentences that only mention the form, or repeat words later, are kept whole
     for kept in (
         "Our 2023 Form 10-K includes five items.",
         "Net sales were $5.0 million and net sales grew.",
         "Revenue  increased 5%\nin 2023.",
+        "2023 was a record year for revenue.",
+        "10 customers accounted for 35% of revenue.",
     ):
         assert _clean_sentence(kept) == " ".join(kept.split())

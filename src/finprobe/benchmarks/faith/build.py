@@ -108,9 +108,13 @@ _PAGE_HEADER = re.compile(
 _REPEATED_OPENING = re.compile(r"^((?:\S+\s+){0,5}?\S+)\s+(?=\1(?!\w))", re.I)
 
 
+# a page number glued to the next page's first words: "56 The Specialty ... operations"
+_PAGE_NUMBER = re.compile(r"^\d{1,3}\s+(?=[A-Z][a-z])")
+
+
 def _strip_heading(sentence: str) -> str:
     """The sentence without a page header or a section heading glued to its start."""
-    header = _PAGE_HEADER.match(sentence)
+    header = _PAGE_HEADER.match(sentence) or _PAGE_NUMBER.match(sentence)
     if header and header.end() < len(sentence):
         sentence = sentence[header.end() :]
     repeated = _REPEATED_OPENING.match(sentence)
