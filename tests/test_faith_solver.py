@@ -817,3 +817,38 @@ def test_footnotes_and_values_in_a_header_do_not_name_the_column() -> None:
     by_col = {c.col: c for c in numeric_cells(table, "1")}
     assert _column_words(by_col[1]) == "Hotel"
     assert _column_words(by_col[2]) == "Hotel Funds"
+
+
+def test_the_change_in_a_line_of_mask_is_a_change() -> None:
+    from finprobe.benchmarks.faith.context import _solver_role
+
+    assert _solver_role("The decrease in product sales of ", " for 2023 was due to.") == "change"
+    assert _solver_role("The increase in revenue was ", " in 2023.") == "change"
+    # a line item named "Change in fair value of ..." is a level
+    assert _solver_role("The change in fair value of warrants of ", " was a gain.") == "level"
+    masked = "The decrease in service sales of [MASK] in 2023 reflected lower volumes."
+    table = _table(
+        "26",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Product sales", "$130.0", "$100.0"],
+            ["Service sales", "70.0", "90.0"],
+        ],
+    )
+    _assert_answer(_instance([table], masked, "$1"), "$20.0 million")
+
+
+def test_dates_in_a_row_label_do_not_match_a_dated_sentence() -> None:
+    table = _table(
+        "27",
+        [
+            ["", "Amount"],
+            ["Balance as of December 31, 2022", "$38,120"],
+            ["Home equity loans", "36"],
+            ["Balance as of December 31, 2023", "$38,493"],
+        ],
+        "Loan portfolio (in thousands):",
+    )
+    masked = "The balance of home equity loans was [MASK] at December 31, 2023."
+    _assert_answer(_instance([table], masked, "$1"), "$36,000")

@@ -173,6 +173,12 @@ _UP_DOWN_BEFORE = re.compile(
     r"\b(?:up|down)\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+)?\$?\s*$",
     re.I,
 )
+# "the decrease in product sales of [MASK]": the change's size
+_CHANGE_IN_OF = re.compile(
+    r"\b(?:increase|decrease|decline|growth|reduction|rise|improvement)s?\s+in\s+"
+    r"(?:[\w'’,&-]+\s+){1,6}?(?:of|by|was|were)\s+(?:approximately\s+|about\s+)?\$?\s*$",
+    re.I,
+)
 _OVER_PERIOD_AFTER = re.compile(
     r"\s*(?:%|percent)?\s*(?:year[- ]over[- ]year|from (?:the )?(?:prior|previous|last) year)\b",
     re.I,
@@ -185,7 +191,11 @@ def _solver_role(before: str, after: str) -> str:
     role = mask_role(before, after)
     if role != "level" or re.search(r"\bto\s+(?:approximately\s+|about\s+)?\$?\s*$", before):
         return role  # "grew to [MASK] year-over-year" is the new level
-    if _UP_DOWN_BEFORE.search(before.rstrip() + " ") or _OVER_PERIOD_AFTER.match(after):
+    if (
+        _UP_DOWN_BEFORE.search(before.rstrip() + " ")
+        or _OVER_PERIOD_AFTER.match(after)
+        or _CHANGE_IN_OF.search(before)
+    ):
         return "change"
     return role
 
@@ -355,8 +365,14 @@ class Scorer:
         ``sequence``: the label's words in order; a label of two or more words that the
         sentence writes as one phrase ("cost of sales", not "sales ... cost") fits better.
         """
-        if not row_tokens:
+        # dates in a label ("Balance as of December 31, 2023") say its period, which the
+        # period features read; as label words they would match any dated sentence
+        row_tokens = row_tokens - _PERIOD_WORDS
+        sequence = [w for w in sequence or [] if w not in _PERIOD_WORDS]
+        if not row_tokens or all(_YEAR.fullmatch(t) for t in row_tokens):
             return {}
+        row_tokens = {t for t in row_tokens if not _YEAR.fullmatch(t)}
+        sequence = [w for w in sequence if not _YEAR.fullmatch(w)]
         ctx = self.context
         phrase = {}
         if sequence and len(sequence) >= 2:
@@ -400,6 +416,11 @@ class Scorer:
         if years & set(self.context.years):
             return 1.0
         return -1.5
+
+
+_PERIOD_WORDS = frozenset(
+    _tokens("january february march april may june july august september october november december")
+)
 
 
 def _column_words(cell: Cell) -> str:
