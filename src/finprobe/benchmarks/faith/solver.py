@@ -42,6 +42,17 @@ $426,380") takes the table's money scale; a row label "2023 vs. 2022" gives its 
 periods; a column whose first value has "%" is a percent column; year-less
 columns belong to the table's latest period; acronyms ("R&D") and word prefixes
 ("excluding" / "Excl.") reach the tables' spelling.
+
+Periods and changes: "[MASK] in the prior year" is the year before the sentence's
+(or the report's) own; a quarter's figure ("three months ended", "fourth quarter")
+reads quarter columns and any other a year's; a change compares the sentence's two
+years, or its one year (or the report's latest) with the year before; "rose" /
+"declined" around a change blank favours a change that moved that way; a change is
+taken on the signed cells (across zero it adds up); a row of rates changes by points.
+Label words: a small synonym map (revenue / sales, income / earnings, expense / cost,
+...) counts apart from the sentence's own words; dates in a row label are period
+words, not label words. An unscaled table takes the scale that the neighbouring
+sentences' money figures fit when the blank's own sentence gives no evidence.
 """
 
 from __future__ import annotations
