@@ -670,6 +670,9 @@ def test_page_headers_and_glued_headings_are_cut_from_a_sentence() -> None:
     assert _clean_sentence("56 The Specialty operations generated a profit of $212 million.") == (
         "The Specialty operations generated a profit of $212 million."
     )
+    assert _clean_sentence(
+        "Table of Contents Cost of Revenues Cost of revenues increased by $27.9 million."
+    ) == ("Cost of revenues increased by $27.9 million.")
     # sentences that only mention the form, or repeat words later, are kept whole
     for kept in (
         "Our 2023 Form 10-K includes five items.",

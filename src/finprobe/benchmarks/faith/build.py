@@ -108,8 +108,9 @@ _PAGE_HEADER = re.compile(
 _REPEATED_OPENING = re.compile(r"^((?:\S+\s+){0,5}?\S+)\s+(?=\1(?!\w))", re.I)
 
 
-# a page number glued to the next page's first words: "56 The Specialty ... operations"
-_PAGE_NUMBER = re.compile(r"^\d{1,3}\s+(?=[A-Z][a-z])")
+# a page number glued to the next page's first words: "56 The Specialty ... operations";
+# or the "Table of Contents" link a filing repeats at every page's top
+_PAGE_NUMBER = re.compile(r"^(?:\d{1,3}|Table of Contents)\s+(?=[A-Z][a-z])")
 
 
 def _strip_heading(sentence: str) -> str:
