@@ -1,6 +1,6 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
-    python perf/faith_solver_folds.py [--write] PILOT.json [BUILT.json ...]
+    python perf/faith_solver_folds.py [--write] PILOT.json [BUILT.json ...] [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``). This
 script reports, in the released scorer's ``reference`` mode:
@@ -15,7 +15,8 @@ script reports, in the released scorer's ``reference`` mode:
   on this one: weights that never saw this file's source at all.
 
 By report, by scenario (A/B/C/D; built files: the derivation finder's scenario).
-``--write`` refits on everything given and writes the shipped weights.
+``--write`` refits on everything given and writes the shipped weights. Files after
+``--train`` only add training blanks (to every fit), and are not scored.
 
 Read with care: the features (and the measure/sensitivity rule families) were
 written while looking at pilot-dev's failures, so folds on pilot-dev are still
@@ -151,16 +152,19 @@ def table(blanks: list[Blank], setups: list[str]) -> None:
 
 def main(argv: list[str]) -> None:
     write = "--write" in argv
-    paths = [a for a in argv if a != "--write"] or ["../shared/data/faith/pilot-dev.json"]
+    argv = [a for a in argv if a != "--write"]
+    cut = argv.index("--train") if "--train" in argv else len(argv)
+    paths = argv[:cut] or ["../shared/data/faith/pilot-dev.json"]
+    extra = argv[cut + 1 :]
     started = time.perf_counter()
     blanks: list[Blank] = []
-    for path in paths:
+    for path in paths + extra:
         blanks += load(path)
-    print(f"{len(blanks)} blanks from {len(paths)} files, "
+    print(f"{len(blanks)} blanks from {len(paths) + len(extra)} files, "
           f"features in {time.perf_counter() - started:.0f} s")  # fmt: skip
     if write:
         ranker = fit(blanks)
-        names = sorted({Path(p).name for p in paths})
+        names = sorted({Path(p).name for p in paths + extra})
         data = {**ranker.to_json(), "name": "learned", "fitted_on": names}
         SHIPPED.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print(f"wrote {SHIPPED} (fitted on {', '.join(names)})")
@@ -178,7 +182,7 @@ def main(argv: list[str]) -> None:
                     b.verdicts["folds"] = quick_verdict(b, ranker)
     for path in paths:
         mine = [b for b in blanks if b.source == path]
-        others = [b for b in blanks if b.source != path]
+        others = [b for b in blanks if b.source != path]  # the --train files too
         cross = fit(others) if others else None
         for b in mine:
             b.verdicts["hand"] = quick_verdict(b, HAND_RANKER)

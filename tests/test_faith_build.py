@@ -648,3 +648,37 @@ def test_a_companion_is_a_like_amount_and_may_be_cut_not_rounded():
         "2023 compared to approximately $0.8 million for the year ended December 31, 2022."
     )
     assert find_derivation("$0.8 million", [income], aese).kind == "lookup"
+
+
+def test_page_headers_and_glued_headings_are_cut_from_a_sentence() -> None:
+    from finprobe.benchmarks.faith.build import _clean_sentence
+
+    assert (
+        _clean_sentence(
+            "COLUMBIA SPORTSWEAR COMPANY | 2023 FORM 10-K | 26 U.S. U.S. operating income"
+            " decreased $104.1 million."
+        )
+        == "U.S. operating income decreased $104.1 million."
+    )
+    assert (
+        _clean_sentence("Gross Profit Gross profit increased by $17.3 million, or 20%.")
+        == "Gross profit increased by $17.3 million, or 20%."
+    )
+    assert _clean_sentence("LAAP LAAP operating income increased.") == (
+        "LAAP operating income increased."
+    )
+    assert _clean_sentence("56 The Specialty operations generated a profit of $212 million.") == (
+        "The Specialty operations generated a profit of $212 million."
+    )
+    assert _clean_sentence(
+        "Table of Contents Cost of Revenues Cost of revenues increased by $27.9 million."
+    ) == ("Cost of revenues increased by $27.9 million.")
+    # sentences that only mention the form, or repeat words later, are kept whole
+    for kept in (
+        "Our 2023 Form 10-K includes five items.",
+        "Net sales were $5.0 million and net sales grew.",
+        "Revenue  increased 5%\nin 2023.",
+        "2023 was a record year for revenue.",
+        "10 customers accounted for 35% of revenue.",
+    ):
+        assert _clean_sentence(kept) == " ".join(kept.split())

@@ -586,3 +586,269 @@ def test_parallel_list_slot_names_the_row() -> None:
 def test_change_word_then_object_then_by_is_a_change(masked: str) -> None:
     before, _, after = masked.partition("[MASK]")
     assert mask_role(before, after) == "change"
+
+
+# -- periods without a year, period lengths, synonyms, point changes (round 5) -----
+
+QUARTERS = _table(
+    "21",
+    [
+        ["", "Three Months Ended December 31,", "Three Months Ended December 31,",
+         "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in millions)", "2023", "2022", "2023", "2022"],
+        ["Net revenues", "$412.5", "$398.1", "$1,640.2", "$1,577.9"],
+        ["Operating income", "61.3", "58.0", "240.8", "221.4"],
+    ],
+)  # fmt: skip
+
+
+# the same figures with the year columns first: a rule, not the columns' order, decides
+YEARS_FIRST = _table(
+    "21",
+    [[row[0], *row[3:], *row[1:3]] for row in QUARTERS["cells"]],
+)
+
+
+def test_prior_year_without_a_year_is_the_year_before_the_report() -> None:
+    masked = "Operating income was $240.8 million, up from [MASK] in the prior year."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$221.4 million")
+    masked = "Operating income for the prior year was [MASK]."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$221.4 million")
+
+
+def test_a_quarter_sentence_reads_the_quarter_columns() -> None:
+    masked = "Net revenues for the three months ended December 31, 2023 were [MASK]."
+    _assert_answer(_instance([YEARS_FIRST], masked, "$1"), "$412.5 million")
+    masked = "Net revenues for the fourth quarter of 2023 were [MASK]."
+    _assert_answer(_instance([YEARS_FIRST], masked, "$1"), "$412.5 million")
+
+
+def test_a_sentence_without_a_period_length_reads_the_year_columns() -> None:
+    masked = "Net revenues were [MASK] in 2023."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$1,640.2 million")
+
+
+def test_period_words_are_read() -> None:
+    from finprobe.benchmarks.faith.sentence import change_pair, period_months, relative_period
+
+    assert period_months("for the three months ended March 31, 2024") == 3
+    assert period_months("in the fourth quarter of fiscal 2023") == 3
+    assert period_months("for the year ended December 31, 2023") == 12
+    assert period_months("for the nine months ended September 30") == 9
+    assert period_months("Revenue grew [MASK].") is None
+    # both a quarter and a year: no single length
+    assert period_months("fourth quarter and full year 2023") is None
+    assert relative_period("Revenue was $5 million compared to ", " in the prior year.") == -1
+    assert relative_period("Revenue was ", " in the current year, up 5%.") == 0
+    # the prior year belongs to the other figure's clause, not the blank's
+    assert relative_period("Revenue was ", " compared to $4 million in the prior year.") is None
+    assert change_pair(["2023", "2022"], "2023") == {"2023", "2022"}
+    assert change_pair(["2023"], "2023") == {"2023", "2022"}
+    assert change_pair([], "2024") == {"2024", "2023"}
+    assert change_pair([], None) is None
+
+
+THREE_YEARS = _table(
+    "22",
+    [
+        ["", "Year Ended December 31,", "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in millions)", "2023", "2022", "2021"],
+        ["Net sales", "$950.0", "$900.0", "$700.0"],
+        ["Interest income", "4.0", "3.0", "1.0"],
+        ["Royalty income", "20.0", "17.5", "16.0"],
+        ["Gross margin", "41.2%", "39.8%", "38.0%"],
+    ],
+)
+
+
+def test_a_change_in_one_named_year_is_against_the_year_before() -> None:
+    masked = "Net sales increased [MASK] in 2023."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+    # oldest year first: 2023 against 2021 comes first among the pairs, and is not it
+    ascending = _table("22", [[r[0], r[3], r[2], r[1]] for r in THREE_YEARS["cells"]])
+    _assert_answer(_instance([ascending], masked, "$1"), "$50.0 million")
+    masked = "Net sales increased [MASK] compared to the prior year."
+    _assert_answer(_instance([ascending], masked, "$1"), "$50.0 million")
+
+
+def test_a_change_with_no_year_is_the_reports_latest_against_the_prior() -> None:
+    masked = "Net sales increased [MASK] compared to the prior year."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+
+
+def test_revenue_in_the_sentence_reaches_a_sales_row() -> None:
+    masked = "Revenue for 2023 was [MASK], driven by higher volumes."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$950.0 million")
+
+
+def test_synonyms_are_kept_apart_from_the_sentences_own_words() -> None:
+    metadata = _instance([THREE_YEARS], "Revenue for 2023 was [MASK].", "$1")
+    top = rank_candidates(metadata)[0]
+    assert top.features.get("synonym_hits", 0) > 0
+    assert top.features.get("sentence_hits", 0) == 0
+
+
+def test_a_rate_changes_by_points() -> None:
+    masked = "Gross margin improved [MASK] in 2023, reflecting a favorable product mix."
+    _assert_answer(_instance([THREE_YEARS], masked, "1%"), "1.4%")
+
+
+def test_up_and_year_over_year_say_a_change() -> None:
+    from finprobe.benchmarks.faith.context import _solver_role
+
+    assert _solver_role("Net sales were up ", " in 2023.") == "change"
+    assert _solver_role("Net sales were down by approximately ", " from 2022.") == "change"
+    assert _solver_role("Net sales rose ", " year-over-year.") == "change"
+    assert _solver_role("Net sales were ", " year over year.") == "change"
+    # a new level, not a change
+    assert _solver_role("Net sales grew to ", " year-over-year.") == "level"
+    assert _solver_role("Capacity of up to ", " in 2023.") == "level"
+    assert _solver_role("In 2023, Household made up ", " of our revenue.") == "level"
+    masked = "Net sales were up [MASK] in 2023."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+
+
+UNSCALED_DEBT = _table(
+    "23",
+    [
+        ["", "December 31,", "December 31,"],
+        ["", "2024", "2023"],
+        ["Fixed rate debt", "1,454,707", "1,440,773"],
+        ["Variable rate debt", "426,380", "364,641"],
+    ],
+    "Debt summary:",
+)
+
+
+def test_neighbouring_sentences_tell_an_unscaled_tables_scale() -> None:
+    masked = "Variable rate debt was [MASK] as of December 31, 2024."
+    pre = "Fixed rate debt totaled $1,454.7 million as of December 31, 2024."
+    _assert_answer(_instance([UNSCALED_DEBT], masked, "$1", pre=pre), "$426.4 million")
+    # the neighbours' figures match the cells as written: no scale
+    pre = "Fixed rate debt totaled $1,454,707 as of December 31, 2024."
+    _assert_answer(_instance([UNSCALED_DEBT], masked, "$1", pre=pre), "$426,380")
+
+
+def test_a_label_written_as_one_phrase_is_a_feature() -> None:
+    from finprobe.benchmarks.faith.context import Scorer, read_context
+    from finprobe.benchmarks.faith.sentence import _tokens
+    from finprobe.document import Table
+
+    table = Table(id="t", cells=THREE_YEARS["cells"])
+
+    def parts(masked: str, label: str) -> dict[str, float]:
+        ctx = read_context(_instance([THREE_YEARS], masked, "$1"))
+        words = _tokens(label)
+        return Scorer([table], ctx).label_parts(set(words), set(), words)
+
+    together = parts("Interest income was [MASK] in 2023.", "Interest income")
+    assert together["phrase_sentence"] == 1.0 and together["phrase_near"] == 1.0
+    apart = parts("Income from interest was [MASK] in 2023.", "Interest income")
+    assert apart["phrase_sentence"] == 0.0 and apart["phrase_near"] == 0.0
+    far = parts(
+        "Interest income grew strongly this year across all of our markets while sales were"
+        " [MASK] in 2023.",
+        "Interest income",
+    )
+    assert far["phrase_sentence"] == 1.0 and far["phrase_near"] == 0.0
+    assert "phrase_sentence" not in parts("Sales were [MASK].", "Sales")  # one word: no phrase
+
+
+def test_a_change_across_zero_counts_both_sides() -> None:
+    table = _table(
+        "24",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Revenue", "$120.0", "$100.0"],
+            ["Other income (expense), net", "3.0", "(5.0)"],
+        ],
+    )
+    masked = "Other income (expense), net increased [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$8.0 million")
+    masked = "Other income (expense), net changed by [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "1%"), "160%")
+
+
+def test_the_direction_word_picks_the_change_that_moved_that_way() -> None:
+    table = _table(
+        "25",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Product sales", "$130.0", "$100.0"],
+            ["Service sales", "70.0", "90.0"],
+        ],
+    )
+    masked = "Segment sales declined [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$20.0 million")
+    masked = "Segment sales rose [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$30.0 million")
+
+
+def test_direction_words_are_read() -> None:
+    from finprobe.benchmarks.faith.sentence import change_direction
+
+    assert change_direction("Revenue rose ", " in 2023.") == 1
+    assert change_direction("Costs declined by ", " in 2023.") == -1
+    assert change_direction("This was an ", " increase over 2022.") == 1
+    assert change_direction("Net loss decreased $3.1 million, or ", ".") == -1
+    assert change_direction("Revenue was ", " in 2023.") is None
+
+
+def test_footnotes_and_values_in_a_header_do_not_name_the_column() -> None:
+    from finprobe.benchmarks.faith.cells import numeric_cells
+    from finprobe.benchmarks.faith.context import _column_words
+    from finprobe.document import Table
+
+    cells = [
+        ["", "Hotel", "Hotel", "Restaurant"],
+        ["", "December 31, 2023 $30,248,929 31,749,695", "Funds", "Funds"],
+        [
+            "",
+            "(1) Includes amounts reclassified from discontinued operations of the Company",
+            "",
+            "",
+        ],
+        ["Rooms revenue", "1,200", "300", "50"],
+    ]
+    table = Table(id="t", cells=cells)
+    table.header_rows = 3
+    by_col = {c.col: c for c in numeric_cells(table, "1")}
+    assert _column_words(by_col[1]) == "Hotel"
+    assert _column_words(by_col[2]) == "Hotel Funds"
+
+
+def test_the_change_in_a_line_of_mask_is_a_change() -> None:
+    from finprobe.benchmarks.faith.context import _solver_role
+
+    assert _solver_role("The decrease in product sales of ", " for 2023 was due to.") == "change"
+    assert _solver_role("The increase in revenue was ", " in 2023.") == "change"
+    # a line item named "Change in fair value of ..." is a level
+    assert _solver_role("The change in fair value of warrants of ", " was a gain.") == "level"
+    masked = "The decrease in service sales of [MASK] in 2023 reflected lower volumes."
+    table = _table(
+        "26",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Product sales", "$130.0", "$100.0"],
+            ["Service sales", "70.0", "90.0"],
+        ],
+    )
+    _assert_answer(_instance([table], masked, "$1"), "$20.0 million")
+
+
+def test_dates_in_a_row_label_do_not_match_a_dated_sentence() -> None:
+    table = _table(
+        "27",
+        [
+            ["", "Amount"],
+            ["Balance as of December 31, 2022", "$38,120"],
+            ["Home equity loans", "36"],
+            ["Balance as of December 31, 2023", "$38,493"],
+        ],
+        "Loan portfolio (in thousands):",
+    )
+    masked = "The balance of home equity loans was [MASK] at December 31, 2023."
+    _assert_answer(_instance([table], masked, "$1"), "$36,000")

@@ -95,7 +95,33 @@ _ZERO_WIDTH = re.compile("[\u200b\u200c\u200d\u2060\ufeff]+")
 
 
 def _clean_sentence(text: str) -> str:
-    return " ".join(text.split())
+    return _strip_heading(" ".join(text.split()))
+
+
+# a running page header or footer glued to the next page's first sentence:
+# "COLUMBIA SPORTSWEAR COMPANY | 2023 FORM 10-K | 26 U.S. operating income ..."
+_PAGE_HEADER = re.compile(
+    r"^[^|]{0,80}\|[^|]{0,40}\bFORM 10-K\b[^|]{0,20}\|\s*(?:Page\s+)?\d{1,3}\s+", re.I
+)
+# a heading glued to a sentence that opens with the same words: "Gross Profit Gross
+# profit increased ..." (the heading repeats the subject; the sentence keeps it)
+_REPEATED_OPENING = re.compile(r"^((?:\S+\s+){0,5}?\S+)\s+(?=\1(?!\w))", re.I)
+
+
+# a page number glued to the next page's first words: "56 The Specialty ... operations";
+# or the "Table of Contents" link a filing repeats at every page's top
+_PAGE_NUMBER = re.compile(r"^(?:\d{1,3}|Table of Contents)\s+(?=[A-Z][a-z])")
+
+
+def _strip_heading(sentence: str) -> str:
+    """The sentence without a page header or a section heading glued to its start."""
+    header = _PAGE_HEADER.match(sentence) or _PAGE_NUMBER.match(sentence)
+    if header and header.end() < len(sentence):
+        sentence = sentence[header.end() :]
+    repeated = _REPEATED_OPENING.match(sentence)
+    if repeated:
+        sentence = sentence[repeated.end() :]
+    return sentence
 
 
 def _numeric_body(table: Table) -> bool:

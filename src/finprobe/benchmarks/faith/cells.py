@@ -24,6 +24,11 @@ class Cell:
     raw: Decimal = Decimal(0)  # magnitude as written in the cell, no table scale
     heading: str = ""  # the body heading row above ("Total International", "Nutritionals —")
     table_years: frozenset[str] = frozenset()
+    negative: bool = False  # written as a negative ("(5,019)"): a change across zero is a sum
+
+    @property
+    def signed(self) -> Decimal:
+        return -self.value if self.negative else self.value
 
     @cached_property
     def row_tokens(self) -> set[str]:
@@ -210,6 +215,7 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
                     abs(number.value),
                     headings.get(r, ""),
                     years,
+                    value < 0,
                 )
             )
     return cells
@@ -233,16 +239,28 @@ def _rate_named_amount(table: Table, r: int, c: int, number: Any) -> bool:
     return any("$" in v for v in row) or abs(number.value) >= 1000
 
 
-def implied_scale(table: Table, anchors: list[Any]) -> Decimal:
+def implied_scale(table: Table, anchors: list[Any], *more: list[Any]) -> Decimal:
     """A table with no stated scale whose cells match the sentence's money figures only
-    when read in thousands (or millions) is in thousands: "$426.4 million" ~ 426,380."""
+    when read in thousands (or millions) is in thousands: "$426.4 million" ~ 426,380.
+
+    ``more``: further figures (the neighbouring sentences'), asked in turn only when
+    the ones before give no evidence either way.
+    """
+    for group in (anchors, *more):
+        found = _scale_evidence(table, group)
+        if found is not None:
+            return found
+    return Decimal(1)
+
+
+def _scale_evidence(table: Table, anchors: list[Any]) -> Decimal | None:
     if table.scale != 1:
         return Decimal(1)
     money = [
         a for a in anchors if "usd" in a.units and a.scale >= 1000 and "percent" not in a.units
     ]
     if not money:
-        return Decimal(1)
+        return None
     for factor in (Decimal(1000), Decimal(10) ** 6):
         for r in range(table.header_rows, table.n_rows):
             for c in range(table.header_cols, table.n_cols):
@@ -256,7 +274,7 @@ def implied_scale(table: Table, anchors: list[Any]) -> Decimal:
                     _near(value * factor, a) and a.precision <= value * factor / 100 for a in money
                 ):
                     return factor
-    return Decimal(1)
+    return None
 
 
 def _near(value: Decimal, anchor: Any) -> bool:

@@ -24,7 +24,10 @@ from finprobe.benchmarks.faith.sentence import (
     _respectively_slot,
     _target_year,
     _tokens,
+    change_direction,
     mask_role,
+    period_months,
+    relative_period,
 )
 from finprobe.document import Table
 from finprobe.numbers import find_numbers
@@ -86,6 +89,15 @@ class Context:
     target_year: str | None = None  # the period the blank belongs to, when it can be told
     per_share_blank: bool = False  # "[MASK] per diluted share"
     paired: bool = False  # the blank is paired with an anchor: "from [MASK] to $X", "$X, or [MASK]"
+    # "rose [MASK]" (+1), "declined [MASK]" (-1)
+    moves: int | None = None
+    # "[MASK] in the prior year": the blank's period against the report's (-1, 0)
+    relative_year: int | None = None
+    # the length of the period the sentence speaks of, in months (a 10-K's default: 12)
+    period_months: int = 12
+    # label words the sentence names only through a synonym ("sales" for "revenue")
+    synonyms: set[str] = field(default_factory=set)
+    synonyms_near: set[str] = field(default_factory=set)
 
 
 def read_context(metadata: dict[str, Any]) -> Context:
@@ -136,10 +148,13 @@ def read_context(metadata: dict[str, Any]) -> Context:
         direction=bool(_INCREASE.search(near)),
         share_words=bool(_SHARE.search(after[:40])),
         ratio_words=bool(_RATIO.search(near)),
-        role=mask_role(before, after),
+        role=_solver_role(before, after),
         physical_unit=bool(units - {"usd", "percent", "per_share"}),
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
+        relative_year=relative_period(before, after),
+        moves=change_direction(before, after),
+        period_months=period_months(masked) or 12,
         per_share_blank="per_share" in units or bool(re.match(r"\s*per\b", after)),
         paired=bool(
             _CHANGE_PAIR_BEFORE.search(before.rstrip())
@@ -150,6 +165,39 @@ def read_context(metadata: dict[str, Any]) -> Context:
             )
         ),
     )
+
+
+_UP_DOWN_BEFORE = re.compile(
+    # "made up [MASK] of revenue", "paid down [MASK] of debt" are not changes
+    r"(?<!made )(?<!make )(?<!makes )(?<!making )(?<!paid )(?<!pay )"
+    r"\b(?:up|down)\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+)?\$?\s*$",
+    re.I,
+)
+# "the decrease in product sales of [MASK]": the change's size
+_CHANGE_IN_OF = re.compile(
+    r"\b(?:increase|decrease|decline|growth|reduction|rise|improvement)s?\s+in\s+"
+    r"(?:[\w'’,&-]+\s+){1,6}?(?:of|by|was|were)\s+(?:approximately\s+|about\s+)?\$?\s*$",
+    re.I,
+)
+_OVER_PERIOD_AFTER = re.compile(
+    r"\s*(?:%|percent)?\s*(?:year[- ]over[- ]year|from (?:the )?(?:prior|previous|last) year)\b",
+    re.I,
+)
+
+
+def _solver_role(before: str, after: str) -> str:
+    """``mask_role``, and two plain ways to say a change: "up [MASK]" and "[MASK]
+    year-over-year" (the finder keeps ``mask_role`` as it is)."""
+    role = mask_role(before, after)
+    if role != "level" or re.search(r"\bto\s+(?:approximately\s+|about\s+)?\$?\s*$", before):
+        return role  # "grew to [MASK] year-over-year" is the new level
+    if (
+        _UP_DOWN_BEFORE.search(before.rstrip() + " ")
+        or _OVER_PERIOD_AFTER.match(after)
+        or _CHANGE_IN_OF.search(before)
+    ):
+        return "change"
+    return role
 
 
 def expand_context(context: Context, tables: list[Table], masked: str) -> None:
@@ -190,6 +238,7 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
                 context.sentence.extend(expansion)
                 if match.group(0) in near_text.lower():
                     context.left.extend(expansion)
+    _add_synonyms(context, vocabulary)
     own = set(context.sentence)
     for token in list(own - vocabulary):
         if len(token) < 4:
@@ -212,6 +261,43 @@ _LINE_SYNONYMS = [
         (r"\bcost of (?:revenues?|sales|goods sold)", "cost_of_revenue"),
     ]
 ]  # fmt: skip
+# words 10-K tables and MD&A text use for one another ("net sales" / "revenues")
+_SYNONYM_GROUPS = [
+    [_tokens(w)[0] for w in group.split()]
+    for group in [
+        "revenue sales turnover",
+        "income earnings profit",
+        "expense cost expenditure",
+        "stockholders shareholders shareowners",
+        "debt borrowings",
+        "employees headcount",
+        "compensation salaries wages payroll",
+    ]
+]
+
+
+def _same_word(a: str, b: str) -> bool:
+    return a == b or min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a))
+
+
+def _add_synonyms(context: Context, vocabulary: set[str]) -> None:
+    """Label words the sentence names by a synonym: kept apart from its own words."""
+    own = set(context.sentence)
+    near = set(context.left) | set(context.right)
+    for group in _SYNONYM_GROUPS:
+        named = {m for m in group if any(_same_word(t, m) for t in own)}
+        if not named:
+            continue
+        named_near = {m for m in group if any(_same_word(t, m) for t in near)}
+        for word in vocabulary - own:
+            for member in group:
+                if member in named or not _same_word(word, member):
+                    continue
+                context.synonyms.add(word)
+                if named_near:
+                    context.synonyms_near.add(word)
+
+
 _EXCLUDING = frozenset({"excl", "exclud", "excluding", "ex", "adjusted", "adjust"})
 
 
@@ -247,7 +333,7 @@ class Scorer:
         )
 
     def column_parts(self, cell: Cell) -> dict[str, float]:
-        tokens = set(_tokens(re.sub(_YEAR, " ", cell.col_text))) - _COLUMN_NOISE
+        tokens = set(_tokens(re.sub(_YEAR, " ", _column_words(cell)))) - _COLUMN_NOISE
         if not tokens:
             return {}
         hits = tokens & set(self.context.sentence)
@@ -269,24 +355,49 @@ class Scorer:
         return sum(HAND_WEIGHTS.get(k, 0.0) * v for k, v in parts.items())
 
     def label_parts(
-        self, row_tokens: set[str], heading_tokens: set[str] = frozenset()
+        self,
+        row_tokens: set[str],
+        heading_tokens: set[str] = frozenset(),
+        sequence: list[str] | None = None,
     ) -> dict[str, float]:
-        """How a row label fits the text, as ranker features (``ranker.FEATURES``)."""
-        if not row_tokens:
+        """How a row label fits the text, as ranker features (``ranker.FEATURES``).
+
+        ``sequence``: the label's words in order; a label of two or more words that the
+        sentence writes as one phrase ("cost of sales", not "sales ... cost") fits better.
+        """
+        # dates in a label ("Balance as of December 31, 2023") say its period, which the
+        # period features read; as label words they would match any dated sentence
+        row_tokens = row_tokens - _PERIOD_WORDS
+        sequence = [w for w in sequence or [] if w not in _PERIOD_WORDS]
+        if not row_tokens or all(_YEAR.fullmatch(t) for t in row_tokens):
             return {}
+        row_tokens = {t for t in row_tokens if not _YEAR.fullmatch(t)}
+        sequence = [w for w in sequence if not _YEAR.fullmatch(w)]
         ctx = self.context
+        phrase = {}
+        if sequence and len(sequence) >= 2:
+            phrase = {
+                "phrase_sentence": float(_contains(ctx.sentence, sequence)),
+                "phrase_near": float(
+                    _contains(ctx.left, sequence) or _contains(ctx.right, sequence)
+                ),
+            }
         near = set(ctx.left) | set(ctx.right)
         sentence = set(ctx.sentence)
         total = self.weight(row_tokens)
+        reached = row_tokens & ctx.synonyms - sentence - set(ctx.neighbours)
         return {
+            "synonym_hits": self.weight(reached),
+            "synonym_near": self.weight(row_tokens & ctx.synonyms_near - near),
             "near_hits": self.weight(row_tokens & near),
             "sentence_hits": self.weight(row_tokens & sentence),
             "neighbour_hits": self.weight(row_tokens & set(ctx.neighbours)),
             "coverage": self.weight(row_tokens & (sentence | set(ctx.neighbours))) / total,
-            "missing": self.weight(row_tokens - sentence - set(ctx.neighbours)),
+            "missing": self.weight(row_tokens - sentence - set(ctx.neighbours) - reached),
             # a heading above the row ("Structural Heart", "Total International") counts half
             "heading_sentence": self.weight(heading_tokens & sentence),
             "heading_near": self.weight(heading_tokens & near),
+            **phrase,
         }
 
     def table_fit(self, table: Table) -> float:
@@ -307,6 +418,32 @@ class Scorer:
         return -1.5
 
 
+_PERIOD_WORDS = frozenset(
+    _tokens("january february march april may june july august september october november december")
+)
+
+
+def _column_words(cell: Cell) -> str:
+    """The column's header cells that name it: a footnote or a row of values the
+    header reading swallowed ("December 31, 2023 $30,248,929", "(1) Includes ...
+    of the Company's ...") names nothing."""
+    table = cell.table
+    parts: list[str] = []
+    for row in table.cells[: table.header_rows]:
+        text = row[cell.col] if cell.col < len(row) else ""
+        if not text or text in parts:
+            continue
+        if len(text.split()) > 8 or re.search(r"\d[\d,]{4,}|\$\s*\d", text):
+            continue
+        parts.append(text)
+    return " ".join(parts)
+
+
+def _contains(words: list[str], phrase: list[str]) -> bool:
+    n = len(phrase)
+    return any(words[i : i + n] == phrase for i in range(len(words) - n + 1))
+
+
 def _matches_anchor(cell_or_value: Cell | Decimal, anchors: list[Any], percent: bool) -> bool:
     for anchor in anchors:
         anchor_percent = "percent" in anchor.units
@@ -325,6 +462,7 @@ def _derived(
 ) -> list[Candidate]:
     out: list[Candidate] = []
     for key in rows:
+        out += _point_changes([c for c in cells_by_row.get(key, []) if c.percent and c.years])
         row_cells = [c for c in cells_by_row.get(key, []) if not c.percent and c.years]
         for i, a in enumerate(row_cells):
             for b in row_cells[i + 1 :]:
@@ -332,9 +470,11 @@ def _derived(
                     continue
                 newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
                 label = newer.table.row_label(newer.row)
+                # a change is a magnitude; across zero ("(5.0)" to "3.0") it is 8.0
+                delta = abs(newer.signed - older.signed)
                 out.append(
                     Candidate(
-                        abs(newer.value - older.value),
+                        delta,
                         False,
                         "change",
                         "B",
@@ -345,7 +485,7 @@ def _derived(
                 if older.value:
                     out.append(
                         Candidate(
-                            abs(newer.value - older.value) / older.value * 100,
+                            delta / older.value * 100,
                             True,
                             "pct_change",
                             "B",
@@ -353,6 +493,29 @@ def _derived(
                             f"{label}: ({newer.col_text} - {older.col_text}) / {older.col_text}",
                         )
                     )
+    return out
+
+
+def _point_changes(row_cells: list[Cell]) -> list[Candidate]:
+    """A row of rates ("Gross margin | 41.2% | 39.8%") changes by points: "margin
+    improved [MASK]" is 1.4%, not a relative change of the rates."""
+    out: list[Candidate] = []
+    for i, a in enumerate(row_cells):
+        for b in row_cells[i + 1 :]:
+            if a.years == b.years or a.change_column or b.change_column:
+                continue
+            newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
+            label = newer.table.row_label(newer.row)
+            out.append(
+                Candidate(
+                    abs(newer.value - older.value),
+                    True,
+                    "change",
+                    "B",
+                    [newer, older],
+                    f"{label}: {newer.col_text} - {older.col_text} (points)",
+                )
+            )
     return out
 
 

@@ -27,6 +27,10 @@ from typing import Any
 FEATURES = (
     # label words: the row label against the sentence (rarity-weighted hits)
     "near_hits",  # words within 8 of the blank
+    "synonym_hits",  # label words the sentence names by a synonym ("sales" / "revenue")
+    "synonym_near",
+    "phrase_sentence",  # a label of 2+ words written as one phrase in the sentence
+    "phrase_near",  # ... within 8 words of the blank
     "sentence_hits",
     "neighbour_hits",  # the sentences before and after
     "coverage",  # share of the label's weight the text names
@@ -49,6 +53,8 @@ FEATURES = (
     "period_year_miss",
     "change_years_match",  # a change spans the sentence's two years
     "change_years_miss",
+    "period_length_match",  # a quarter column for a quarter's figure, a year's for a year's
+    "period_length_miss",
     # column words (segments, "Excl. exchange")
     "column_hits",
     "column_misses",
@@ -58,6 +64,8 @@ FEATURES = (
     "role_change_is_change",
     "role_change_not_change",
     "role_level_is_change",
+    "direction_match",  # "rose [MASK]": the candidate's change is upward
+    "direction_miss",
     # unit
     "percent_mismatch",
     "plain_fraction",  # a share written as a fraction ("0.62")
@@ -82,6 +90,10 @@ FEATURES = (
 # The rule weights of the tuned solver (FinProbe 0.x), as features.
 HAND_WEIGHTS: dict[str, float] = {
     "near_hits": 0.6,
+    "synonym_hits": 0.2,
+    "synonym_near": 0.3,
+    "phrase_sentence": 0.3,
+    "phrase_near": 0.3,
     "sentence_hits": 0.35,
     "neighbour_hits": 0.1,
     "coverage": 3.0,
@@ -102,6 +114,8 @@ HAND_WEIGHTS: dict[str, float] = {
     "period_year_miss": -1.5,
     "change_years_match": 1.5,
     "change_years_miss": -1.0,
+    "period_length_match": 0.5,
+    "period_length_miss": -1.0,
     "column_hits": 1.5,
     "column_misses": -0.4,
     "column_excluding_match": 1.5,
@@ -109,6 +123,8 @@ HAND_WEIGHTS: dict[str, float] = {
     "role_change_is_change": 3.0,
     "role_change_not_change": -2.5,
     "role_level_is_change": -3.0,
+    "direction_match": 0.5,
+    "direction_miss": -0.5,
     "percent_mismatch": -4.0,
     "plain_fraction": 3.0,
     "money_physical": -2.0,

@@ -60,6 +60,11 @@ def _names_item(label: str, name: str) -> bool:
     )
 
 
+def _above(base: Candidate, ranked: list[Candidate]) -> float:
+    """A what-if effect outranks the table's figures: no cell holds a hypothetical."""
+    return max(base.score + 4.0, ranked[0].score + 0.5)
+
+
 def sensitivity_candidates(
     masked: str,
     ctx: Context,
@@ -170,7 +175,7 @@ def sensitivity_candidates(
                         "C",
                         [expense[0].cells[0], rate.cells[0]],
                         f"{fraction} x {expense[0].formula} / {rate.formula}",
-                        expense[0].score + 4.0,
+                        _above(expense[0], ranked),
                     )
                 ]
         bases = pretax or bases
@@ -193,7 +198,7 @@ def sensitivity_candidates(
                 "C",
                 base.cells,
                 f"{fraction} x {base.formula}",
-                base.score + 4.0,
+                _above(base, ranked),
             )
         )
         break

@@ -226,3 +226,83 @@ _MINOR = frozenset(["and", "of", "the", "for", "in", "on", "to", "&"])
 def _initials(label: str) -> str:
     words = re.findall(r"[A-Za-z]+", label)
     return "".join(w[0].upper() for w in words if w.lower() not in _MINOR)
+
+
+# -- periods named without a year -----------------------------------------------
+
+_PRIOR_PERIOD = re.compile(
+    r"\b(?:prior|previous|preceding|last)(?:[- ]fiscal)?[- ](?:year|period)\b|\byear[- ]ago\b"
+    r"|\ba year (?:ago|earlier)\b",
+    re.I,
+)
+_CURRENT_PERIOD = re.compile(r"\b(?:current|this)(?:[- ]fiscal)?[- ](?:year|period)\b", re.I)
+
+
+def relative_period(before: str, after: str) -> int | None:
+    """The blank's own clause names its period against the report's: "[MASK] in the
+    prior year" is one year back (-1), "[MASK] this year" the report's own (0).
+
+    The clause is cut as in ``_target_year``; a clause that names no such period
+    gives None.
+    """
+    breaks = list(_CLAUSE_BREAK.finditer(before))
+    own_before = before[breaks[-1].end() :] if breaks else before
+    stop = _CLAUSE_BREAK.search(after)
+    own_after = after[: stop.start()] if stop else after
+    for text in (own_after, own_before):
+        prior = _PRIOR_PERIOD.search(text)
+        current = _CURRENT_PERIOD.search(text)
+        if prior and not current:
+            return -1
+        if current and not prior:
+            return 0
+    return None
+
+
+_PERIOD_MONTHS = [
+    (re.compile(p, re.I), months)
+    for p, months in [
+        (r"\bthree[- ]months?\b|\b3 months\b|\bquarter(?:ly)?\b|\bQ[1-4]\b|\b13 weeks\b", 3),
+        (r"\bsix[- ]months?\b|\b6 months\b|\bhalf[- ]year\b|\bfirst half\b|\b26 weeks\b", 6),
+        (r"\bnine[- ]months?\b|\b9 months\b|\b39 weeks\b", 9),
+        (r"\btwelve[- ]months?\b|\b12 months\b|\b(?:fiscal )?years? ended\b|\bfull[- ]year\b"
+         r"|\bannual\b|\b5[23] weeks\b|\bfiscal year\b", 12),
+    ]
+]  # fmt: skip
+
+
+def period_months(text: str) -> int | None:
+    """The length of the period a text names (a quarter: 3; a year: 12), if exactly one."""
+    found = {months for pattern, months in _PERIOD_MONTHS if pattern.search(text)}
+    return found.pop() if len(found) == 1 else None
+
+
+def change_pair(years: list[str], current_year: str | None) -> set[str] | None:
+    """The two periods a change compares: the sentence's first two years; one year named
+    ("grew [MASK] in 2023") is compared with the year before; none, the report's latest
+    year with the one before."""
+    named = list(dict.fromkeys(years))
+    if len(named) >= 2:
+        return set(named[:2])
+    base = named[0] if named else current_year
+    if base is None:
+        return None
+    return {base, str(int(base) - 1)}
+
+
+_UP_WORDS = re.compile(r"\b(?:increas|grew|grow|rose|rise|higher|improv|up\b|gain|expan)\w*", re.I)
+_DOWN_WORDS = re.compile(
+    r"\b(?:decreas|declin|fell|fall|lower|reduc|drop|down\b|contract|shrank)\w*", re.I
+)
+
+
+def change_direction(before: str, after: str) -> int | None:
+    """The way a change blank moves, from the words right around it: "rose [MASK]" and
+    "[MASK] increase" are up (+1), "declined by [MASK]" down (-1); None if unsaid."""
+    words_before = " ".join(before.split()[-4:])
+    words_after = " ".join(after.split()[:3])
+    for text in (words_before, words_after):
+        up, down = bool(_UP_WORDS.search(text)), bool(_DOWN_WORDS.search(text))
+        if up != down:
+            return 1 if up else -1
+    return None

@@ -42,6 +42,17 @@ $426,380") takes the table's money scale; a row label "2023 vs. 2022" gives its 
 periods; a column whose first value has "%" is a percent column; year-less
 columns belong to the table's latest period; acronyms ("R&D") and word prefixes
 ("excluding" / "Excl.") reach the tables' spelling.
+
+Periods and changes: "[MASK] in the prior year" is the year before the sentence's
+(or the report's) own; a quarter's figure ("three months ended", "fourth quarter")
+reads quarter columns and any other a year's; a change compares the sentence's two
+years, or its one year (or the report's latest) with the year before; "rose" /
+"declined" around a change blank favours a change that moved that way; a change is
+taken on the signed cells (across zero it adds up); a row of rates changes by points.
+Label words: a small synonym map (revenue / sales, income / earnings, expense / cost,
+...) counts apart from the sentence's own words; dates in a row label are period
+words, not label words. An unscaled table takes the scale that the neighbouring
+sentences' money figures fit when the blank's own sentence gives no evidence.
 """
 
 from __future__ import annotations
@@ -65,9 +76,9 @@ from finprobe.benchmarks.faith.context import (
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
 from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
-from finprobe.benchmarks.faith.sentence import _YEAR
+from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
-from finprobe.numbers import released_value_and_resolution
+from finprobe.numbers import find_numbers, released_value_and_resolution
 
 
 @dataclass(frozen=True)
@@ -106,8 +117,13 @@ def rank_candidates(
     expand_context(context, [t for _, t in tables], masked)
     scorer = Scorer([t for _, t in tables], context)
     cells: list[Cell] = []
+    # a table with no stated scale is read at the scale the nearby text's money figures
+    # fit: the sentence's own, then its neighbours'
+    nearby = _money_figures(
+        metadata.get("pre_sentence", "") + " " + metadata.get("post_sentence", "")
+    )
     for index, table in tables:
-        cells.extend(numeric_cells(table, index, implied_scale(table, context.anchors)))
+        cells.extend(numeric_cells(table, index, implied_scale(table, context.anchors, nearby)))
     if not cells:
         return []
 
@@ -184,7 +200,11 @@ def rank_candidates(
     listed = _listed_items(masked) if options.sensitivity else None
     row_parts = {
         key: {
-            **scorer.label_parts(group[0].row_tokens, group[0].heading_tokens),
+            **scorer.label_parts(
+                group[0].row_tokens,
+                group[0].heading_tokens,
+                _tokens(group[0].table.row_label(group[0].row)),
+            ),
             "table_words": scorer.table_words(group[0].table),
         }
         for key, group in by_row.items()
@@ -232,6 +252,14 @@ def rank_candidates(
     return candidates
 
 
+def _money_figures(text: str) -> list[Any]:
+    return [
+        span.number
+        for span in find_numbers(text)
+        if span.kind not in ("year", "date", "ordinal") and "usd" in span.number.units
+    ]
+
+
 def _fits_hint(cand: Candidate, ctx: Context) -> bool:
     """A measure's unit against the hint: percent, money, or a plain ratio."""
     if cand.percent:
@@ -276,11 +304,16 @@ def _features(
         feats.update(scorer.column_parts(first))
     elif cand.kind in ("change", "pct_change"):
         years = set().union(*(c.years for c in cand.cells))
-        if ctx.years:
-            hit = set(ctx.years[:2]) <= years
-            feats["change_years_match" if hit else "change_years_miss"] = 1.0
+        pair = change_pair(ctx.years, scorer.current_year)
+        if pair:
+            feats["change_years_match" if pair <= years else "change_years_miss"] = 1.0
     else:
         feats.update(_year_parts(first.years, ctx))
+    # the period's length: "three months ended" against a year's column
+    lengths = {period_months(c.col_text) for c in cand.cells} - {None}
+    if lengths:
+        fits = lengths == {ctx.period_months}
+        feats["period_length_match" if fits else "period_length_miss"] = 1.0
 
     # what the blank is: a change, or a level of one period
     is_change = cand.kind in ("change", "pct_change") or (
@@ -290,6 +323,9 @@ def _features(
         feats["role_change_is_change" if is_change else "role_change_not_change"] = 1.0
     elif is_change:
         feats["role_level_is_change"] = 1.0
+    moves = _moves(cand) if is_change and ctx.moves else None
+    if moves:
+        feats["direction_match" if moves == ctx.moves else "direction_miss"] = 1.0
 
     # unit type from the hint
     if ctx.wants_percent != cand.percent:
@@ -329,9 +365,27 @@ def _features(
     return feats
 
 
+def _moves(cand: Candidate) -> int | None:
+    """Which way a change candidate goes: up (+1) or down (-1), by magnitude (a smaller
+    loss is a loss that "decreased"); None across zero or without a sign."""
+    if cand.kind in ("change", "pct_change"):
+        newer, older = cand.cells
+        if newer.negative != older.negative or newer.value == older.value:
+            return None
+        return 1 if newer.value > older.value else -1
+    if cand.kind == "lookup" and cand.value:
+        return -1 if cand.cells[0].negative else 1  # a change column: "(3.3)" is down
+    return None
+
+
 def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
     """How well a level cell's period fits the blank's period."""
     target = ctx.year_slot or ctx.target_year
+    if target is None and ctx.relative_year is not None:
+        # "[MASK] in the prior year": a year before the sentence's (or the report's) own
+        base = max(ctx.years) if ctx.years else scorer.current_year
+        if base:
+            target = str(int(base) + ctx.relative_year)
     if not cell.years:
         return {"period_no_years": 1.0} if target or ctx.years else {}
     if target is None and ctx.role == "older" and scorer.current_year:
