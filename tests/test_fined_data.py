@@ -247,3 +247,47 @@ def test_cli_build_and_review_import(tmp_path: Path) -> None:
         app, ["build", "fined", "--reports", str(tmp_path / "nope"), "--out", str(out)]
     )
     assert bad.exit_code == 2
+
+
+_FILING = (
+    "Revenue increased 12% to $45.2 million in 2023 from $40.4 million in 2022, driven by "
+    "higher volumes.\n"
+    "The Company entered into the Credit Agreement on March 3, 2021, which matures on "
+    "March 3, 2026.\n"
+    "Net cash provided by operating activities was $8.1 million in 2023.\n"
+)
+
+
+def test_build_drops_duplicate_filings_and_limit_counts_distinct(tmp_path: Path) -> None:
+    from finprobe.benchmarks.fined.commands import build_dataset
+
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "a.txt").write_text(_FILING, encoding="utf-8")
+    (src / "b.txt").write_text(_FILING.replace("\n", "\n\n"), encoding="utf-8")  # same text
+    (src / "c.txt").write_text(_FILING.replace("Revenue", "Net sales"), encoding="utf-8")
+    out = tmp_path / "d.json"
+    summary = build_dataset([src], out, limit=2, progress=False, probe=False)
+    assert summary["duplicates_dropped"] == 1
+    card = json.loads((tmp_path / "d.card.json").read_text(encoding="utf-8"))
+    assert card["duplicates_dropped"] == 1
+    assert card["duplicate_filings"] == [{"document": "b", "same_as": "a"}]
+    # --limit 2 took two distinct filings (a and c), not a and its copy
+    assert {d.id for d in load_dataset(out)} <= {"a", "c"}
+    assert json.loads(out.read_text(encoding="utf-8"))["meta"]["sources"] == 2
+
+
+def test_build_drops_the_same_10q_filed_under_two_tickers(tmp_path: Path) -> None:
+    twins = [REPORTS / f"{t}-2024-04-30_10-Q.json.gz" for t in ("BAC-PO", "BML-PG")]
+    if not all(p.is_file() for p in twins):
+        pytest.skip("shared FinDVer reports not available")
+    from finprobe.benchmarks.fined.commands import build_dataset
+
+    src = tmp_path / "in"
+    src.mkdir()
+    for p in twins:  # the same Bank of America 10-Q (same URL), texts 99.9% identical
+        (src / p.name).symlink_to(p)
+    out = tmp_path / "d.json"
+    summary = build_dataset([src], out, progress=False, probe=False)
+    assert summary["duplicates_dropped"] == 1
+    assert [d.id for d in load_dataset(out)] == ["BAC-PO-2024-04-30_10-Q"]

@@ -735,3 +735,41 @@ def test_clause_conflict_never_closes_a_paragraph_cut_mid_sentence() -> None:
     assert not _insertable(
         ("p", 0, "The Settlement Agreement terms are below:"), "Settlement Agreement"
     )
+
+
+# APOG 10-Q (audit 12c): the calculation error changed $70.2 million, which the reconciliation
+# table restates in thousands (70,183), so the edit also made a numerical inconsistency.
+_APOG_SENTENCE = (
+    "•Adjusted net earnings increased 14.5% to $80.3 million, compared to $70.2 million."
+)
+_APOG_TABLE = (
+    "| (In thousands) | Three Months Ended November 25, 2023 | Three Months Ended November 26, "
+    "2022 | % change | Nine Months Ended November 25, 2023 | Nine Months Ended November 26, 2022 "
+    "| % change |\n|---|---|---|---|---|---|---|\n"
+    "| Adjusted net earnings | $26,974 | $23,765 | 13.5% | $80,338 | $70,183 | 14.5% |"
+)
+
+
+@pytest.mark.parametrize(
+    "table, refused",
+    [
+        (_APOG_TABLE, True),
+        # the control: the same table in millions no longer holds 70.2 million at that cell...
+        (_APOG_TABLE.replace("(In thousands)", "(In millions)"), False),
+        # ...nor does a row about another subject
+        (_APOG_TABLE.replace("Adjusted net earnings", "Backlog"), False),
+    ],
+)
+def test_calculation_error_refused_when_a_table_restates_the_figure(
+    table: str, refused: bool
+) -> None:
+    modified = _APOG_SENTENCE.replace("$70.2 million", "$74.2 million")
+    document = "Nine months highlights:\n\n" + _APOG_SENTENCE + "\n\n" + table + "\n"
+    keep, why = review("calculation_error", _APOG_SENTENCE, modified, document)
+    if refused:
+        assert (
+            not keep
+            and why == "second error: the changed figure is stated elsewhere in the document"
+        )
+    else:
+        assert not why.startswith("second error"), why

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 import time
 from collections import Counter
@@ -34,6 +35,22 @@ def collect_inputs(paths: list[Path]) -> list[Path]:
     if not files:
         raise InputError(None, "no documents given: pass .json/.json.gz/.txt/.md files or folders")
     return files
+
+
+def filing_keys(src: Any) -> list[str]:
+    """What makes two inputs the same filing: its URL, its EDGAR accession number, and (for
+    every input, so plain-text copies are caught too) a hash of its text."""
+    import hashlib
+
+    keys = []
+    url = str(src.metadata.get("url") or "").strip().lower()
+    if url:
+        keys.append("url:" + url.split("#")[0])
+        if m := re.search(r"/edgar/data/\d+/(\d{10}-?\d{2}-?\d{6})", url):
+            keys.append("accession:" + m.group(1).replace("-", ""))
+    text = re.sub(r"\s+", " ", src.text).strip()
+    keys.append("sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest())
+    return keys
 
 
 def load_source(path: Path, max_words: int) -> Any:
@@ -81,17 +98,35 @@ def build_dataset(
 
     if not 1 <= max_errors <= 4:
         raise InputError(None, "--max-errors must be between 1 and 4 (the paper's cap is four)")
-    files = collect_inputs(inputs)[:limit] if limit else collect_inputs(inputs)
+    files = collect_inputs(inputs)
     t0 = time.perf_counter()
     counts: Counter = Counter()
     dropped: Counter = Counter()  # (subtype, reason) of candidates the review rules rejected
     edits: Counter = Counter()  # (subtype, edit) chosen so far: the planner prefers rare edits
     docs = []
     skipped = 0
+    seen: dict[str, str] = {}  # filing key -> the document id that took it
+    duplicates: list[dict[str, str]] = []
+    taken = 0
     with Progress(disable=not progress, transient=True) as bar:
-        job = bar.add_task("injecting errors", total=len(files))
+        job = bar.add_task("injecting errors", total=min(limit or len(files), len(files)))
         for f in files:
+            if limit and taken >= limit:
+                break  # --limit N: N distinct filings, duplicates not counted
             src = load_source(f, max_words)
+            keys = filing_keys(src)
+            same = next((seen[k] for k in keys if k in seen), None)
+            if same is not None:
+                # the same filing under another name: building both would let a diff of the
+                # two texts reveal every injected error
+                duplicates.append({"document": src.id, "same_as": same})
+                print(
+                    f"skipped {src.id}: duplicate filing of {same} ({len(duplicates)} so far)",
+                    file=sys.stderr,
+                )
+                continue
+            seen.update(dict.fromkeys(keys, src.id))
+            taken += 1
             doc = inject_rules(
                 src,
                 seed=seed,
@@ -109,15 +144,26 @@ def build_dataset(
             else:
                 skipped += 1
             bar.advance(job)
-    meta = {"seed": seed, "max_errors": max_errors, "max_words": max_words, "sources": len(files)}
+    meta = {
+        "seed": seed,
+        "max_errors": max_errors,
+        "max_words": max_words,
+        "sources": taken,
+        "duplicates_dropped": len(duplicates),
+    }
     save_dataset(out, docs, meta)
     if review_csv:
         export_review_csv(docs, review_csv)
     summary = dataset_summary(docs, seed=seed)
     summary.update(
-        out=str(out), skipped_without_errors=skipped, seconds=round(time.perf_counter() - t0, 1)
+        out=str(out),
+        skipped_without_errors=skipped,
+        duplicates_dropped=len(duplicates),
+        seconds=round(time.perf_counter() - t0, 1),
     )
     card = data_card(docs, dropped, seed=seed, probe=probe)
+    card["duplicates_dropped"] = len(duplicates)
+    card["duplicate_filings"] = duplicates
     card_path = card_path_for(out)
     write_json_atomic(card_path, card)
     summary.update(card=card, card_path=str(card_path))
@@ -262,6 +308,7 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
         label = names.get(key, key.replace("_", " "))
         head.add_row(label, f"{v:.1f}" if isinstance(v, float) else str(v))
     head.add_row("documents without any error (dropped)", str(summary["skipped_without_errors"]))
+    head.add_row("duplicate filings (dropped)", str(summary.get("duplicates_dropped", 0)))
     console.print(head)
     per = Table(title="Errors injected per subtype")
     per.add_column("subtype")

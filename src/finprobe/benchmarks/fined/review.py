@@ -969,11 +969,83 @@ def _changed_figure_restated(original: str, modified: str, document: str) -> boo
         if not n.start <= at < max(n.end, n.start + 1) or n.kind in NON_FIGURE_KINDS:
             continue
         percent = "percent" in n.number.units
+        if not percent and _table_restates(n.number.value, n.number.precision, original, document):
+            return True
         for form in figure_forms(n.text, n.number.value, percent):
             unit = r"\s?(?:%|percent)" if percent else r"(?!\s?(?:%|percent))"
             rx = re.compile(r"(?<![\d.,])" + re.escape(form) + r"(?!\d|[.,]\d)" + unit)
             if len(rx.findall(document)) > len(rx.findall(original)):
                 return True
+    return False
+
+
+_TABLE_SCALE = re.compile(r"\bin\s+(thousands|millions|billions)\b", re.I)
+_SCALE_OF = {"thousands": Decimal(1000), "millions": Decimal(10**6), "billions": Decimal(10**9)}
+# words too common in row labels and sentences to tie one to the other
+# fmt: off
+_LABEL_STOP = frozenset(
+    {
+        "the", "and", "for", "from", "with", "our", "its", "was", "were", "are", "total", "other",
+        "year", "years", "ended", "months", "three", "six", "nine", "twelve", "fiscal", "period",
+        "compared", "increase", "decrease", "increased", "decreased", "net",
+    }
+)# fmt: on
+
+
+
+def _label_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]{3,}", text.lower()) if w not in _LABEL_STOP}
+
+
+@lru_cache(maxsize=4)
+def table_figures(document: str) -> tuple[tuple[str, Decimal, Decimal], ...]:
+    """Every amount in the document's markdown tables as (row label, value, precision), with
+    the table's scale applied: a cell "70,183" in a table "(In thousands)" is 70,183,000 to
+    the nearest 1,000. The scale is read from the table's header rows, else from the text
+    just above the table; a table that names none is taken in units."""
+    out: list[tuple[str, Decimal, Decimal]] = []
+    lines = document.split("\n")
+    i = 0
+    while i < len(lines):
+        if not lines[i].lstrip().startswith("|"):
+            i += 1
+            continue
+        j = i
+        while j < len(lines) and lines[j].lstrip().startswith("|"):
+            j += 1
+        above = "\n".join(lines[max(0, i - 4) : i])[-300:]
+        found = _TABLE_SCALE.findall("\n".join(lines[i : min(j, i + 3)])) or (
+            _TABLE_SCALE.findall(above)[-1:]
+        )
+        scale = _SCALE_OF[found[0].lower()] if found else Decimal(1)
+        for row in lines[i:j]:
+            cells = [c.strip() for c in row.strip().strip("|").split("|")]
+            if not cells or not re.search(r"[A-Za-z]", cells[0]):
+                continue
+            for cell in cells[1:]:
+                for n in find_numbers(cell):
+                    if n.kind in NON_FIGURE_KINDS or "percent" in n.number.units:
+                        continue
+                    own = n.number.scale_word is not None  # "$1.2 million" in a cell
+                    k = Decimal(1) if own else scale
+                    out.append((cells[0], abs(n.number.value) * k, n.number.precision * k))
+        i = j
+    return tuple(out)
+
+
+def _table_restates(value: Decimal, precision: Decimal, sentence: str, document: str) -> bool:
+    """A table row about the sentence's subject (its label shares a word with the sentence)
+    holds the same amount, each side rounded as written: "$70.2 million" is the cell 70,183
+    of a table in thousands, "$1.0 million" the cell 1,035."""
+    words = _label_words(sentence)
+    v = abs(value)
+    if not v:
+        return False
+    for label, cell, cell_precision in table_figures(document):
+        if not cell or not (_label_words(label) & words):
+            continue
+        if abs(cell - v) <= max(precision, cell_precision) / 2:
+            return True
     return False
 
 
