@@ -773,3 +773,23 @@ def test_calculation_error_refused_when_a_table_restates_the_figure(
         )
     else:
         assert not why.startswith("second error"), why
+
+
+def test_direction_word_against_result_change_and_base():
+    """'X, an increase of D from Y' states its direction with the result first: a prior
+    figure changed past the result turns it into a decrease the sentence still calls an
+    increase (a second error a calculation edit must not bring; BBCPW in the round-5 build)."""
+    from finprobe.benchmarks.fined.review import _direction_conflict
+
+    stem = "General and administrative expenses were $116.9 million, an increase of $3.4 million"
+    assert not _direction_conflict(stem + " from $113.5 million.")
+    assert _direction_conflict(stem + " from $173.5 million.")
+    assert _direction_conflict("Gross margin was 41.0%, a decrease of 2.0% from 39.0%.")
+    # a base that is a year, or a figure of another kind, is no base to compare with
+    assert not _direction_conflict("Revenue was $10 million in 2023, a decrease of 5% from 2022.")
+    assert not _direction_conflict("Revenue was $10.0 million, a decrease of 2% from 12.0%.")
+    # the real sentence: a year before the result must not hide the result from the check
+    real = ("G&A expenses for the twelve months ended October 31, 2023 were $116.9 million, an "
+            "increase of $3.4 million from {} million in the twelve months ended October 31, 2022.")
+    assert _direction_conflict(real.format("$173.5"))
+    assert not _direction_conflict(real.format("$113.5"))

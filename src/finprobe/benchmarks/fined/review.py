@@ -663,6 +663,21 @@ def _direction_conflict(sentence: str) -> bool:
         old, new = value_of(m.group(2)), value_of(m.group(3))
         if new is not None and old is not None and new != old and (new > old) != rising(m):
             return True
+    # "were $116.9 million, an increase of $3.4 million from $113.5 million": the result
+    # first, then the change and its base (both figures of one kind: money or percent)
+    for m in re.finditer(
+        rf"({num}),? (?:an? )?({up}|{down})\b(?: of)? {num}{gap}{{0,20}}?\bfrom ({num})",
+        sentence,
+    ):
+        now, base = m.group(1), m.group(3)
+        kind = ("$" in now, now.endswith("%"))
+        if kind != ("$" in base, base.endswith("%")) or not any(kind):
+            continue  # a bare number may be a year ("in 2023, a decrease of 5% from 2022")
+        new, old = value_of(now), value_of(base)
+        if new is not None and old is not None and new != old and (new > old) != bool(
+            re.fullmatch(up, m.group(2))
+        ):
+            return True
     return False
 
 
