@@ -73,6 +73,20 @@ def edit_concentration(docs: list[FinEDDocument]) -> dict[str, dict[str, Any]]:
     return out
 
 
+
+def untouched_lines(doc: FinEDDocument) -> list[str]:
+    """The document's prose lines (25-700 characters, no table rows) that no injected error
+    touches, in document order: the negatives of the surface and pattern probes."""
+    edited = {e.sentence for e in doc.errors}
+    out = []
+    for s in split_sentences(doc.text):
+        for line in s.text.split("\n"):
+            line = line.strip()
+            usable = 25 <= len(line) <= 700 and "|" not in line
+            if usable and not any(x in line or line in x for x in edited):
+                out.append(line)
+    return out
+
 def probe_sample(
     docs: list[FinEDDocument], seed: int = 0, negatives_from: str = "untouched"
 ) -> tuple[list[str], list[int], list[str], list[str]]:
@@ -85,14 +99,7 @@ def probe_sample(
     groups: list[str] = []
     subtypes: list[str] = []
     for d in docs:
-        edited = {e.sentence for e in d.errors}
-        pool = []
-        for s in split_sentences(d.text):
-            for line in s.text.split("\n"):
-                line = line.strip()
-                usable = 25 <= len(line) <= 700 and "|" not in line
-                if usable and not any(x in line or line in x for x in edited):
-                    pool.append(line)
+        pool = untouched_lines(d)
         negatives = rng.sample(pool, min(len(pool), len(d.errors)))
         if negatives_from == "matched":
             negatives = _matched(d.errors, pool, rng)

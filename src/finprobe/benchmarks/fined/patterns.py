@@ -17,8 +17,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from finprobe.benchmarks.fined.card import untouched_lines
 from finprobe.benchmarks.fined.dataset import FinEDDocument
-from finprobe.benchmarks.fined.segment import split_sentences
 from finprobe.benchmarks.fined.taxonomy import SUBTYPE_IDS
 
 
@@ -102,16 +102,7 @@ def flags(sentence: str, subtype: str | None = None) -> bool:
 
 
 def _untouched(docs: list[FinEDDocument]) -> list[str]:
-    out = []
-    for d in docs:
-        edited = {e.sentence for e in d.errors}
-        for s in split_sentences(d.text):
-            for line in s.text.split("\n"):
-                line = line.strip()
-                usable = 25 <= len(line) <= 700 and "|" not in line
-                if usable and not any(x in line or line in x for x in edited):
-                    out.append(line)
-    return out
+    return [line for d in docs for line in untouched_lines(d)]
 
 
 def pattern_probe(docs: list[FinEDDocument]) -> dict[str, Any]:
