@@ -464,11 +464,13 @@ def inject_numerical_unit_error(
     swaps = UNIT_SWAPS_ZH if lang == "zh" else UNIT_SWAPS_EN
     # never a hyphenated compound ("364-day term loan"): "364-seconds" is no English
     gap = "" if lang == "zh" else r"\s"
+    # and a whole word: "30/360 monthly basis" holds no unit ("secondsly" is no English)
+    word_end = "" if lang == "zh" else r"(?!\w)"
     options = []
     for name, pattern, wrong, subject in swaps:
         if not re.search(subject, s, re.I):
             continue
-        for m in re.finditer(rf"(?<=\d){gap}({pattern})", s):
+        for m in re.finditer(rf"(?<=\d){gap}({pattern}){word_end}", s):
             # "$2.00 per share" -> "$2.00 million per share": a scale no per-share amount has
             figure = re.search(r"(\d[\d,]*(?:\.\d+)?)\s*$", s[: m.start(1)])
             value = float(figure.group(1).replace(",", "")) if figure else 0.0
