@@ -680,5 +680,9 @@ def test_page_headers_and_glued_headings_are_cut_from_a_sentence() -> None:
         "Revenue  increased 5%\nin 2023.",
         "2023 was a record year for revenue.",
         "10 customers accounted for 35% of revenue.",
+        # a count before a capitalised word is a figure, not a page number
+        "15 New stores opened in 2023, bringing the total to 120.",
+        "401 Plan contributions were $3.2 million.",
+        "3 Months Ended figures show growth.",
     ):
         assert _clean_sentence(kept) == " ".join(kept.split())

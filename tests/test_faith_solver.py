@@ -794,6 +794,11 @@ def test_direction_words_are_read() -> None:
     assert change_direction("This was an ", " increase over 2022.") == 1
     assert change_direction("Net loss decreased $3.1 million, or ", ".") == -1
     assert change_direction("Revenue was ", " in 2023.") is None
+    # nouns that look like direction words say nothing
+    assert change_direction("The change in contract liabilities of ", " was due to timing.") is None
+    assert change_direction("Proceeds included a gain on sale of ", ".") is None
+    assert change_direction("Inventories are stated at the lower of ", ".") is None
+    assert change_direction("Spending on leasehold improvements grew ", ".") == 1
 
 
 def test_footnotes_and_values_in_a_header_do_not_name_the_column() -> None:

@@ -117,6 +117,16 @@ def test_only_offline_models_run_without_inspects_control_server() -> None:
     assert "ctl_server" not in log_options("openai-api/local/tiny-model", "none")
 
 
+def test_log_options_an_older_inspect_lacks_are_not_passed(monkeypatch) -> None:
+    """An inspect_ai without these keywords would take them as generate-config kwargs."""
+    import finprobe.runner as runner
+
+    monkeypatch.setattr(runner, "_eval_accepts", lambda name: name != "ctl_server")
+    options = log_options("mockllm/model", "none")
+    assert "ctl_server" not in options and options["log_realtime"] is False
+    assert options["log_buffer"] == 100
+
+
 def test_killed_run_resumes_without_repeating_samples(tmp_path: Path, fake_server) -> None:
     env = dict(os.environ, FINPROBE_TEST="1")
     command = [

@@ -138,6 +138,16 @@ def offline_model(model: str) -> bool:
     return model.startswith("mockllm/") or baseline_name(model) is not None
 
 
+def _eval_accepts(name: str) -> bool:
+    """Whether this inspect_ai's ``eval()`` has the keyword ``name`` (an unknown one would
+    fall into its generate-config ``**kwargs``)."""
+    import inspect as pyinspect
+
+    from inspect_ai import eval as inspect_eval
+
+    return name in pyinspect.signature(inspect_eval).parameters
+
+
 def log_options(model: str, display: str) -> dict[str, Any]:
     """inspect's logging settings for a run of ``model``.
 
@@ -150,7 +160,10 @@ def log_options(model: str, display: str) -> dict[str, Any]:
     """
     options: dict[str, Any] = {"log_buffer": 1}
     if offline_model(model):
-        options.update(log_buffer=100, log_realtime=False, ctl_server=False)
+        options["log_buffer"] = 100
+        for name in ("log_realtime", "ctl_server"):  # newer inspect releases only
+            if _eval_accepts(name):
+                options[name] = False
     if display == "none":
         options["score_display"] = False
     return options

@@ -109,8 +109,17 @@ _REPEATED_OPENING = re.compile(r"^((?:\S+\s+){0,5}?\S+)\s+(?=\1(?!\w))", re.I)
 
 
 # a page number glued to the next page's first words: "56 The Specialty ... operations";
-# or the "Table of Contents" link a filing repeats at every page's top
-_PAGE_NUMBER = re.compile(r"^(?:\d{1,3}|Table of Contents)\s+(?=[A-Z][a-z])")
+# or the "Table of Contents" link a filing repeats at every page's top. A number is cut
+# only before a word that opens sentences and never follows a count ("56 The", "12 We"):
+# "15 New stores opened", "401 Plan contributions", "3 Months Ended" keep their figure.
+_SENTENCE_OPENERS = (
+    "The|This|These|That|Those|Our|We|In|As|During|For|On|At|Of|To|With|Under|Due|Since|"
+    "Although|While|When|If|It|Its|There|Such|Each|Any|All|Other|Additionally|However|"
+    "Also|Accordingly|Consequently|Furthermore|Moreover|Management|See|Refer"
+)
+_PAGE_NUMBER = re.compile(
+    rf"^(?:\d{{1,3}}\s+(?=(?:{_SENTENCE_OPENERS})\b)|Table of Contents\s+(?=[A-Z][a-z]))"
+)
 
 
 def _strip_heading(sentence: str) -> str:

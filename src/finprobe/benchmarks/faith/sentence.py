@@ -290,9 +290,17 @@ def change_pair(years: list[str], current_year: str | None) -> set[str] | None:
     return {base, str(int(base) - 1)}
 
 
-_UP_WORDS = re.compile(r"\b(?:increas|grew|grow|rose|rise|higher|improv|up\b|gain|expan)\w*", re.I)
+# verb and comparative forms only: the nouns "contract liabilities", "leasehold
+# improvements", "gain on sale" and "lower of cost or market" say no direction
+_UP_WORDS = re.compile(
+    r"\b(?:increas\w*|grew|grow(?:s|n|ing)?|rose|ris(?:e|es|en|ing)|higher|improv(?:ed|es|ing)"
+    r"|up|gain(?:ed|s)?(?!\s+on\b)|expand(?:ed|s|ing)?|expansion)\b",
+    re.I,
+)
 _DOWN_WORDS = re.compile(
-    r"\b(?:decreas|declin|fell|fall|lower|reduc|drop|down\b|contract|shrank)\w*", re.I
+    r"\b(?:decreas\w*|declin\w*|fell|fall(?:s|en|ing)?|lower(?:ed|s|ing)?(?!\s+of\b)|reduc\w*"
+    r"|drop\w*|down|contract(?:ed|ion)|shr[aiu]nk\w*)\b",
+    re.I,
 )
 
 

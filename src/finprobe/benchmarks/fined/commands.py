@@ -38,16 +38,15 @@ def collect_inputs(paths: list[Path]) -> list[Path]:
 
 
 def filing_keys(src: Any) -> list[str]:
-    """What makes two inputs the same filing: its URL, its EDGAR accession number, and (for
-    every input, so plain-text copies are caught too) a hash of its text."""
+    """What makes two inputs the same document: its URL and (for every input, so plain-text
+    copies are caught too) a hash of its text. Not the EDGAR accession number: one
+    accession holds several documents (the 10-K, an EX-13 annual report, an EX-99.1)."""
     import hashlib
 
     keys = []
     url = str(src.metadata.get("url") or "").strip().lower()
     if url:
         keys.append("url:" + url.split("#")[0])
-        if m := re.search(r"/edgar/data/\d+/(\d{10}-?\d{2}-?\d{6})", url):
-            keys.append("accession:" + m.group(1).replace("-", ""))
     text = re.sub(r"\s+", " ", src.text).strip()
     keys.append("sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest())
     return keys
