@@ -321,3 +321,104 @@ def test_a_cell_of_another_row_than_the_one_the_claim_names() -> None:
     assert verify_claim("Assets in all were $1,067,079 thousand in 2023.", [table]).label == (
         "entailed"
     )
+
+
+def test_more_than_as_an_approximator_is_no_comparison() -> None:
+    from finprobe.benchmarks.findver.verifier import direction_checks
+
+    # review 5, item 1: "more than" / "less than" after another noun or a connective
+    for statement in (
+        "The Company has 2 segments and more than 50 subsidiaries.",
+        "We operated 3 distribution centers at year end, with more than 200 employees.",
+        "Revenue was $5 million in 2023 and more than $6 million in 2022.",
+    ):
+        assert direction_checks(statement) == [], statement
+        assert verify_claim(statement, [], kinds=("direction",)).label == "entailed", statement
+    # right after the first figure it is still a comparison
+    assert [c.passed for c in direction_checks("Sales were $4 million, more than $5 million.")] == [
+        False
+    ]
+    assert [
+        c.passed for c in direction_checks("Sales of $6 million, which was higher than $5 million.")
+    ] == [True]
+
+
+def test_negative_pairs_move_either_way_unless_a_size_is_meant() -> None:
+    from finprobe.benchmarks.findver.verifier import direction_checks
+
+    # review 5, item 2: not a cost, loss or outflow: neither reading is refuted
+    for statement in (
+        "Other comprehensive income decreased from $(3) million to $(5) million.",
+        "Net change in cash decreased from $(3.0) million to $(5.0) million in 2023.",
+    ):
+        assert direction_checks(statement) == [], statement
+        assert verify_claim(statement, [], kinds=("direction",)).label == "entailed", statement
+    # a loss, or "widened", still speaks of a size
+    assert [
+        c.passed for c in direction_checks("Net loss decreased from $(3) million to $(5) million.")
+    ] == [False]
+    assert [
+        c.passed for c in direction_checks("The deficit widened from $(3) million to $(5) million.")
+    ] == [True]
+
+
+def test_direction_word_belongs_to_the_verb_before_from() -> None:
+    from finprobe.benchmarks.findver.verifier import direction_checks
+
+    # review 5, item 3: "lower" belongs to another subject, across a comma
+    statement = "Despite lower sales volumes, gross margin went from 30% to 35%."
+    assert direction_checks(statement) == []
+    assert verify_claim(statement, [], kinds=("direction",)).label == "entailed"
+    assert [
+        c.passed for c in direction_checks("Despite lower volumes, margin fell from 30% to 35%.")
+    ] == [False]
+
+
+def test_the_claims_own_row_is_never_another_row() -> None:
+    # review 5, item 4: "(loss)", "Total" and plurals are the claim's own row
+    table = Passage(
+        "7",
+        "(in millions) | 2023 | 2022\nRevenue | 50.0 | 40.0\nNet income (loss) | 5.0 | 4.0",
+        "table",
+        0,
+    )
+    claim = "Net income was $5.0 million in 2023 on revenue of $50.0 million."
+    assert verify_claim(claim, [table]).label == "entailed"
+    table = Passage(
+        "8",
+        "(in millions) | 2023 | 2022\nProduct sales | 30.0 | 25.0\nService | 20.0 | 15.0\n"
+        "Total revenues | 50.0 | 40.0",
+        "table",
+        0,
+    )
+    claim = "Revenues grew to $50.0 million in 2023, driven by product sales."
+    assert verify_claim(claim, [table]).label == "entailed"
+    # a row the claim does not name is still another line item
+    verdict = verify_claim("Service sales were $30.0 million in 2023.", [table])
+    assert verdict.label == "refuted"
+    assert "another row" in verdict.failed[0].detail
+
+
+def test_favorable_change_columns_give_no_direction() -> None:
+    # review 5, item 5: a cost that rose is an unfavourable (negative) change
+    table = Passage(
+        "9",
+        "(in millions)\n"
+        " | Year Ended December 31, 2023 | Year Ended December 31, 2022 | Favorable (Unfavorable) Change\n"
+        "Operating expenses | 30.0 | 25.0 | (5.0)",
+        "table",
+        0,
+    )
+    assert verify_claim("Operating expenses increased by $5.0 million in 2023.", [table]).label == (
+        "entailed"
+    )
+    # a plain "Change" column in that convention: its sign disagrees with 25.0 -> 30.0
+    plain = Passage(
+        "10",
+        "(in millions) | 2023 | 2022 | Change\nOperating expenses | 30.0 | 25.0 | (5.0)",
+        "table",
+        0,
+    )
+    assert verify_claim("Operating expenses increased by $5.0 million in 2023.", [plain]).label == (
+        "entailed"
+    )
