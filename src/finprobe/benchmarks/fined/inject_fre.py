@@ -12,6 +12,7 @@ from __future__ import annotations
 import calendar
 import random
 import re
+from collections.abc import Iterator
 from decimal import Decimal
 from itertools import permutations
 from typing import Any
@@ -78,37 +79,27 @@ def inject_conflicting_expression(
             splice(s, m.start("noun"), m.end("noun"), new_text),
             {"old": m.group("noun"), "new": new_text, "family": "names the change the other way"},
         )
-    for rx, new_i, old_i in (
-        (_MOVE_TO_FROM, 3, 4),
-        (_MOVE_FROM_TO, 3, 2),
-        (_NOUN_TO_FROM, 3, 4),
-        (_NOUN_FROM_TO, 3, 2),
-    ):
-        for m in rx.finditer(s):
-            new_v, old_v = value_of(m.group(new_i)), value_of(m.group(old_i))
-            word = m.group(1)
-            up = word in _UP or word == "increase"
-            if new_v is None or old_v is None or new_v == old_v or (new_v > old_v) != up:
-                continue
-            as_verb = re.search(r"\bto\s*$", s[: m.start(1)]) or re.match(
-                r"\s+(?:the|its|our|their|a|an)\b", s[m.end(1) :]
+    for m, up in _confirmed_moves(s):
+        word = m.group(1)
+        as_verb = re.search(r"\bto\s*$", s[: m.start(1)]) or re.match(
+            r"\s+(?:the|its|our|their|a|an)\b", s[m.end(1) :]
+        )
+        if word in ("increase", "decrease", "decline") and as_verb:
+            flipped = rng.choice(
+                ("decrease", "reduce", "lower") if up else ("increase", "raise")
             )
-            if word in ("increase", "decrease", "decline") and as_verb:
-                flipped = rng.choice(
-                    ("decrease", "reduce", "lower") if up else ("increase", "raise")
-                )
-            elif word in ("increase", "decrease", "decline"):
-                flipped = rng.choice(("decrease", "decline") if up else ("increase",))
-            elif not re.match(
-                r"\s+(?:by|to|from|\$|\d|approximately|slightly|significantly)", s[m.end(1) :]
-            ):
-                # "increased the sublimit from...": the flip must be transitive too
-                flipped = rng.choice(
-                    ("decreased", "reduced", "lowered") if up else ("increased", "raised")
-                )
-            else:
-                flipped = rng.choice(_DOWN if up else _UP)
-            options.append((m.start(1), m.end(1), word, flipped))
+        elif word in ("increase", "decrease", "decline"):
+            flipped = rng.choice(("decrease", "decline") if up else ("increase",))
+        elif not re.match(
+            r"\s+(?:by|to|from|\$|\d|approximately|slightly|significantly)", s[m.end(1) :]
+        ):
+            # "increased the sublimit from...": the flip must be transitive too
+            flipped = rng.choice(
+                ("decreased", "reduced", "lowered") if up else ("increased", "raised")
+            )
+        else:
+            flipped = rng.choice(_DOWN if up else _UP)
+        options.append((m.start(1), m.end(1), word, flipped))
     if not options:
         return None
     start, end, word, flipped = rng.choice(options)
@@ -140,19 +131,31 @@ _NOUN_DIRECTION = {
 }
 
 
-def stated_direction(sentence: str) -> str | None:
-    """The direction of change a sentence states and its own from/to figures confirm."""
-    for rx, new_i, old_i in (
-        (_MOVE_TO_FROM, 3, 4),
-        (_MOVE_FROM_TO, 3, 2),
-        (_NOUN_TO_FROM, 3, 4),
-        (_NOUN_FROM_TO, 3, 2),
-    ):
+# "rose to A from B", "rose from B to A", "an increase to A from B", "an increase from B
+# to A": the pattern and the groups of its new and old figures
+_FROM_TO_FORMS = (
+    (_MOVE_TO_FROM, 3, 4),
+    (_MOVE_FROM_TO, 3, 2),
+    (_NOUN_TO_FROM, 3, 4),
+    (_NOUN_FROM_TO, 3, 2),
+)
+
+
+def _confirmed_moves(sentence: str) -> Iterator[tuple[re.Match, bool]]:
+    """Each direction word (group 1) whose own from/to figures move its way, with whether
+    it says up."""
+    for rx, new_i, old_i in _FROM_TO_FORMS:
         for m in rx.finditer(sentence):
             new_v, old_v = value_of(m.group(new_i)), value_of(m.group(old_i))
             up = m.group(1) in _UP or m.group(1) == "increase"
             if new_v is not None and old_v is not None and new_v != old_v and (new_v > old_v) == up:
-                return "up" if up else "down"
+                yield m, up
+
+
+def stated_direction(sentence: str) -> str | None:
+    """The direction of change a sentence states and its own from/to figures confirm."""
+    for _, up in _confirmed_moves(sentence):
+        return "up" if up else "down"
     return None
 
 
