@@ -799,7 +799,6 @@ _CLAUSE_END = re.compile(r"[.;]\s|,\s+(?:and|while|but|whereas)\b|\band\b", re.I
 # between a figure and "higher than": only a comma or a copula ("was", "which was"); any
 # other word ("2 segments and more than 50") makes "more than" an approximator
 _COMPARISON_LEAD = re.compile(r"^\s*,?\s*(?:(?:which|that)\s+)?(?:(?:was|were|is|are)\s+)?$", re.I)
-_SIZE_WORD = re.compile(r"\b(?:widen\w*|narrow\w*)\b", re.I)
 _FROM_BEFORE = re.compile(r"\bfrom\s+(?:approximately\s+|about\s+|roughly\s+)?$", re.I)
 # between the two figures of "from A (in 2022) to B": a period phrase, then "to"
 _TO_BETWEEN = re.compile(
