@@ -291,3 +291,34 @@ def test_build_drops_the_same_10q_filed_under_two_tickers(tmp_path: Path) -> Non
     summary = build_dataset([src], out, progress=False, probe=False)
     assert summary["duplicates_dropped"] == 1
     assert [d.id for d in load_dataset(out)] == ["BAC-PO-2024-04-30_10-Q"]
+
+
+def test_self_check_reads_each_error_against_its_source_file(tmp_path: Path) -> None:
+    """Errors hold against the file they were built from, and fail against another one."""
+    from finprobe.benchmarks.fined.dataset import AnnotatedError, FinEDDocument
+    from finprobe.benchmarks.fined.selfcheck import self_check
+
+    original = "Revenue was $5.0 million in 2023, up from $4.0 million in 2022."
+    edited = "Revenue was $5.0 million in 2023, up from $4.0 million in 2024."
+    source = tmp_path / "a.txt"
+    source.write_text("Overview.\u200b " + original + "\nOther text follows here.")
+    other = tmp_path / "b.txt"
+    other.write_text("A different company's report, with nothing in common.")
+    text = "Overview. " + edited + " Other text follows here."
+    error = AnnotatedError(edited, "time_contradiction", original, text.index(edited))
+    doc = FinEDDocument("a", text, "annual_report", "en", [error])
+
+    assert self_check([doc], {"a": source}) == {"checked": 1, "passed": 1, "failures": []}
+    swapped = self_check([doc], {"a": other})  # the evidence swapped out
+    assert swapped["passed"] == 0
+    assert swapped["failures"][0]["why"] == "original sentence not in the source"
+    # an "error" the filer had already written is not the builder's
+    source.write_text(original + " " + edited)
+    assert self_check([doc], {"a": source})["failures"][0]["why"] == (
+        "erroneous sentence already in the source"
+    )
+    moved = AnnotatedError(edited, "time_contradiction", original, 0)
+    bad_offset = FinEDDocument("a", text, "annual_report", "en", [moved])
+    assert self_check([bad_offset], {"a": other})["failures"][0]["why"] == (
+        "not at its offset in the document"
+    )

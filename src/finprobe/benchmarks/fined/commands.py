@@ -93,6 +93,7 @@ def build_dataset(
     from finprobe.benchmarks.fined.dataset import dataset_summary, save_dataset
     from finprobe.benchmarks.fined.filter import export_review_csv
     from finprobe.benchmarks.fined.inject import inject_rules
+    from finprobe.benchmarks.fined.selfcheck import self_check
     from finprobe.files import write_json_atomic
 
     if not 1 <= max_errors <= 4:
@@ -107,6 +108,7 @@ def build_dataset(
     seen: dict[str, str] = {}  # filing key -> the document id that took it
     duplicates: list[dict[str, str]] = []
     taken = 0
+    source_files: dict[str, Path] = {}  # for the self-check, which reads each file again
     with Progress(disable=not progress, transient=True) as bar:
         job = bar.add_task("injecting errors", total=min(limit or len(files), len(files)))
         for f in files:
@@ -125,6 +127,7 @@ def build_dataset(
                 )
                 continue
             seen.update(dict.fromkeys(keys, src.id))
+            source_files[src.id] = f
             taken += 1
             doc = inject_rules(
                 src,
@@ -163,6 +166,7 @@ def build_dataset(
     card = data_card(docs, dropped, seed=seed, probe=probe)
     card["duplicates_dropped"] = len(duplicates)
     card["duplicate_filings"] = duplicates
+    card["self_check"] = self_check(docs, source_files)
     card_path = card_path_for(out)
     write_json_atomic(card_path, card)
     summary.update(card=card, card_path=str(card_path))
@@ -308,7 +312,14 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
         head.add_row(label, f"{v:.1f}" if isinstance(v, float) else str(v))
     head.add_row("documents without any error (dropped)", str(summary["skipped_without_errors"]))
     head.add_row("duplicate filings (dropped)", str(summary.get("duplicates_dropped", 0)))
+    check = summary.get("card", {}).get("self_check")
+    if check:  # each error re-read against its source file (selfcheck.py)
+        head.add_row("self-check against the sources", f"{check['passed']} of {check['checked']} hold")
     console.print(head)
+    if check and check["failures"]:
+        for f in check["failures"][:10]:
+            print(f"self-check: {f['document']} error {f['error']} ({f['subtype']}): {f['why']}",
+                  file=sys.stderr)  # fmt: skip
     per = Table(title="Errors injected per subtype")
     per.add_column("subtype")
     per.add_column("count", justify="right")
