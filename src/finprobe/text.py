@@ -42,6 +42,13 @@ class Sentence:
 
 
 # lower-cased, without the final dot
+# Articles, prepositions and possessives: words with no content of their own, shared by the
+# checks that compare what two sentences say.
+FUNCTION_WORDS = frozenset(
+    ["the", "a", "an", "of", "to", "in", "on", "for", "and", "or", "with", "by", "as", "at", "from"]
+    + ["its", "our", "their"]
+)
+
 _ABBREVIATIONS = {
     "inc", "corp", "co", "ltd", "llc", "plc", "lp", "llp", "bros", "cos", "no", "nos", "vs", "v",
     "approx", "est", "etc", "e.g", "i.e", "cf", "al", "viz", "fig", "figs", "ref", "refs", "sec",

@@ -22,6 +22,7 @@ from finprobe.benchmarks.fined.edits import (
     splice,
 )
 from finprobe.numbers import find_numbers
+from finprobe.text import FUNCTION_WORDS
 
 # how a restated clause is joined to the sentence
 RESTATE_JOINERS = ("; ", ", and ", "; in addition, ", " (", "; again, ", ". As noted, ")
@@ -104,28 +105,7 @@ _BINOMIALS = re.compile(
     re.I,
 )
 _ENUM = re.compile(rf"\b((?:{_ITEM}, ){{1,6}}{_ITEM})(,?) (and|or) ({_ITEM})\b")
-_STOP = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "and",
-        "or",
-        "with",
-        "by",
-        "as",
-        "at",
-        "from",
-        "its",
-        "our",
-        "their",
-    ]
-)
+_STOP = FUNCTION_WORDS
 _CLAUSE_HEAD = re.compile(
     r"^(?:(?:The |Our |Total |Net )?[A-Za-z][\w’'-]*(?: [\w’'-]+){0,6}) (?:was|were|is|are|totaled|amounted to|increased|decreased) "
 )

@@ -23,6 +23,7 @@ from functools import lru_cache
 
 from finprobe.benchmarks.fined.edits import EN_DATE, MONTHS, NON_FIGURE_KINDS, ZH_DATE, value_of
 from finprobe.numbers import find_numbers
+from finprobe.text import FUNCTION_WORDS
 
 # ----------------------------------------------------------------------------- the change itself
 
@@ -103,26 +104,8 @@ _SENTENCE_END = re.compile(r"[.!?。！？][”\"’')]*\s*$")
 
 # ----------------------------------------------------------------------------- same quantity
 
-_STOP = frozenset(
+_STOP = FUNCTION_WORDS | frozenset(
     [
-        "a",
-        "an",
-        "the",
-        "of",
-        "to",
-        "in",
-        "on",
-        "for",
-        "and",
-        "or",
-        "with",
-        "by",
-        "as",
-        "at",
-        "from",
-        "its",
-        "our",
-        "their",
         "this",
         "that",
         "these",
@@ -674,8 +657,11 @@ def _direction_conflict(sentence: str) -> bool:
         if kind != ("$" in base, base.endswith("%")) or not any(kind):
             continue  # a bare number may be a year ("in 2023, a decrease of 5% from 2022")
         new, old = value_of(now), value_of(base)
-        if new is not None and old is not None and new != old and (new > old) != bool(
-            re.fullmatch(up, m.group(2))
+        if (
+            new is not None
+            and old is not None
+            and new != old
+            and (new > old) != bool(re.fullmatch(up, m.group(2)))
         ):
             return True
     return False
