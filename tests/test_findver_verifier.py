@@ -422,3 +422,31 @@ def test_favorable_change_columns_give_no_direction() -> None:
     assert verify_claim("Operating expenses increased by $5.0 million in 2023.", [plain]).label == (
         "entailed"
     )
+
+
+def test_a_further_passage_counts_only_under_a_row_the_claim_names() -> None:
+    # the prose passage repeats the claim's words and ranks first; the table ranks second
+    prose = Passage(
+        "10",
+        "Research and development costs increased from 2022 to 2023 as research and "
+        "development programs expanded; research and development costs will increase.",
+        "paragraph",
+        0,
+    )
+    table = Passage(
+        "11",
+        "(in thousands) | 2023 | 2022\nResearch and development | 4,438 | 2,486\n"
+        "Marketing | 1,900 | 1,700",
+        "table",
+        1,
+    )
+    claim = "Research and development costs increased by $1,952 thousand from 2022 to 2023."
+    assert verify_claim(claim, [prose, table], top=1).label == "entailed"
+    verdict = verify_claim(claim, [prose, table], top=1)
+    assert [p.id for p in verdict.evidence] == ["10", "11"]  # the further passage is cited
+    # a figure the further passage holds only under a row the claim does not name
+    other = "Research and development costs increased by $200 thousand from 2022 to 2023."
+    assert verify_claim(other, [prose, table], top=1).label == "refuted"
+    # a perturbed figure stays refuted
+    wrong = "Research and development costs increased by $1,552 thousand from 2022 to 2023."
+    assert verify_claim(wrong, [prose, table], top=1).label == "refuted"

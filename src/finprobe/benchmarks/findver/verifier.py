@@ -309,6 +309,8 @@ def passage_figures(passage: Passage) -> list[Figure]:
 DEFAULT_CHECKS = ("number", "date", "wording", "direction")
 ALL_CHECKS = ("number", "date", "wording", "direction", "entity", "negation")
 _SCALES = (Decimal(1), Decimal(1000), Decimal(1_000_000), Decimal(1_000_000_000))
+# a claim figure the top passages lack may come from the next ones, up to this rank
+FURTHER_PASSAGES = 10
 
 
 @dataclass(frozen=True)
@@ -908,16 +910,33 @@ def verify_claim(
     if passages:
         retriever = BM25Retriever()
         retriever.index(passages)
-        evidence = [h.passage for h in retriever.retrieve(statement, top)]
+        ranked = [h.passage for h in retriever.retrieve(statement, max(top, FURTHER_PASSAGES))]
     else:
-        evidence = []
+        ranked = []
+    evidence = ranked[:top]
     checks: list[Check] = []
     from finprobe.retrieval import analyze
 
     figures = [f for p in evidence for f in passage_figures(p)]
     claim_terms = set(analyze(statement, numbers=False))
+    # the retrieved passages past the top ones: their cells may give a figure the top
+    # ones lack, but only under a row the claim names in full (a stronger anchor than
+    # the one shared word a top passage's row needs)
+    further: list[Figure] | None = None
     for claim in claim_numbers(statement):
         figure, note = match_number(claim, figures, claim_terms)
+        if figure is None:
+            if further is None:
+                further = [
+                    f
+                    for p in ranked[top:]
+                    for f in passage_figures(p)
+                    if f.label and _label_named(f.label, claim_terms)
+                ]
+            if further:
+                found, found_note = match_number(claim, figures + further, claim_terms)
+                if found is not None:
+                    figure, note = found, found_note
         checks.append(
             Check(
                 "number",
@@ -972,6 +991,8 @@ def verify_claim(
     checks += direction_checks(statement)
     checks = [c for c in checks if c.kind in kinds]
     label = "refuted" if any(not c.passed for c in checks) else "entailed"
+    used = {c.evidence_id for c in checks}
+    evidence += [p for p in ranked[top:] if p.id in used]  # cited further passages
     return Verdict(label, checks, evidence)
 
 
