@@ -269,3 +269,44 @@ def test_per_share_rows_never_take_the_table_scale(tmp_path: Path) -> None:
         per_share[0], statement=per_share[0]["statement"].replace(" per share", " thousand")
     )
     assert self_check(claim, report).reason == "per-share row and claim unit differ"
+
+
+def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None:
+    """A negative EBITDA (3,130) -> (4,044) is no expense: its size is not what "increased"
+    means, so it gets no change claim, and a lookup says "negative"; costs keep their size."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Cost of revenue | (3,000) | (2,500) |\n"
+        "| EBITDA | (3,130) | (4,044) |\n| Net change in cash | (239) | (1,186) |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = []
+    for seed in range(20):
+        out = tmp_path / f"s{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    signed = [r for r in rows if r["cells"][0]["row"] in ("EBITDA", "Net change in cash")]
+    assert signed and all(r["kind"] == "lookup" for r in signed)
+    for r in signed:
+        if r["entailment_label"]:
+            assert " was negative " in r["statement"], r["statement"]
+    assert any(r["statement"].startswith("Cost of revenue increased by") for r in rows)
+    # the self-check, by its own reading, refuses the size reading of a signed measure
+    claim = {
+        "statement": "EBITDA decreased by $914 thousand from 2022 to 2023.",
+        "entailment_label": True,
+        "kind": "change",
+        "relevant_context": [1],
+        "cells": [{"row": "EBITDA", "period": "2022"}, {"row": "EBITDA", "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    cost = dict(
+        claim,
+        statement="Cost of revenue increased by $500 thousand from 2022 to 2023.",
+        cells=[
+            {"row": "Cost of revenue", "period": "2022"},
+            {"row": "Cost of revenue", "period": "2023"},
+        ],
+    )
+    assert self_check(cost, report).passed

@@ -56,6 +56,12 @@ _FOOTNOTE = re.compile(
     r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$"
 )  # "Deposits (2)": a footnote mark
 _LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
+# measures that are signed by nature (a negative EBITDA or net change in cash is not a
+# cost): shown negative throughout, their size is not what "increased" speaks of
+_SIGNED_MEASURE = re.compile(
+    r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|"
+    r"net\s+(?:change|increase|decrease)|provided\s+by)\b"
+)
 _SCALE_WORDS = {
     Decimal(1): "",
     Decimal(1000): "thousand",
@@ -295,6 +301,7 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
         value >= 0
         or row.negative
         and not re.search(r"(?i)\bnet\b.*\b(?:change|increase|decrease)\b", row.label)
+        and not (_SIGNED_MEASURE.search(row.label) and not _LOSS.search(row.label))
     ):
         return text  # expenses and outflows shown in parentheses: their size
     if _LOSS.search(row.label):
@@ -449,6 +456,8 @@ def _change(
 ) -> BuiltClaim | None:
     if row.mixed:
         return None  # a sign change has no size to grow or shrink
+    if row.negative and _SIGNED_MEASURE.search(row.label) and not _LOSS.search(row.label):
+        return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
     a, b = row.cells[new], row.cells[old]
     size_new, size_old = abs(a.value), abs(b.value)
     if size_new == size_old or (pct and size_old == 0):
@@ -475,10 +484,10 @@ def _change(
     statement = (
         f"{subj}{_name(row.name)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
     )
-    size = "size " if row.negative else ""
+    size = "amount's size" if row.negative else "amount"
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
     steps = [
-        f"The table shows {a.text} for {new} and {b.text} for {old}: the amount's {size}went from "
+        f"The table shows {a.text} for {new} and {b.text} for {old}: the {size} went from "
         f"{amount(facts, row, size_old, decimals)} to {amount(facts, row, size_new, decimals)}.",
         f"So it {direction} by {truth}.",
         f"The claim says it {said_direction} by {figure}, which "

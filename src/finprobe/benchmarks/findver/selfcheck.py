@@ -140,6 +140,19 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
     return _RawTable(rows, years, scale)
 
 
+# what an analyst reads as signed, not as a cost's size: profits, EBITDA, net changes
+_SIGNED_ROW = re.compile(
+    r"(?i)\b(?:income|earnings|profit|ebitda|ebit|comprehensive|provided by|net (?:change|increase|decrease))\b"
+)
+_TAX_OR_LOSS = re.compile(r"(?i)\bincome tax|\bloss(?:es)?\b")
+
+
+def _signed_measure(claim: dict[str, Any]) -> bool:
+    """The claim's row is a signed measure and not a loss (a loss grows by its size)."""
+    label = " ".join(str(c.get("row", "")) for c in claim.get("cells") or [])
+    return bool(_SIGNED_ROW.search(label)) and not _TAX_OR_LOSS.search(label)
+
+
 def _dec(text: str) -> Decimal:
     return Decimal(text.replace(",", ""))
 
@@ -194,8 +207,11 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         if not same_scale:
             return "scale differs"
         said_negative = m.group(1) is not None
-        # a negative shown as its size only on rows negative throughout (expenses, outflows)
-        sign_ok = said_negative == (value < 0) or (value < 0 and not any(v > 0 for v in row))
+        # a negative shown as its size only on rows negative throughout (expenses, outflows),
+        # never on a signed measure (a negative EBITDA is no cost)
+        sign_ok = said_negative == (value < 0) or (
+            value < 0 and not any(v > 0 for v in row) and not _signed_measure(claim)
+        )
         return stated == size and sign_ok
     if kind in ("change", "pct_change"):
         m = _CHANGE.search(statement)
@@ -204,6 +220,8 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         (old, row, _), (new, _, _) = cited
         if any(v < 0 for v in row) and any(v > 0 for v in row):
             return "sign changes"
+        if all(v <= 0 for v in row) and _signed_measure(claim):
+            return "signed measure negative throughout"
         if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != table.scale:
             return "scale differs"
         grew = abs(new) > abs(old)
