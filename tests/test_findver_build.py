@@ -250,6 +250,11 @@ def test_a_table_that_lost_its_caption_is_not_read_as_whole_dollars(tmp_path: Pa
     path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
     rows = build_claims_for_document(load_findver_report(path), path.name, per_table=4)
     assert rows and all(r["relevant_context"] == [1] for r in rows)
+    # a scale stated only by the prose (the notes' heading) also means the caption was lost
+    prose = "Notes to Consolidated Financial Statements (In thousands, except per share data)"
+    context[1:] = [{"id": 1, "type": "text", "context": prose}]
+    path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
+    assert not build_claims_for_document(load_findver_report(path), path.name, per_table=4)
 
 
 def test_per_share_rows_never_take_the_table_scale(tmp_path: Path) -> None:

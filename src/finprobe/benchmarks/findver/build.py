@@ -56,6 +56,7 @@ _FOOTNOTE = re.compile(
     r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$"
 )  # "Deposits (2)": a footnote mark
 _LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
+_PROSE_SCALE = re.compile(r"(?i)\((?:amounts |dollars |\$ )?in (?:thousands|millions|billions)\b")
 # measures that are signed by nature (a negative EBITDA or net change in cash is not a
 # cost): shown negative throughout, their size is not what "increased" speaks of
 _SIGNED_MEASURE = re.compile(
@@ -600,7 +601,11 @@ def build_claims_for_document(
     company = str(doc.metadata.get("company_name") or doc.metadata.get("company") or "").rstrip(".")
     if company.isupper() and len(company) <= 6:
         company = ""  # a ticker reads badly as a subject
-    states_scale = any(t.scale != 1 for t in doc.tables)
+    # a scale stated by a table or by the prose ("(In thousands, except per share data)"
+    # heading the notes): a table without one has lost its caption, not its scale
+    states_scale = any(t.scale != 1 for t in doc.tables) or any(
+        _PROSE_SCALE.search(p.text) for p in doc.paragraphs
+    )
     all_facts = [f for f in (table_facts(t, states_scale) for t in doc.tables) if f is not None]
     rng.shuffle(all_facts)
     rows = []
