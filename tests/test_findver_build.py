@@ -315,3 +315,20 @@ def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None
         ],
     )
     assert self_check(cost, report).passed
+
+
+def test_a_row_that_names_no_metric_is_no_subject(tmp_path: Path) -> None:
+    """ "Other decreased by 92.52%": a bare "Other" or "Total" row names nothing."""
+    table = (
+        "| | 2023 | 2022 |\n| Other | 1,401 | 728 |\n| Net operating loss carry over | 9,716 | 7,294 |\n"
+        "| Total | 11,117 | 8,022 |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = []
+    for seed in range(20):
+        out = tmp_path / f"s{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    assert rows
+    assert not any(r["statement"].startswith(("Other ", "Total ")) for r in rows)
+    assert any(r["statement"].startswith("Net operating loss carry over") for r in rows)

@@ -56,6 +56,10 @@ _FOOTNOTE = re.compile(
     r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$"
 )  # "Deposits (2)": a footnote mark
 _LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
+_GENERIC_LABEL = re.compile(
+    r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
+    r"eliminations?|adjustments?|balance)"
+)
 _PROSE_SCALE = re.compile(r"(?i)\((?:amounts |dollars |\$ )?in (?:thousands|millions|billions)\b")
 # measures that are signed by nature (a negative EBITDA or net change in cash is not a
 # cost): shown negative throughout, their size is not what "increased" speaks of
@@ -112,6 +116,11 @@ class Row:
         if self.heading and len(self.label.split()) <= 3 and not _TOTAL.search(self.label):
             return f"{self.label} ({self.heading})"
         return self.label
+
+    @property
+    def named(self) -> bool:
+        """The row names a metric: "Other" or "Total" alone (no heading) names nothing."""
+        return not _GENERIC_LABEL.fullmatch(self.name.strip(" :"))
 
     @property
     def negative(self) -> bool:
@@ -425,6 +434,7 @@ def _lookup(
                     if r is not row and r.unit == row.unit and r.scale == row.scale
                     and _far(r.cells[new].value, cell.value) and r.cells[new].value != 0
                     and (r.cells[new].value < 0) == (cell.value < 0) and r.negative == row.negative
+                    and r.named
                 ]  # fmt: skip
                 if others:
                     stated_row = rng.choice(others)
@@ -579,11 +589,15 @@ def _claims_from_table(
         claim: BuiltClaim | None
         if kind == "ratio":
             part, whole, name = rng.choice(ratios)
+            if not facts.rows[part].named:
+                continue
             claim = _ratio(
                 facts, facts.rows[part], facts.rows[whole], new, refute, rng, company, name
             )
         else:
             row = facts.rows[rng.choice(labels)]
+            if not row.named:
+                continue  # "Other decreased by 92.52%": the claim names no metric
             if kind == "lookup":
                 claim = _lookup(facts, row, new, old, refute, rng, subj)
             else:
