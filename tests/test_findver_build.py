@@ -332,3 +332,27 @@ def test_a_row_that_names_no_metric_is_no_subject(tmp_path: Path) -> None:
     assert rows
     assert not any(r["statement"].startswith(("Other ", "Total ")) for r in rows)
     assert any(r["statement"].startswith("Net operating loss carry over") for r in rows)
+
+
+def test_a_share_count_named_after_a_per_share_figure_is_a_count(tmp_path: Path) -> None:
+    """ "Denominator for basic net loss per share" counts shares: never "$... per share"."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Net loss | (5,000) | (4,000) |\n"
+        "| Denominator for basic and diluted net loss per share | 37,218,708 | 39,071,501 |\n"
+        "| Basic and diluted net loss per share | $ (0.13) | $ (0.10) |"
+    )
+    report = _report(tmp_path, table=table, caption="(in thousands, except share data)")
+    rows = []
+    for seed in range(20):
+        out = tmp_path / f"s{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    counts = [r for r in rows if r["statement"].startswith("Denominator")]
+    assert counts
+    for r in counts:
+        assert "per share" not in r["statement"].split("net loss per share", 1)[1], r["statement"]
+        assert "$" not in r["statement"], r["statement"]
+        assert r["kind"] == "pct_change" or " shares" in r["statement"], r["statement"]
+        assert self_check(r, report).passed

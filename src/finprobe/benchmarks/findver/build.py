@@ -46,6 +46,11 @@ _TOTAL = re.compile(r"(?i)^total\b|\btotal\s*$")
 _PER_SHARE = re.compile(
     r"(?i)\bper\s+(?:[\w’'.-]+\s+){0,3}?(?:share|unit)s?\b|\bEPS\b"  # "per Company’s common share"
 )
+# a share count whose label speaks of a per-share figure ("Denominator for basic net loss
+# per share", "Weighted average shares used in computing net loss per share")
+_SHARE_COUNT = re.compile(
+    r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
+)
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
 )
@@ -223,8 +228,9 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
                 cells[period] = Cell(label, period, read[0], read[1], _decimals(read[1]))
         if set(cells) != set(periods) or all(cell.value == 0 for cell in cells.values()):
             continue
-        per_share = bool(_PER_SHARE.search(label))
-        unit = "per_share" if per_share else "count" if _COUNT.search(label) else "money"
+        per_share = bool(_PER_SHARE.search(label)) and not _SHARE_COUNT.search(label)
+        counted = _COUNT.search(label) or _SHARE_COUNT.search(label)
+        unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
         if scale not in _SCALE_WORDS:
             continue

@@ -31,6 +31,9 @@ _FIGURE = re.compile(
 )
 _MARK = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$")  # a footnote after a row label
 _PER_SHARE_ROW = re.compile(r"(?i)\bper\b[^,;]{0,30}?\b(?:share|unit)s?\b|\bEPS\b")
+_COUNT_ROW = re.compile(
+    r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
+)
 _MONTH_DAY = re.compile(
     r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
 )
@@ -189,7 +192,10 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
     if not cited:
         return "no cited cells"
     per_share = "per share" in statement
-    row_per_share = any(_PER_SHARE_ROW.search(c["row"]) for c in claim.get("cells") or [])
+    row_per_share = any(
+        _PER_SHARE_ROW.search(c["row"]) and not _COUNT_ROW.search(c["row"])
+        for c in claim.get("cells") or []
+    )
     if kind in ("lookup", "change") and row_per_share != per_share:
         return "per-share row and claim unit differ"  # a per-share amount never takes the scale
     if kind == "lookup":
