@@ -356,3 +356,37 @@ def test_a_share_count_named_after_a_per_share_figure_is_a_count(tmp_path: Path)
         assert "$" not in r["statement"], r["statement"]
         assert r["kind"] == "pct_change" or " shares" in r["statement"], r["statement"]
         assert self_check(r, report).passed
+
+
+def test_a_second_table_in_the_same_entry_is_not_read_under_the_first_header(
+    tmp_path: Path,
+) -> None:
+    """A maturity schedule (2024 | 2025 | Total) below a 2023/2022 table in one entry."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Cost of revenue | 3,000 | 2,500 |\n"
+        "| Operating expenses | 900 | 700 |\n"
+        "| (in thousands) | 2024 | 2025 | Total |\n| Convertible notes | 14,000 | 3,500 | 17,500 |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = []
+    for seed in range(20):
+        out = tmp_path / f"s{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    assert rows and not any("onvertible" in r["statement"] for r in rows)
+    claim = {
+        "statement": "Convertible notes was $14,000 thousand in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": "Convertible notes", "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    revenue = dict(
+        claim,
+        statement="Revenue was $5,000 thousand in 2023.",
+        cells=[{"row": "Revenue", "period": "2023"}],
+    )
+    assert self_check(revenue, report).passed

@@ -183,6 +183,19 @@ def _cell_value(table: Any, r: int, c: int) -> tuple[Decimal, str] | None:
     return number.value, text
 
 
+def _end_of_first_table(table: Any) -> int:
+    """The row where a second table's header starts inside the same grid (EDGAR entries
+    may hold several tables: "(in thousands) | 2024 | 2025 | 2026 | Total" under a
+    2023/2022 header): rows below it sit under other columns."""
+    for r in range(table.header_rows, table.n_rows):
+        values = [str(cell).strip() for cell in table.cells[r][table.header_cols :]]
+        filled = [v for v in values if v and v not in ("$", "\u200b")]
+        dated = [v for v in filled if _YEAR.search(v)]
+        if len(dated) >= 2 and all(_YEAR.search(v) or not re.search(r"\d", v) for v in filled):
+            return r
+    return table.n_rows
+
+
 def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | None:
     """Rows of numbers under year columns, or None when the table has no such shape.
 
@@ -211,7 +224,7 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
         return None
     labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
     rows: dict[str, Row] = {}
-    for r in range(table.header_rows, table.n_rows):
+    for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
         if not label or len(label) > 90 or labels.count(label) > 1:
             continue  # a duplicated label cannot name its row in a claim

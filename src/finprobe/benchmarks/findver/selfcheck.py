@@ -133,10 +133,13 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         label, rest = cells[0], " ".join(c for c in cells[1:] if c)
         line_years = _YEAR.findall(" ".join(cells))  # a header's first cell may hold a year
         figures = _figures(rest)
-        if not body and not _figures(_YEAR.sub(" ", _MONTH_DAY.sub(" ", rest))):
+        no_figures = not _figures(_YEAR.sub(" ", _MONTH_DAY.sub(" ", rest)))
+        if not body and no_figures:
             if len(line_years) > len(years):
                 years = line_years
             continue
+        if body and no_figures and len(line_years) >= 2:
+            break  # another table's header in the same entry: its rows are not under ours
         if figures:
             body = True
         rows.append((label, figures))
