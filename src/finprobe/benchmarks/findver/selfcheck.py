@@ -138,7 +138,7 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
             if len(line_years) > len(years):
                 years = line_years
             continue
-        if body and no_figures and len(line_years) >= 2:
+        if body and no_figures and len(_YEAR.findall(rest)) >= 2:
             break  # another table's header in the same entry: its rows are not under ours
         if figures:
             body = True
