@@ -71,9 +71,7 @@ def main() -> None:
             evidence = in_document_order(retriever.retrieve(c.statement, 10))
             verdict = verify_claim(c.statement, evidence, kinds=RULES)
             said[c.example_id] = verdict.label == "entailed"
-            bucket = (
-                "none" if not verdict.checks else "held" if not verdict.failed else "failed"
-            )
+            bucket = "none" if not verdict.checks else "held" if not verdict.failed else "failed"
             kinds = tuple(sorted({check.kind for check in verdict.checks}))
             support = support_kind(verdict.checks)
             signature[c.example_id] = {
