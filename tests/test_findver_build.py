@@ -250,6 +250,11 @@ def test_a_table_that_lost_its_caption_is_not_read_as_whole_dollars(tmp_path: Pa
     path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
     rows = build_claims_for_document(load_findver_report(path), path.name, per_table=4)
     assert rows and all(r["relevant_context"] == [1] for r in rows)
+    # a scale stated only by the prose (the notes' heading) also means the caption was lost
+    prose = "Notes to Consolidated Financial Statements (In thousands, except per share data)"
+    context[1:] = [{"id": 1, "type": "text", "context": prose}]
+    path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
+    assert not build_claims_for_document(load_findver_report(path), path.name, per_table=4)
 
 
 def test_per_share_rows_never_take_the_table_scale(tmp_path: Path) -> None:
@@ -269,3 +274,119 @@ def test_per_share_rows_never_take_the_table_scale(tmp_path: Path) -> None:
         per_share[0], statement=per_share[0]["statement"].replace(" per share", " thousand")
     )
     assert self_check(claim, report).reason == "per-share row and claim unit differ"
+
+
+def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None:
+    """A negative EBITDA (3,130) -> (4,044) is no expense: its size is not what "increased"
+    means, so it gets no change claim, and a lookup says "negative"; costs keep their size."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Cost of revenue | (3,000) | (2,500) |\n"
+        "| EBITDA | (3,130) | (4,044) |\n| Net change in cash | (239) | (1,186) |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = []
+    for seed in range(20):
+        out = tmp_path / f"s{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    signed = [r for r in rows if r["cells"][0]["row"] in ("EBITDA", "Net change in cash")]
+    assert signed and all(r["kind"] == "lookup" for r in signed)
+    for r in signed:
+        if r["entailment_label"]:
+            assert " was negative " in r["statement"], r["statement"]
+    assert any(r["statement"].startswith("Cost of revenue increased by") for r in rows)
+    # the self-check, by its own reading, refuses the size reading of a signed measure
+    claim = {
+        "statement": "EBITDA decreased by $914 thousand from 2022 to 2023.",
+        "entailment_label": True,
+        "kind": "change",
+        "relevant_context": [1],
+        "cells": [{"row": "EBITDA", "period": "2022"}, {"row": "EBITDA", "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    cost = dict(
+        claim,
+        statement="Cost of revenue increased by $500 thousand from 2022 to 2023.",
+        cells=[
+            {"row": "Cost of revenue", "period": "2022"},
+            {"row": "Cost of revenue", "period": "2023"},
+        ],
+    )
+    assert self_check(cost, report).passed
+
+
+def test_a_row_that_names_no_metric_is_no_subject(tmp_path: Path) -> None:
+    """ "Other decreased by 92.52%": a bare "Other" or "Total" row names nothing."""
+    table = (
+        "| | 2023 | 2022 |\n| Other | 1,401 | 728 |\n| Net operating loss carry over | 9,716 | 7,294 |\n"
+        "| Total | 11,117 | 8,022 |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = []
+    for seed in range(20):
+        out = tmp_path / f"s{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    assert rows
+    assert not any(r["statement"].startswith(("Other ", "Total ")) for r in rows)
+    assert any(r["statement"].startswith("Net operating loss carry over") for r in rows)
+
+
+def test_a_share_count_named_after_a_per_share_figure_is_a_count(tmp_path: Path) -> None:
+    """ "Denominator for basic net loss per share" counts shares: never "$... per share"."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Net loss | (5,000) | (4,000) |\n"
+        "| Denominator for basic and diluted net loss per share | 37,218,708 | 39,071,501 |\n"
+        "| Basic and diluted net loss per share | $ (0.13) | $ (0.10) |"
+    )
+    report = _report(tmp_path, table=table, caption="(in thousands, except share data)")
+    rows = []
+    for seed in range(20):
+        out = tmp_path / f"s{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    counts = [r for r in rows if r["statement"].startswith("Denominator")]
+    assert counts
+    for r in counts:
+        assert "per share" not in r["statement"].split("net loss per share", 1)[1], r["statement"]
+        assert "$" not in r["statement"], r["statement"]
+        assert r["kind"] == "pct_change" or " shares" in r["statement"], r["statement"]
+        assert self_check(r, report).passed
+
+
+def test_a_second_table_in_the_same_entry_is_not_read_under_the_first_header(
+    tmp_path: Path,
+) -> None:
+    """A maturity schedule (2024 | 2025 | Total) below a 2023/2022 table in one entry."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Cost of revenue | 3,000 | 2,500 |\n"
+        "| Operating expenses | 900 | 700 |\n"
+        "| (in thousands) | 2024 | 2025 | Total |\n| Convertible notes | 14,000 | 3,500 | 17,500 |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = []
+    for seed in range(20):
+        out = tmp_path / f"s{seed}" / "claims.json"
+        build_dataset([report], out, seed=seed, per_table=6, probe=False)
+        rows += json.loads(out.read_text())
+    assert rows and not any("onvertible" in r["statement"] for r in rows)
+    claim = {
+        "statement": "Convertible notes was $14,000 thousand in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": "Convertible notes", "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    revenue = dict(
+        claim,
+        statement="Revenue was $5,000 thousand in 2023.",
+        cells=[{"row": "Revenue", "period": "2023"}],
+    )
+    assert self_check(revenue, report).passed

@@ -66,12 +66,25 @@ def test_difference_is_recomputed() -> None:
 
 
 def test_dates_are_checked() -> None:
-    assert (
-        verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE).label
-        == "entailed"
+    without_support = ("number", "date", "wording", "direction")
+    verdict = verify_claim(
+        "Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE, kinds=without_support
     )
+    assert verdict.label == "entailed" and [c.kind for c in verdict.checks] == ["date"]
     verdict = verify_claim("Tom Zapatinas signed the report on April 18, 2024.", EVIDENCE)
     assert verdict.label == "refuted" and verdict.failed[0].kind == "date"
+
+
+def test_a_date_alone_is_no_support() -> None:
+    # the learned default: the date holds, but what happened on it is not checked
+    verdict = verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE)
+    assert [(c.kind, c.passed) for c in verdict.checks] == [("date", True), ("support", False)]
+    assert verdict.label == "refuted" and "Answer: refuted" in verdict.explanation()
+    # a figure checked beside the date: the claim stands on it
+    both = "Research and development was $2,486 thousand in 2023, as reported on April 17, 2024."
+    assert verify_claim(both, EVIDENCE).label == "entailed"
+    # no checkable fact at all: nothing contradicts the claim (unchanged)
+    assert verify_claim("Tom Zapatinas signed the report.", EVIDENCE).label == "entailed"
 
 
 def test_explanation_follows_the_paper_template() -> None:
@@ -422,3 +435,31 @@ def test_favorable_change_columns_give_no_direction() -> None:
     assert verify_claim("Operating expenses increased by $5.0 million in 2023.", [plain]).label == (
         "entailed"
     )
+
+
+def test_a_further_passage_counts_only_under_a_row_the_claim_names() -> None:
+    # the prose passage repeats the claim's words and ranks first; the table ranks second
+    prose = Passage(
+        "10",
+        "Research and development costs increased from 2022 to 2023 as research and "
+        "development programs expanded; research and development costs will increase.",
+        "paragraph",
+        0,
+    )
+    table = Passage(
+        "11",
+        "(in thousands) | 2023 | 2022\nResearch and development | 4,438 | 2,486\n"
+        "Marketing | 1,900 | 1,700",
+        "table",
+        1,
+    )
+    claim = "Research and development costs increased by $1,952 thousand from 2022 to 2023."
+    assert verify_claim(claim, [prose, table], top=1).label == "entailed"
+    verdict = verify_claim(claim, [prose, table], top=1)
+    assert [p.id for p in verdict.evidence] == ["10", "11"]  # the further passage is cited
+    # a figure the further passage holds only under a row the claim does not name
+    other = "Research and development costs increased by $200 thousand from 2022 to 2023."
+    assert verify_claim(other, [prose, table], top=1).label == "refuted"
+    # a perturbed figure stays refuted
+    wrong = "Research and development costs increased by $1,552 thousand from 2022 to 2023."
+    assert verify_claim(wrong, [prose, table], top=1).label == "refuted"

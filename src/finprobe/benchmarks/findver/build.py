@@ -46,6 +46,11 @@ _TOTAL = re.compile(r"(?i)^total\b|\btotal\s*$")
 _PER_SHARE = re.compile(
     r"(?i)\bper\s+(?:[\w’'.-]+\s+){0,3}?(?:share|unit)s?\b|\bEPS\b"  # "per Company’s common share"
 )
+# a share count whose label speaks of a per-share figure ("Denominator for basic net loss
+# per share", "Weighted average shares used in computing net loss per share")
+_SHARE_COUNT = re.compile(
+    r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
+)
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
 )
@@ -56,6 +61,17 @@ _FOOTNOTE = re.compile(
     r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$"
 )  # "Deposits (2)": a footnote mark
 _LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
+_GENERIC_LABEL = re.compile(
+    r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
+    r"eliminations?|adjustments?|balance)"
+)
+_PROSE_SCALE = re.compile(r"(?i)\((?:amounts |dollars |\$ )?in (?:thousands|millions|billions)\b")
+# measures that are signed by nature (a negative EBITDA or net change in cash is not a
+# cost): shown negative throughout, their size is not what "increased" speaks of
+_SIGNED_MEASURE = re.compile(
+    r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|"
+    r"net\s+(?:change|increase|decrease)|provided\s+by)\b"
+)
 _SCALE_WORDS = {
     Decimal(1): "",
     Decimal(1000): "thousand",
@@ -105,6 +121,11 @@ class Row:
         if self.heading and len(self.label.split()) <= 3 and not _TOTAL.search(self.label):
             return f"{self.label} ({self.heading})"
         return self.label
+
+    @property
+    def named(self) -> bool:
+        """The row names a metric: "Other" or "Total" alone (no heading) names nothing."""
+        return not _GENERIC_LABEL.fullmatch(self.name.strip(" :"))
 
     @property
     def negative(self) -> bool:
@@ -162,6 +183,19 @@ def _cell_value(table: Any, r: int, c: int) -> tuple[Decimal, str] | None:
     return number.value, text
 
 
+def _end_of_first_table(table: Any) -> int:
+    """The row where a second table's header starts inside the same grid (EDGAR entries
+    may hold several tables: "(in thousands) | 2024 | 2025 | 2026 | Total" under a
+    2023/2022 header): rows below it sit under other columns."""
+    for r in range(table.header_rows, table.n_rows):
+        values = [str(cell).strip() for cell in table.cells[r][table.header_cols :]]
+        filled = [v for v in values if v and v not in ("$", "\u200b")]
+        dated = [v for v in filled if _YEAR.search(v)]
+        if len(dated) >= 2 and all(_YEAR.search(v) or not re.search(r"\d", v) for v in filled):
+            return r
+    return table.n_rows
+
+
 def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | None:
     """Rows of numbers under year columns, or None when the table has no such shape.
 
@@ -190,7 +224,7 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
         return None
     labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
     rows: dict[str, Row] = {}
-    for r in range(table.header_rows, table.n_rows):
+    for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
         if not label or len(label) > 90 or labels.count(label) > 1:
             continue  # a duplicated label cannot name its row in a claim
@@ -207,8 +241,9 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
                 cells[period] = Cell(label, period, read[0], read[1], _decimals(read[1]))
         if set(cells) != set(periods) or all(cell.value == 0 for cell in cells.values()):
             continue
-        per_share = bool(_PER_SHARE.search(label))
-        unit = "per_share" if per_share else "count" if _COUNT.search(label) else "money"
+        per_share = bool(_PER_SHARE.search(label)) and not _SHARE_COUNT.search(label)
+        counted = _COUNT.search(label) or _SHARE_COUNT.search(label)
+        unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
         if scale not in _SCALE_WORDS:
             continue
@@ -295,6 +330,7 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
         value >= 0
         or row.negative
         and not re.search(r"(?i)\bnet\b.*\b(?:change|increase|decrease)\b", row.label)
+        and not (_SIGNED_MEASURE.search(row.label) and not _LOSS.search(row.label))
     ):
         return text  # expenses and outflows shown in parentheses: their size
     if _LOSS.search(row.label):
@@ -417,6 +453,7 @@ def _lookup(
                     if r is not row and r.unit == row.unit and r.scale == row.scale
                     and _far(r.cells[new].value, cell.value) and r.cells[new].value != 0
                     and (r.cells[new].value < 0) == (cell.value < 0) and r.negative == row.negative
+                    and r.named
                 ]  # fmt: skip
                 if others:
                     stated_row = rng.choice(others)
@@ -449,6 +486,8 @@ def _change(
 ) -> BuiltClaim | None:
     if row.mixed:
         return None  # a sign change has no size to grow or shrink
+    if row.negative and _SIGNED_MEASURE.search(row.label) and not _LOSS.search(row.label):
+        return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
     a, b = row.cells[new], row.cells[old]
     size_new, size_old = abs(a.value), abs(b.value)
     if size_new == size_old or (pct and size_old == 0):
@@ -475,10 +514,10 @@ def _change(
     statement = (
         f"{subj}{_name(row.name)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
     )
-    size = "size " if row.negative else ""
+    size = "amount's size" if row.negative else "amount"
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
     steps = [
-        f"The table shows {a.text} for {new} and {b.text} for {old}: the amount's {size}went from "
+        f"The table shows {a.text} for {new} and {b.text} for {old}: the {size} went from "
         f"{amount(facts, row, size_old, decimals)} to {amount(facts, row, size_new, decimals)}.",
         f"So it {direction} by {truth}.",
         f"The claim says it {said_direction} by {figure}, which "
@@ -569,11 +608,15 @@ def _claims_from_table(
         claim: BuiltClaim | None
         if kind == "ratio":
             part, whole, name = rng.choice(ratios)
+            if not facts.rows[part].named:
+                continue
             claim = _ratio(
                 facts, facts.rows[part], facts.rows[whole], new, refute, rng, company, name
             )
         else:
             row = facts.rows[rng.choice(labels)]
+            if not row.named:
+                continue  # "Other decreased by 92.52%": the claim names no metric
             if kind == "lookup":
                 claim = _lookup(facts, row, new, old, refute, rng, subj)
             else:
@@ -591,7 +634,11 @@ def build_claims_for_document(
     company = str(doc.metadata.get("company_name") or doc.metadata.get("company") or "").rstrip(".")
     if company.isupper() and len(company) <= 6:
         company = ""  # a ticker reads badly as a subject
-    states_scale = any(t.scale != 1 for t in doc.tables)
+    # a scale stated by a table or by the prose ("(In thousands, except per share data)"
+    # heading the notes): a table without one has lost its caption, not its scale
+    states_scale = any(t.scale != 1 for t in doc.tables) or any(
+        _PROSE_SCALE.search(p.text) for p in doc.paragraphs
+    )
     all_facts = [f for f in (table_facts(t, states_scale) for t in doc.tables) if f is not None]
     rng.shuffle(all_facts)
     rows = []

@@ -31,6 +31,9 @@ _FIGURE = re.compile(
 )
 _MARK = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$")  # a footnote after a row label
 _PER_SHARE_ROW = re.compile(r"(?i)\bper\b[^,;]{0,30}?\b(?:share|unit)s?\b|\bEPS\b")
+_COUNT_ROW = re.compile(
+    r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
+)
 _MONTH_DAY = re.compile(
     r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
 )
@@ -130,14 +133,30 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         label, rest = cells[0], " ".join(c for c in cells[1:] if c)
         line_years = _YEAR.findall(" ".join(cells))  # a header's first cell may hold a year
         figures = _figures(rest)
-        if not body and not _figures(_YEAR.sub(" ", _MONTH_DAY.sub(" ", rest))):
+        no_figures = not _figures(_YEAR.sub(" ", _MONTH_DAY.sub(" ", rest)))
+        if not body and no_figures:
             if len(line_years) > len(years):
                 years = line_years
             continue
+        if body and no_figures and len(_YEAR.findall(rest)) >= 2:
+            break  # another table's header in the same entry: its rows are not under ours
         if figures:
             body = True
         rows.append((label, figures))
     return _RawTable(rows, years, scale)
+
+
+# what an analyst reads as signed, not as a cost's size: profits, EBITDA, net changes
+_SIGNED_ROW = re.compile(
+    r"(?i)\b(?:income|earnings|profit|ebitda|ebit|comprehensive|provided by|net (?:change|increase|decrease))\b"
+)
+_TAX_OR_LOSS = re.compile(r"(?i)\bincome tax|\bloss(?:es)?\b")
+
+
+def _signed_measure(claim: dict[str, Any]) -> bool:
+    """The claim's row is a signed measure and not a loss (a loss grows by its size)."""
+    label = " ".join(str(c.get("row", "")) for c in claim.get("cells") or [])
+    return bool(_SIGNED_ROW.search(label)) and not _TAX_OR_LOSS.search(label)
 
 
 def _dec(text: str) -> Decimal:
@@ -176,7 +195,10 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
     if not cited:
         return "no cited cells"
     per_share = "per share" in statement
-    row_per_share = any(_PER_SHARE_ROW.search(c["row"]) for c in claim.get("cells") or [])
+    row_per_share = any(
+        _PER_SHARE_ROW.search(c["row"]) and not _COUNT_ROW.search(c["row"])
+        for c in claim.get("cells") or []
+    )
     if kind in ("lookup", "change") and row_per_share != per_share:
         return "per-share row and claim unit differ"  # a per-share amount never takes the scale
     if kind == "lookup":
@@ -194,8 +216,11 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         if not same_scale:
             return "scale differs"
         said_negative = m.group(1) is not None
-        # a negative shown as its size only on rows negative throughout (expenses, outflows)
-        sign_ok = said_negative == (value < 0) or (value < 0 and not any(v > 0 for v in row))
+        # a negative shown as its size only on rows negative throughout (expenses, outflows),
+        # never on a signed measure (a negative EBITDA is no cost)
+        sign_ok = said_negative == (value < 0) or (
+            value < 0 and not any(v > 0 for v in row) and not _signed_measure(claim)
+        )
         return stated == size and sign_ok
     if kind in ("change", "pct_change"):
         m = _CHANGE.search(statement)
@@ -204,6 +229,8 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         (old, row, _), (new, _, _) = cited
         if any(v < 0 for v in row) and any(v > 0 for v in row):
             return "sign changes"
+        if all(v <= 0 for v in row) and _signed_measure(claim):
+            return "signed measure negative throughout"
         if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != table.scale:
             return "scale differs"
         grew = abs(new) > abs(old)

@@ -15,7 +15,9 @@ It ranks the evidence passages for the claim, then checks what can be checked:
 - periods: a table figure must sit in a column whose year the claim names, when it
   names years and the column has one (a sentence's years are not used: they often
   date another event);
-- dates: a full date in the claim ("April 17, 2024") must appear in the evidence;
+- dates: a full date in the claim ("April 17, 2024") must appear in the evidence; a
+  claim whose only checkable facts are dates is not supported by finding them (a
+  default learned on labelled claims, folds grouped by report: see perf/verifier_findver.py);
 - entities: a name in capitals in the claim must appear in the evidence.
 
 The claim is entailed only when every check holds; the explanation lists the
@@ -306,9 +308,11 @@ def passage_figures(passage: Passage) -> list[Figure]:
 
 # entity and negation checks are off by default: on the dev claims they flag
 # entailed claims about as often as refuted ones (paraphrased names, hedged wording)
-DEFAULT_CHECKS = ("number", "date", "wording", "direction")
-ALL_CHECKS = ("number", "date", "wording", "direction", "entity", "negation")
+DEFAULT_CHECKS = ("number", "date", "wording", "direction", "support")
+ALL_CHECKS = ("number", "date", "wording", "direction", "support", "entity", "negation")
 _SCALES = (Decimal(1), Decimal(1000), Decimal(1_000_000), Decimal(1_000_000_000))
+# a claim figure the top passages lack may come from the next ones, up to this rank
+FURTHER_PASSAGES = 10
 
 
 @dataclass(frozen=True)
@@ -908,16 +912,33 @@ def verify_claim(
     if passages:
         retriever = BM25Retriever()
         retriever.index(passages)
-        evidence = [h.passage for h in retriever.retrieve(statement, top)]
+        ranked = [h.passage for h in retriever.retrieve(statement, max(top, FURTHER_PASSAGES))]
     else:
-        evidence = []
+        ranked = []
+    evidence = ranked[:top]
     checks: list[Check] = []
     from finprobe.retrieval import analyze
 
     figures = [f for p in evidence for f in passage_figures(p)]
     claim_terms = set(analyze(statement, numbers=False))
+    # the retrieved passages past the top ones: their cells may give a figure the top
+    # ones lack, but only under a row the claim names in full (a stronger anchor than
+    # the one shared word a top passage's row needs)
+    further: list[Figure] | None = None
     for claim in claim_numbers(statement):
         figure, note = match_number(claim, figures, claim_terms)
+        if figure is None:
+            if further is None:
+                further = [
+                    f
+                    for p in ranked[top:]
+                    for f in passage_figures(p)
+                    if f.label and _label_named(f.label, claim_terms)
+                ]
+            if further:
+                found, found_note = match_number(claim, figures + further, claim_terms)
+                if found is not None:
+                    figure, note = found, found_note
         checks.append(
             Check(
                 "number",
@@ -971,7 +992,23 @@ def verify_claim(
     checks += wording_checks(statement, evidence)
     checks += direction_checks(statement)
     checks = [c for c in checks if c.kind in kinds]
+    if "support" in kinds and checks and all(c.kind == "date" and c.passed for c in checks):
+        # a date the evidence names does not show what the claim says happened on it;
+        # on labelled claims of other reports (folds by report) such claims were
+        # mostly refuted, so a date alone is no support
+        checks.append(
+            Check(
+                "support",
+                "dates only",
+                False,
+                None,
+                "the claim's only checkable facts are dates; the evidence naming them does "
+                "not show what the claim says happened on them",
+            )
+        )
     label = "refuted" if any(not c.passed for c in checks) else "entailed"
+    used = {c.evidence_id for c in checks}
+    evidence += [p for p in ranked[top:] if p.id in used]  # cited further passages
     return Verdict(label, checks, evidence)
 
 
