@@ -131,7 +131,7 @@ def run_direct(
         task_description=task.description,
         task_attribs=task.attribs,
         task_args=getattr(task, internals.task_all_params_attr, {}),
-        task_args_passed={},
+        task_args_passed=internals.resolve_task_args(task),
         tags=list(task.tags) if task.tags else None,
         model=str(ModelName(model)),
         model_generate_config=model.config,

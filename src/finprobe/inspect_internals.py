@@ -50,6 +50,7 @@ class Internals:
     task_file: Any  # Task -> its source file (None for a task made in a package)
     cwd_relative_path: Any  # how inspect records a dataset's location
     model_args_for_log: Any  # model_args without keys and generators
+    resolve_task_args: Any  # Task -> the arguments it was made with (task_args_passed)
 
 
 _LOADED: Internals | None = None
@@ -61,6 +62,7 @@ def load() -> Internals:
     if _LOADED is not None:
         return _LOADED
     try:
+        from inspect_ai._eval.loader import resolve_task_args
         from inspect_ai._eval.task.constants import TASK_ALL_PARAMS_ATTR
         from inspect_ai._eval.task.error import _should_eval_fail
         from inspect_ai._eval.task.log import (
@@ -114,5 +116,6 @@ def load() -> Internals:
         task_file=task_file,
         cwd_relative_path=cwd_relative_path,
         model_args_for_log=model_args_for_log,
+        resolve_task_args=resolve_task_args,
     )
     return _LOADED
