@@ -511,7 +511,7 @@ def run_benchmark(
             )  # fmt: skip
             if log is not None:
                 log_path = Path(str(log.location))
-                results = results_from_log(log_path, info)
+                results = results_from_log(log_path, info, log=log)
                 return RunOutcome(
                     log_path=log_path,
                     results_path=write_results(results, log_path),
