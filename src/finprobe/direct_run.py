@@ -70,13 +70,15 @@ def run_direct(
     fail_on_error: float | bool,
     log_dir: Path,
     metadata: Mapping[str, Any] | None = None,
+    show_progress: bool = False,
 ) -> Any:
     """Run ``task`` on an offline model and write its log; returns the EvalLog (with
     ``location`` set to the log's path).
 
     ``generate_args``: the run's generation settings (what ``eval(**kwargs)`` gets);
     ``eval_config``: the run's EvalConfig settings beyond limit and fail_on_error (logging
-    options, as inspect would record them).
+    options, as inspect would record them). ``show_progress``: a bar on a terminal, plain
+    lines elsewhere (finprobe.progress), on stderr.
     """
     from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSpec, EvalStats
     from inspect_ai.model import GenerateConfig, ModelName, get_model
@@ -159,6 +161,7 @@ def run_direct(
     stats = EvalStats(started_at=created)
 
     run = _Run(internals, task, plan, model, task_config, scorers, scorer_names, fail_on_error)
+    run.label = f"{task.display_name} on {spec.model}" if show_progress else None
     interrupted: BaseException | None = None
     try:
         asyncio.run(run.all(samples))
@@ -252,15 +255,20 @@ class _Run:
         self.last_error: Any = None
         self.stop_error: Any = None  # the error that crossed fail_on_error
         self.model_usage: dict[str, Any] = {}
+        self.label: str | None = None  # progress shown under this label; None: none
 
     async def all(self, samples: list[Any]) -> None:
         # what get_model() returns inside a solver, and where usage is counted
         self.i.init_active_model(self.model, self.config)
         self.i.init_model_usage({})
+        from finprobe.progress import preparing
+
         try:
-            for sample in samples:
-                if not await self.one(sample, len(samples)):
-                    break
+            with preparing(self.label or "", len(samples) if self.label else 0, "samples") as step:
+                for sample in samples:
+                    if not await self.one(sample, len(samples)):
+                        break
+                    step(1)
         finally:  # (context variables set in asyncio.run do not outlive it)
             self.model_usage = dict(self.i.model_usage())
 

@@ -593,6 +593,7 @@ def _direct_or_none(
             fail_on_error=fail_on_error,
             log_dir=runs_dir,
             metadata=run_metadata,
+            show_progress=display != "none",
         )
     except DirectUnavailable as why:
         if explicit:
