@@ -1,6 +1,7 @@
 """CPU time of offline `finprobe eval` runs, median of repeats, on one or more source trees.
 
 Usage: python perf/offline_runs_cpu.py [--repeat N] [--src LABEL=PATH ...] [--only NAME ...]
+       [--claims FINDVER_CLAIMS.json]
 
 Each run is a child process (``python -m finprobe.cli eval ...``); CPU = its user+sys
 seconds. Runs alternate between the trees (``--src``, default this tree) so that a change
@@ -49,7 +50,9 @@ def main() -> None:
     repeat = int((_values("--repeat") or ["3"])[0])
     trees = dict(v.split("=", 1) for v in _values("--src")) or {"this": str(ROOT / "src")}
     names = _values("--only") or list(RUNS)
-    if not CLAIMS.is_file():
+    claims = Path((_values("--claims") or [str(CLAIMS)])[0])
+    RUNS["findver-rag-mockllm"][2] = str(claims)
+    if not claims.is_file():
         names = [n for n in names if not n.startswith("findver")]
     print(f"load average before: {os.getloadavg()}")
     with tempfile.TemporaryDirectory() as scratch:

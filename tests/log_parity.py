@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-VOLATILE_SPEC = {"eval_id", "run_id", "created", "task_id", "revision", "packages", "config"}
+VOLATILE_SPEC = {"eval_id", "run_id", "created", "task_id", "config"}
 # of EvalConfig, what the runner itself decides and what inspect fills in while it runs
 VOLATILE_CONFIG = {"log_realtime", "log_buffer", "score_display", "max_connections"}
 

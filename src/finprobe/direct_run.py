@@ -121,6 +121,10 @@ def run_direct(
     from shortuuid import uuid as short_uuid  # inspect's id format (an inspect dependency)
 
     created = _iso_now()
+    packages = {"inspect_ai": _inspect_version()}
+    distribution = internals.resolve_task_distribution(task.registry_name)
+    if distribution is not None:
+        packages[distribution.name] = distribution.version
     spec = EvalSpec(
         run_id=short_uuid(),
         created=created,
@@ -154,7 +158,8 @@ def run_direct(
         else None,
         headline_metric=task.headline_metric,
         config=eval_cfg,
-        packages={"inspect_ai": _inspect_version()},
+        packages=packages,
+        revision=internals.resolve_package_revision(distribution) or internals.resolve_revision(),
         metadata=(dict(metadata or {}) | (task.metadata or {})) or None,
         viewer=task.viewer,
     )

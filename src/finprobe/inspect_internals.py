@@ -51,6 +51,9 @@ class Internals:
     cwd_relative_path: Any  # how inspect records a dataset's location
     model_args_for_log: Any  # model_args without keys and generators
     resolve_task_args: Any  # Task -> the arguments it was made with (task_args_passed)
+    resolve_revision: Any  # the git revision of the working folder, as inspect logs it
+    resolve_task_distribution: Any  # the installed package that provides a task
+    resolve_package_revision: Any  # that package's git revision, when installed from git
 
 
 _LOADED: Internals | None = None
@@ -69,6 +72,9 @@ def load() -> Internals:
             plan_to_eval_plan,
             resolve_eval_metrics,
             resolve_eval_scorers,
+            resolve_package_revision,
+            resolve_revision,
+            resolve_task_distribution,
         )
         from inspect_ai._eval.task.results import eval_results
         from inspect_ai._eval.task.run import resolve_plan as run_resolve_plan
@@ -117,5 +123,8 @@ def load() -> Internals:
         cwd_relative_path=cwd_relative_path,
         model_args_for_log=model_args_for_log,
         resolve_task_args=resolve_task_args,
+        resolve_revision=resolve_revision,
+        resolve_task_distribution=resolve_task_distribution,
+        resolve_package_revision=resolve_package_revision,
     )
     return _LOADED
