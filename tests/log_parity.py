@@ -10,9 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-VOLATILE_SPEC = {"eval_id", "run_id", "created", "task_id", "config"}
-# of EvalConfig, what the runner itself decides and what inspect fills in while it runs
-VOLATILE_CONFIG = {"log_realtime", "log_buffer", "score_display", "max_connections"}
+VOLATILE_SPEC = {"eval_id", "run_id", "created", "task_id"}
 
 
 def _message(message: Any) -> dict:
@@ -52,14 +50,12 @@ def comparable_sample(sample: Any) -> dict:
 
 def comparable_log(log: Any) -> dict:
     spec = log.eval.model_dump(exclude_none=True)
-    config = {k: v for k, v in spec.get("config", {}).items() if k not in VOLATILE_CONFIG}
     spec = {k: v for k, v in spec.items() if k not in VOLATILE_SPEC}
     stats = log.stats.model_dump(exclude_none=True)
     return {
         "status": log.status,
         "error": log.error.message if log.error else None,
         "eval": spec,
-        "config": config,
         "plan": log.plan.model_dump(exclude_none=True),
         "results": log.results.model_dump(exclude_none=True) if log.results else None,
         "model_usage": stats.get("model_usage"),

@@ -218,3 +218,31 @@ def test_cli_runner_option_and_report_of_a_direct_log(tmp_path) -> None:
     report = cli.invoke(app, ["report", str(log), "--out", str(tmp_path / "r.html")])
     assert report.exit_code == 0, report.output
     assert "finprobe/faith-solver" in (tmp_path / "r.html").read_text()
+
+
+def test_a_task_with_features_the_direct_runner_lacks_goes_to_inspect(tmp_path, monkeypatch):
+    from finprobe.benchmarks.faith import task as faith_task
+    from finprobe.direct_run import unsupported_reason
+
+    assert unsupported_reason(faith_task.faith(data=str(TINY))) is None
+    real = faith_task.faith
+
+    def scoring_failures(**kwargs):
+        task = real(**kwargs)
+        task.score_on_error = True
+        return task
+
+    import dataclasses
+
+    import finprobe.runner
+
+    patched = dataclasses.replace(faith_task.BENCHMARK, task=scoring_failures)
+    monkeypatch.setattr(finprobe.runner, "benchmark_info", lambda name: patched)
+    assert "score_on_error" in unsupported_reason(scoring_failures(data=str(TINY)))
+    with pytest.raises(InputError, match="score_on_error"):
+        run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+                      runs_dir=tmp_path, display="none", runner="direct")  # fmt: skip
+    outcome = run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+                            runs_dir=tmp_path, display="none", limit=2)  # fmt: skip
+    log = read_eval_log(str(outcome.log_path))
+    assert log.status == "success" and log.samples[0].events  # inspect's runner keeps events

@@ -50,6 +50,7 @@ def unsupported_reason(task: Any) -> str | None:
         "a cost limit": getattr(task, "cost_limit", None),
         "a sample source": getattr(task, "sample_source", None),
         "approval policies": getattr(task, "approval", None),
+        "scoring of failed samples (score_on_error)": getattr(task, "score_on_error", None),
     }
     found = [name for name, present in checks.items() if present]
     return f"the task has {', '.join(found)}" if found else None
