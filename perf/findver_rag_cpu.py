@@ -1,7 +1,8 @@
 """CPU time of the FinDVer dev RAG run with mockllm: first run (empty cache), second run,
 and --limit 5; the whole process and the preparation before any model call.
 
-Usage: python perf/findver_rag_cpu.py [claims.json] [--prepare-only]
+Usage: python perf/findver_rag_cpu.py [claims.json] [--prepare-only] [--runner=direct|inspect]
+(``--runner``: passed to ``finprobe eval``; default: its own default, direct for mockllm)
 (default claims: ../shared/data/findver/testmini-dev.json beside the repository root)
 
 Each figure is user+sys CPU seconds of a child process (what ``/usr/bin/time -v``
@@ -42,6 +43,7 @@ def _child_cpu(command: list[str], env: dict[str, str]) -> tuple[float, str]:
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     prepare_only = "--prepare-only" in sys.argv
+    runner = [a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--runner=")]
     claims = Path(args[0]) if args else ROOT.parent / "shared/data/findver/testmini-dev.json"
     if not claims.is_file():
         sys.exit(f"no claims file {claims}")
@@ -71,9 +73,11 @@ def main() -> None:
                            "--no-resume", "--display", "none"]  # fmt: skip
                 if limit:
                     command += ["--limit", str(limit)]
+                if runner:
+                    command += ["--runner", runner[0]]
                 total, _ = _child_cpu(command, env)
             rows.append((label, prep_in, prep, total))
-    print(f"claims: {claims}")
+    print(f"claims: {claims}; runner: {runner[0] if runner else 'default'}")
     print(f"{'run':32} {'prepare (in-process)':>20} {'prepare process':>16} {'finprobe eval':>14}")
     for label, prep_in, prep, total in rows:
         shown = f"{total:.1f} s" if total is not None else "-"

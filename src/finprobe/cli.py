@@ -218,6 +218,13 @@ def eval_command(
     seed: Annotated[
         int | None, typer.Option(help="Sampling seed, where the model takes one.")
     ] = None,
+    runner: Annotated[
+        str | None,
+        typer.Option(
+            help="direct (offline models: mockllm/*, finprobe/<baseline>; the default for "
+            "them) or inspect (inspect's own runner; the default otherwise). Same log either way."
+        ),
+    ] = None,
 ) -> None:
     """Evaluate a model on a benchmark; print and save the results.
 
@@ -254,6 +261,7 @@ def eval_command(
         max_tokens=max_tokens,
         temperature=temperature,
         seed=seed,
+        runner=runner,
     )
     if outcome.resumed:
         _console().print(

@@ -63,11 +63,17 @@ def records_from_log(log: Any) -> list[SampleRecord]:
     return records
 
 
-def results_from_log(log_path: Path, info: BenchmarkInfo, rescore: bool = False) -> dict:
-    """Build the results dict for a finished (or partly finished) inspect log."""
-    from inspect_ai.log import read_eval_log
+def results_from_log(
+    log_path: Path, info: BenchmarkInfo, rescore: bool = False, log: Any = None
+) -> dict:
+    """Build the results dict for a finished (or partly finished) inspect log.
 
-    log = read_eval_log(str(log_path))
+    ``log``: the EvalLog just written to ``log_path`` (the direct runner's), so that it is
+    not read back."""
+    if log is None:
+        from inspect_ai.log import read_eval_log
+
+        log = read_eval_log(str(log_path))
     records = records_from_log(log)
     if rescore and info.rescore is not None:
         records = [

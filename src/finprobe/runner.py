@@ -451,17 +451,18 @@ def run_benchmark(
     max_tokens: int | None = None,
     temperature: float | None = None,
     seed: int | None = None,
+    runner: str | None = None,
 ) -> RunOutcome:
     """Run (or resume) one benchmark task on one model and write its results JSON.
 
     ``max_context_tokens`` None: the model's window when known (a local server is
     asked; well-known hosted models are looked up), else no limit of ours.
+    ``runner``: direct | inspect | None (direct for an offline model, see
+    ``choose_runner``).
     """
-    from inspect_ai import eval as inspect_eval
-    from inspect_ai import eval_retry
-
     from finprobe.results import results_from_log, write_results
 
+    chosen = choose_runner(runner, model, task_args or {})
     runs_dir = Path(runs_dir)
     runs_dir.mkdir(parents=True, exist_ok=True)
     configure_environment(runs_dir)
@@ -496,52 +497,166 @@ def run_benchmark(
         args["max_context_tokens"] = budget
         full_args["max_context_tokens"] = budget
     with RunLock(runs_dir, run_key(name, model, full_args, limit)):
-        previous = (
-            find_resumable_log(runs_dir, name, model, args, limit, task_fn) if resume else None
-        )
-        common: dict[str, Any] = dict(
-            log_dir=str(runs_dir),
-            fail_on_error=fail_on_error,
-            display=display,
-            **log_options(model, display),
-            **limits.generate_config(),
-        )
-        if max_connections is not None:
-            common["max_connections"] = max_connections
-        RUN_SETTINGS.sample_limit = limit  # the task prepares only these samples
-        try:
-            if previous is not None:
-                # the response-cache and generation settings travel in the original log
-                logs = eval_retry(str(previous), **common)
-            else:
-                generation = {
-                    k: v
-                    for k, v in dict(
-                        max_tokens=max_tokens, temperature=temperature, seed=seed
-                    ).items()
-                    if v is not None
-                }
-                logs = inspect_eval(
-                    task_fn(**args),
-                    model=model,
-                    model_base_url=model_base_url,
-                    model_args=model_args,
-                    cache=cache and not offline_model(model),  # a mock's replies: no cache
-                    limit=limit,
-                    metadata={"finprobe": {"max_context_tokens": max_context_tokens,
-                                           "model_url": url, **limits.generate_config()}},
-                    **generation,
-                    **common,
-                )  # fmt: skip
-        finally:
-            RUN_SETTINGS.sample_limit = None
-        log = logs[0]
-        log_path = Path(str(log.location).removeprefix("file://"))
+        run_metadata = {"finprobe": {"max_context_tokens": max_context_tokens,
+                                     "model_url": url, **limits.generate_config()}}  # fmt: skip
+        generation = {
+            k: v
+            for k, v in dict(max_tokens=max_tokens, temperature=temperature, seed=seed).items()
+            if v is not None
+        }
+        if chosen == "direct":
+            log = _direct_or_none(
+                task_fn, args, model, model_args, limit, runs_dir, fail_on_error, display,
+                max_connections, limits, generation, run_metadata, explicit=runner == "direct",
+            )  # fmt: skip
+            if log is not None:
+                log_path = Path(str(log.location))
+                results = results_from_log(log_path, info, log=log)
+                return RunOutcome(
+                    log_path=log_path,
+                    results_path=write_results(results, log_path),
+                    results=results,
+                    resumed=False,
+                )
+        outcome = _run_on_inspect(
+            task_fn, args, name, model, model_args, model_base_url, limit, runs_dir,
+            fail_on_error, cache, resume, max_connections, display, limits, generation,
+            run_metadata,
+        )  # fmt: skip
+        log_path, previous = outcome
         results = results_from_log(log_path, info)
         results_path = write_results(results, log_path)
     return RunOutcome(
         log_path=log_path, results_path=results_path, results=results, resumed=previous is not None
     )
+
+
+RUNNERS = ("direct", "inspect")
+
+
+def choose_runner(runner: str | None, model: str, task_args: Mapping[str, Any]) -> str:
+    """direct for an offline model with no judge model (nothing to wait for: inspect's
+    per-sample pipeline would be most of the run), inspect otherwise; an explicit
+    ``direct`` for a model that needs the network is refused."""
+    from finprobe.errors import InputError
+
+    if runner is not None and runner not in RUNNERS:
+        raise InputError(None, f"--runner {runner!r}: use direct or inspect")
+    offline = offline_model(model) and not task_args.get("judge")
+    if runner == "direct" and not offline:
+        what = "a judge model" if offline_model(model) else f"the model {model}"
+        raise InputError(
+            None,
+            f"--runner direct runs only offline models (mockllm/*, finprobe/<baseline>) "
+            f"without a judge; {what} needs inspect's runner (--runner inspect)",
+        )
+    return runner or ("direct" if offline else "inspect")
+
+
+def _direct_or_none(
+    task_fn: Callable[..., Task],
+    args: dict[str, Any],
+    model: str,
+    model_args: dict[str, Any],
+    limit: int | None,
+    runs_dir: Path,
+    fail_on_error: float | bool,
+    display: str,
+    max_connections: int | None,
+    limits: RequestLimits,
+    generation: dict[str, Any],
+    run_metadata: dict[str, Any],
+    explicit: bool,
+) -> Any:
+    """The direct run's EvalLog, or None when this task (or this inspect_ai) cannot run
+    directly: the caller then runs it on inspect. An offline run never resumes: its
+    replies cost nothing to remake, and an earlier unfinished log is left as it was."""
+    from inspect_ai.log import EvalConfig
+
+    from finprobe.direct_run import DirectUnavailable, run_direct
+
+    generate_args: dict[str, Any] = {**limits.generate_config(), **generation, "cache": False}
+    if max_connections is not None:
+        generate_args["max_connections"] = max_connections
+    eval_config = {
+        k: v for k, v in log_options(model, display).items() if k in EvalConfig.model_fields
+    }
+    RUN_SETTINGS.sample_limit = limit  # the task prepares only these samples
+    try:
+        return run_direct(
+            task_fn(**args),
+            model,
+            model_args=model_args,
+            generate_args=generate_args,
+            eval_config=eval_config,
+            limit=limit,
+            fail_on_error=fail_on_error,
+            log_dir=runs_dir,
+            metadata=run_metadata,
+            show_progress=display != "none",
+        )
+    except DirectUnavailable as why:
+        if explicit:
+            from finprobe.errors import InputError
+
+            raise InputError(None, f"--runner direct: {why}") from None
+        return None
+    finally:
+        RUN_SETTINGS.sample_limit = None
+
+
+def _run_on_inspect(
+    task_fn: Callable[..., Task],
+    args: dict[str, Any],
+    name: str,
+    model: str,
+    model_args: dict[str, Any],
+    model_base_url: str | None,
+    limit: int | None,
+    runs_dir: Path,
+    fail_on_error: float | bool,
+    cache: bool,
+    resume: bool,
+    max_connections: int | None,
+    display: str,
+    limits: RequestLimits,
+    generation: dict[str, Any],
+    run_metadata: dict[str, Any],
+) -> tuple[Path, Path | None]:
+    """Run (or resume) on inspect's runner; the log's path and the resumed log's."""
+    from inspect_ai import eval as inspect_eval
+    from inspect_ai import eval_retry
+
+    previous = find_resumable_log(runs_dir, name, model, args, limit, task_fn) if resume else None
+    common: dict[str, Any] = dict(
+        log_dir=str(runs_dir),
+        fail_on_error=fail_on_error,
+        display=display,
+        **log_options(model, display),
+        **limits.generate_config(),
+    )
+    if max_connections is not None:
+        common["max_connections"] = max_connections
+    RUN_SETTINGS.sample_limit = limit  # the task prepares only these samples
+    try:
+        if previous is not None:
+            # the response-cache and generation settings travel in the original log
+            logs = eval_retry(str(previous), **common)
+        else:
+            logs = inspect_eval(
+                task_fn(**args),
+                model=model,
+                model_base_url=model_base_url,
+                model_args=model_args,
+                cache=cache and not offline_model(model),  # a mock's replies: no cache
+                limit=limit,
+                metadata=run_metadata,
+                **generation,
+                **common,
+            )
+    finally:
+        RUN_SETTINGS.sample_limit = None
+    return Path(str(logs[0].location).removeprefix("file://")), previous
 
 
 def mock_output(text: str, model: str = "mockllm/model") -> ModelOutput:

@@ -1,0 +1,130 @@
+"""The private inspect_ai pieces the direct runner (finprobe.direct_run) needs, in one place.
+
+Why private: inspect_ai has no public API to run a Task's solvers and scorers outside its
+task runner, nor to compute a task's EvalResults or EvalSpec from scores the way its runner
+does. Reusing these functions (rather than re-writing them) is what keeps a direct log
+identical to an inspect log: the same metric computation and reductions, the same plan and
+scorer records, the same log file name, the same model-usage accounting.
+
+Pin tolerance: everything is imported by ``load()``. If a later inspect_ai release moves
+or renames any of it, ``load()`` raises ``DirectUnavailable`` and ``finprobe eval`` runs
+the task on inspect's own runner instead (slower, same results) -- nothing half-works.
+Checked against inspect_ai 0.3.285.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+
+class DirectUnavailable(RuntimeError):
+    """This inspect_ai lacks what the direct runner needs (or the task uses a feature
+    the direct runner does not implement): run on inspect's runner."""
+
+
+@dataclass(frozen=True)
+class Internals:
+    eval_results: Any  # (samples, scores, reducers, scorers, metrics, ...) -> (results, reductions)
+    plan_to_eval_plan: Any  # (Plan, GenerateConfig) -> EvalPlan
+    resolve_plan: Any  # (Task, solver) -> Plan
+    as_scorer_spec: Any  # Scorer -> ScorerSpec
+    resolve_eval_scorers: Any  # [ScorerSpec] -> [EvalScorer]
+    resolve_eval_metrics: Any  # metric specs -> log metric definitions
+    to_metric_specs: Any  # task.metrics -> metric specs
+    unique_scorer_name: Any
+    registry_unqualified_name: Any
+    sample_messages: Any  # Sample -> the sample's input messages (source="input")
+    eval_error: Any  # (exception, type, value, traceback) -> EvalError
+    should_eval_fail: Any  # (errors, total, fail_on_error) -> bool
+    eval_config_defaults: Any
+    eval_log_name: Any  # (task=, task_id=, created=, model=) -> the log's file name
+    init_active_model: Any  # (Model, GenerateConfig): what get_model() returns in a solver
+    init_model_usage: Any
+    model_usage: Any
+    init_sample_model_data: Any
+    sample_model_usage: Any
+    init_transcript: Any  # a fresh transcript per sample (events are not kept)
+    transcript_class: Any
+    task_all_params_attr: str  # where @task records a task's arguments with defaults
+    task_file: Any  # Task -> its source file (None for a task made in a package)
+    cwd_relative_path: Any  # how inspect records a dataset's location
+    model_args_for_log: Any  # model_args without keys and generators
+    resolve_task_args: Any  # Task -> the arguments it was made with (task_args_passed)
+    resolve_revision: Any  # the git revision of the working folder, as inspect logs it
+    resolve_task_distribution: Any  # the installed package that provides a task
+    resolve_package_revision: Any  # that package's git revision, when installed from git
+
+
+_LOADED: Internals | None = None
+
+
+def load() -> Internals:
+    """The private functions, or ``DirectUnavailable`` naming what is missing."""
+    global _LOADED
+    if _LOADED is not None:
+        return _LOADED
+    try:
+        from inspect_ai._eval.loader import resolve_task_args
+        from inspect_ai._eval.task.constants import TASK_ALL_PARAMS_ATTR
+        from inspect_ai._eval.task.error import _should_eval_fail
+        from inspect_ai._eval.task.log import (
+            plan_to_eval_plan,
+            resolve_eval_metrics,
+            resolve_eval_scorers,
+            resolve_package_revision,
+            resolve_revision,
+            resolve_task_distribution,
+        )
+        from inspect_ai._eval.task.results import eval_results
+        from inspect_ai._eval.task.run import resolve_plan as run_resolve_plan
+        from inspect_ai._eval.task.util import sample_messages, task_file
+        from inspect_ai._util.log_layout import eval_log_name
+        from inspect_ai._util.path import cwd_relative_path
+        from inspect_ai._util.registry import registry_unqualified_name
+        from inspect_ai.log._log import eval_config_defaults, eval_error
+        from inspect_ai.log._transcript import Transcript, init_transcript
+        from inspect_ai.model._model import (
+            init_active_model,
+            init_model_usage,
+            init_sample_model_data,
+            model_usage,
+            sample_model_usage,
+        )
+        from inspect_ai.model._model_config import model_args_for_log
+        from inspect_ai.scorer._metric import to_metric_specs
+        from inspect_ai.scorer._scorer import as_scorer_spec, unique_scorer_name
+    except ImportError as error:  # a newer inspect_ai moved something
+        raise DirectUnavailable(f"inspect_ai internals changed ({error})") from None
+    _LOADED = Internals(
+        eval_results=eval_results,
+        plan_to_eval_plan=plan_to_eval_plan,
+        resolve_plan=run_resolve_plan,
+        as_scorer_spec=as_scorer_spec,
+        resolve_eval_scorers=resolve_eval_scorers,
+        resolve_eval_metrics=resolve_eval_metrics,
+        to_metric_specs=to_metric_specs,
+        unique_scorer_name=unique_scorer_name,
+        registry_unqualified_name=registry_unqualified_name,
+        sample_messages=sample_messages,
+        eval_error=eval_error,
+        should_eval_fail=_should_eval_fail,
+        eval_config_defaults=eval_config_defaults,
+        eval_log_name=eval_log_name,
+        init_active_model=init_active_model,
+        init_model_usage=init_model_usage,
+        model_usage=model_usage,
+        init_sample_model_data=init_sample_model_data,
+        sample_model_usage=sample_model_usage,
+        init_transcript=init_transcript,
+        transcript_class=Transcript,
+        task_all_params_attr=TASK_ALL_PARAMS_ATTR,
+        task_file=task_file,
+        cwd_relative_path=cwd_relative_path,
+        model_args_for_log=model_args_for_log,
+        resolve_task_args=resolve_task_args,
+        resolve_revision=resolve_revision,
+        resolve_task_distribution=resolve_task_distribution,
+        resolve_package_revision=resolve_package_revision,
+    )
+    return _LOADED

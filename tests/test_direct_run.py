@@ -1,0 +1,248 @@
+"""The direct runner (finprobe.direct_run) against inspect's runner: the same log.
+
+For every benchmark task, with mockllm and with a baseline, both runners evaluate the
+same first samples; the logs must agree on every sample (input messages, metadata,
+messages, output, scores, usage), the EvalSpec and EvalPlan, the metric values in
+EvalResults and the reductions, and ``results_from_log`` must give the same record.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from inspect_ai.log import read_eval_log
+from log_parity import comparable_log, comparable_results
+from typer.testing import CliRunner
+
+from finprobe.errors import InputError
+from finprobe.runner import choose_runner, find_resumable_log, mock_output, run_benchmark
+
+TINY = Path(__file__).parent / "data" / "faith_tiny.json"
+SRC = Path(__file__).resolve().parents[1] / "src"
+FAITH_REPLY = (
+    '```json\n{"results": {"answer": "$1,250.4 million", "scenario": "A", '
+    '"necessary_metrics": ["Revenue"], "reference": ["Table 0"]}}\n```'
+)
+
+
+def _replies(text: str) -> Iterator:
+    """One reply to every request (samples may run in any order on inspect)."""
+    while True:
+        yield mock_output(text)
+
+
+@pytest.fixture(scope="module")
+def findver_claims(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from finprobe.benchmarks.findver.build import build_dataset
+
+    out = tmp_path_factory.mktemp("findver") / "claims.json"
+    build_dataset([], out, synthetic=1, seed=5, per_table=1, max_tables=4)
+    return out
+
+
+@pytest.fixture(scope="module")
+def finauditing_data(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from finprobe.benchmarks.finauditing.build import build_dataset
+    from finprobe.synth import make_report
+    from finprobe.xbrl.synth_export import export_report
+
+    root = tmp_path_factory.mktemp("fa")
+    filing = export_report(make_report(seed=5), root / "filing")
+    build_dataset([filing], root / "data", seed=0, run_checks_as_messages=False, finmr=2,
+                  finre_per_label=1, finsm=1)  # fmt: skip
+    return root / "data"
+
+
+def _both(tmp_path: Path, benchmark: str, model: str, reply: str | None = None, **kw) -> tuple:
+    """The same run on each runner: (direct outcome, inspect outcome)."""
+    outcomes = []
+    for runner in ("direct", "inspect"):
+        model_args = {"custom_outputs": _replies(reply)} if reply is not None else None
+        outcomes.append(
+            run_benchmark(
+                benchmark,
+                model,
+                runs_dir=tmp_path / runner,
+                display="none",
+                runner=runner,
+                model_args=model_args,
+                **kw,
+            )
+        )
+    return tuple(outcomes)
+
+
+def _assert_same(direct, inspect_run) -> None:
+    a, b = read_eval_log(str(direct.log_path)), read_eval_log(str(inspect_run.log_path))
+    assert a.samples and len(a.samples) == len(b.samples)
+    left, right = comparable_log(a), comparable_log(b)
+    for key in left:  # one key at a time: a failure names the part that differs
+        assert left[key] == right[key], key
+    assert comparable_results(direct.results) == comparable_results(inspect_run.results)
+    assert direct.log_path.parent == inspect_run.log_path.parent.parent / "direct"
+
+
+CASES = [
+    # benchmark, task, model, reply (mockllm) or None (baseline), task args
+    ("faith", None, "mockllm/model", FAITH_REPLY, {}),
+    ("faith", None, "finprobe/faith-solver", None, {}),
+    ("findver", None, "mockllm/model", "1. x\nStep 1: y\nAnswer: entailed", {"setting": "rag"}),
+    ("findver", None, "mockllm/model", "Answer: refuted",
+     {"setting": "long-context", "max_context_tokens": 300}),
+    ("findver", None, "finprobe/findver-verifier", None, {"setting": "rag"}),
+    ("fined", None, "mockllm/model", '```json\n[{"type": "FRE", "sentences": ["x"]}]\n```', {}),
+    ("fined", None, "finprobe/fined-detector", None, {}),
+    ("finauditing", "finsm", "mockllm/model", '["us-gaap:Revenues"]', {}),
+    ("finauditing", "finsm", "finprobe/finsm-retriever", None, {}),
+    ("finauditing", "finre", "mockllm/model", "Answer: Combination Error", {}),
+    ("finauditing", "finre", "finprobe/finre-classifier", None, {}),
+    ("finauditing", "finmr", "mockllm/model",
+     '{"extracted_value": "1", "calculated_value": "2"}', {}),
+    ("finauditing", "finmr", "finprobe/finmr-solver", None, {}),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("benchmark", "task", "model", "reply", "args"), CASES)
+def test_direct_and_inspect_runners_write_the_same_log(
+    benchmark, task, model, reply, args, tmp_path, findver_claims, finauditing_data
+) -> None:
+    data = {"faith": TINY, "findver": findver_claims, "finauditing": finauditing_data}
+    task_args = dict(args)
+    if benchmark in data:
+        task_args["data"] = str(data[benchmark])
+    direct, inspect_run = _both(
+        tmp_path, benchmark, model, reply, task_args=task_args, limit=3, task_name=task
+    )
+    _assert_same(direct, inspect_run)
+    assert 1 <= direct.results["samples"] <= 3 and direct.results["finished"]
+
+
+def _raise_on(sample_ids: set[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The faith-solver baseline fails on these samples (a bad sample in a run)."""
+    from finprobe.benchmarks.faith import task as faith_task
+
+    real = faith_task.BASELINES["faith-solver"]
+
+    def failing(metadata: dict) -> str:
+        if metadata.get("uid") in sample_ids:
+            raise ValueError(f"table missing for {metadata['uid']}")
+        return real(metadata)
+
+    monkeypatch.setitem(faith_task.BASELINES, "faith-solver", failing)
+
+
+def _uids() -> list[str]:
+    from finprobe.benchmarks.faith.task import faith
+
+    return [str(s.id) for s in faith(data=str(TINY)).dataset]
+
+
+def test_a_failing_sample_is_an_error_and_the_run_goes_on(tmp_path, monkeypatch) -> None:
+    bad = _uids()[1]
+    _raise_on({bad}, monkeypatch)
+    direct, inspect_run = _both(
+        tmp_path, "faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+        fail_on_error=0.5,
+    )  # fmt: skip
+    _assert_same(direct, inspect_run)
+    log = read_eval_log(str(direct.log_path))
+    assert log.status == "success"
+    [failed] = [s for s in log.samples if s.error]
+    assert failed.id == bad and "table missing" in failed.error.message
+    assert "ValueError" in failed.error.traceback and not failed.scores
+    results = direct.results
+    assert results["errors"] == 1 and results["scored_samples"] == 5
+    assert results["status"] == "success_with_errors"
+
+
+def test_errors_past_fail_on_error_stop_the_run_which_never_looks_finished(
+    tmp_path, monkeypatch
+) -> None:
+    uids = _uids()
+    _raise_on({uids[0], uids[1]}, monkeypatch)
+    direct, inspect_run = _both(
+        tmp_path, "faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+        fail_on_error=0.2,
+    )  # fmt: skip
+    for outcome in (direct, inspect_run):
+        log = read_eval_log(str(outcome.log_path))
+        assert log.status == "error" and "table missing" in log.error.message
+        assert not outcome.results["finished"] and outcome.results["status"] == "failed"
+    # a stopped run is found again for resume, as inspect's is
+    from finprobe.benchmarks.faith.task import faith
+
+    found = find_resumable_log(
+        tmp_path / "direct", "faith", "finprobe/faith-solver", {"data": str(TINY)}, None, faith
+    )
+    assert found == direct.log_path
+
+
+def test_choose_runner_defaults_and_refusals() -> None:
+    assert choose_runner(None, "mockllm/model", {}) == "direct"
+    assert choose_runner(None, "finprobe/faith-solver", {}) == "direct"
+    assert choose_runner(None, "openai/gpt-4.1-mini", {}) == "inspect"
+    assert choose_runner(None, "finprobe/finmr-solver", {"judge": "openai/gpt-4o"}) == "inspect"
+    assert choose_runner("inspect", "mockllm/model", {}) == "inspect"
+    with pytest.raises(InputError, match="offline models"):
+        choose_runner("direct", "openai/gpt-4.1-mini", {})
+    with pytest.raises(InputError, match="judge"):
+        choose_runner("direct", "mockllm/model", {"judge": "openai/gpt-4o"})
+    with pytest.raises(InputError, match="direct or inspect"):
+        choose_runner("fast", "mockllm/model", {})
+
+
+def test_cli_runner_option_and_report_of_a_direct_log(tmp_path) -> None:
+    from finprobe.cli import app
+
+    refused = subprocess.run(
+        [sys.executable, "-m", "finprobe.cli", "eval", "faith", "--model", "openai/gpt-4.1-mini",
+         "--runner", "direct", "--runs-dir", str(tmp_path)],
+        capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(SRC)},
+    )  # fmt: skip
+    assert refused.returncode == 2
+    assert "--runner direct runs only offline models" in " ".join(refused.stderr.split())
+    assert len(refused.stderr.strip().splitlines()) <= 3  # one message (wrapped), no traceback
+    cli = CliRunner()
+    done = cli.invoke(
+        app, ["eval", "faith", "--model", "finprobe/faith-solver", "--data", str(TINY),
+              "--runs-dir", str(tmp_path), "--display", "none"],
+    )  # fmt: skip
+    assert done.exit_code == 0, done.output
+    [log] = tmp_path.glob("*.eval")
+    assert read_eval_log(str(log)).status == "success"
+    report = cli.invoke(app, ["report", str(log), "--out", str(tmp_path / "r.html")])
+    assert report.exit_code == 0, report.output
+    assert "finprobe/faith-solver" in (tmp_path / "r.html").read_text()
+
+
+def test_a_task_with_features_the_direct_runner_lacks_goes_to_inspect(tmp_path, monkeypatch):
+    from finprobe.benchmarks.faith import task as faith_task
+    from finprobe.direct_run import unsupported_reason
+
+    assert unsupported_reason(faith_task.faith(data=str(TINY))) is None
+    real = faith_task.faith
+
+    def scoring_failures(**kwargs):
+        task = real(**kwargs)
+        task.score_on_error = True
+        return task
+
+    import dataclasses
+
+    import finprobe.runner
+
+    patched = dataclasses.replace(faith_task.BENCHMARK, task=scoring_failures)
+    monkeypatch.setattr(finprobe.runner, "benchmark_info", lambda name: patched)
+    assert "score_on_error" in unsupported_reason(scoring_failures(data=str(TINY)))
+    with pytest.raises(InputError, match="score_on_error"):
+        run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+                      runs_dir=tmp_path, display="none", runner="direct")  # fmt: skip
+    outcome = run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+                            runs_dir=tmp_path, display="none", limit=2)  # fmt: skip
+    log = read_eval_log(str(outcome.log_path))
+    assert log.status == "success" and log.samples[0].events  # inspect's runner keeps events
