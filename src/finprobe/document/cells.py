@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from itertools import chain
 from typing import Any
 
 # --------------------------------------------------------------------------
@@ -18,6 +19,8 @@ _SPACES = "\u00a0\u2002\u2003\u2007\u2009\u200a\u202f\u3000\t\r\f\v"
 # one translation pass drops the first and spaces the second (disjoint sets)
 _CLEAN_TABLE = str.maketrans({**dict.fromkeys(_ZERO_WIDTH), **dict.fromkeys(_SPACES, " ")})
 _SPACE_RUN = re.compile(r" {2,}")
+_ZERO_WIDTH_CHAR = re.compile(f"[{_ZERO_WIDTH}]")
+_ODD_CHAR = re.compile(f"[{_ZERO_WIDTH}{_SPACES}]")
 
 
 def clean_text(text: str, keep_newlines: bool = False) -> str:
@@ -26,15 +29,17 @@ def clean_text(text: str, keep_newlines: bool = False) -> str:
     With ``keep_newlines`` lines are cleaned one by one, blank lines dropped and
     the rest joined with "\\n"; otherwise all whitespace collapses to one space.
     """
-    if not keep_newlines and text.isascii():
-        # the common case, fast: str.split() already treats \t\r\f\v as spaces
+    if not keep_newlines:
+        # str.split() already treats the odd spaces (and \t\r\f\v) as whitespace: only
+        # zero-width characters need removing, and ASCII text has none
+        if not text.isascii() and _ZERO_WIDTH_CHAR.search(text):
+            text = _ZERO_WIDTH_CHAR.sub("", text)
         return " ".join(text.split())
-    text = text.translate(_CLEAN_TABLE)  # both substitutions in one pass
-    if keep_newlines:
-        # one pass over the whole text: a run of spaces never spans a newline
-        lines = (line.strip() for line in _SPACE_RUN.sub(" ", text).split("\n"))
-        return "\n".join(line for line in lines if line)
-    return " ".join(text.split())
+    if _ODD_CHAR.search(text):  # translate is slow on non-ASCII text: only when needed
+        text = text.translate(_CLEAN_TABLE)  # both substitutions in one pass
+    # one pass over the whole text: a run of spaces never spans a newline
+    lines = (line.strip() for line in _SPACE_RUN.sub(" ", text).split("\n"))
+    return "\n".join(line for line in lines if line)
 
 
 # --------------------------------------------------------------------------
@@ -144,6 +149,7 @@ def _values_dwarf_markers(
     return bool(sizes) and sizes[(3 * len(sizes)) // 4] >= _LARGE_VALUE
 
 
+@lru_cache(maxsize=1 << 16)  # cells repeat ("", "$", "—", years): each read once
 def _drop_footnote(cell: str) -> str:
     """'1,234 (1)' -> '1,234': a footnote marker after a value is not part of it."""
     return _TRAILING_FOOTNOTE.sub("", cell).strip() if _is_numeric(cell) else cell
@@ -224,18 +230,23 @@ def _merge_fragment_columns(
     """
     if not grid or not grid[0]:
         return grid
-    n_rows, n_cols = len(grid), len(grid[0])
-    everything = [x for row in grid for x in row]
-    cols: list[list[str]] = [[grid[r][0] for r in range(n_rows)]]
-    col_origin: list[list[Any]] = [[origins[r][0] if origins else None for r in range(n_rows)]]
-    for c in range(1, n_cols):
-        right = [grid[r][c] for r in range(n_rows)]
-        right_origin = [origins[r][c] if origins else None for r in range(n_rows)]
+    n_rows = len(grid)
+    everything = list(chain.from_iterable(grid))
+    # the grid is rectangular: its columns (and the origins') by one transposition
+    grid_cols: list[Sequence[str]] = list(zip(*grid, strict=True))
+    no_origins = [None] * n_rows  # never mutated: a merge makes a new list
+    origin_cols: list[Sequence[Any]] = (
+        list(zip(*origins, strict=True)) if origins else [no_origins] * len(grid_cols)
+    )
+    cols: list[Sequence[str]] = [grid_cols[0]]
+    col_origin: list[Sequence[Any]] = [origin_cols[0]]
+    for right, right_origin in zip(grid_cols[1:], origin_cols[1:], strict=True):
         left, left_origin = cols[-1], col_origin[-1]
         # never let a label column swallow a value column: a merge must be
         # justified by at least one fragment, span or repeat, not only blanks
-        # (tested first: most neighbours, spacer columns above all, stop here)
-        if any(a and b for a, b in zip(left, right, strict=True)) and _columns_agree(
+        # (tested first: most neighbours, spacer columns above all, stop here;
+        # all((a, b)): both cells non-empty, tested in C)
+        if any(map(all, zip(left, right, strict=True))) and _columns_agree(
             left, right, left_origin, right_origin, everything, origins is not None
         ):
             merged = []
@@ -260,15 +271,17 @@ def _merge_fragment_columns(
         else:
             cols.append(right)
             col_origin.append(right_origin)
-    return [[col[r] for col in cols] for r in range(n_rows)]
+    return [list(row) for row in zip(*cols, strict=True)]
 
 
 def _drop_empty(grid: list[list[str]]) -> list[list[str]]:
     """Drop spacer rows and columns (all cells empty)."""
-    rows = [row for row in grid if any(cell for cell in row)]
+    rows = [row for row in grid if any(row)]
     if not rows:
         return []
-    keep = [c for c in range(len(rows[0])) if any(row[c] for row in rows)]
+    keep = [c for c, col in enumerate(zip(*rows, strict=True)) if any(col)]
+    if len(keep) == len(rows[0]):
+        return [list(row) for row in rows]
     return [[row[c] for c in keep] for row in rows]
 
 
@@ -294,4 +307,4 @@ def _normalize_grid(grid: list[list[str]], origins: list[list[Any]] | None) -> l
         origins = None
     grid = _merge_fragment_columns(grid, origins)
     grid = _drop_empty(grid)
-    return [[_drop_footnote(c) for c in row] for row in grid]
+    return [list(map(_drop_footnote, row)) for row in grid]

@@ -21,16 +21,21 @@ from finprobe.document.cells import (
 # --------------------------------------------------------------------------
 # pipe tables (FinDVer context text, Markdown)
 
+_PIPE_CELL = re.compile(r"(?<!\\)\|")
 _PIPE_SEP = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
 
 
 def _pipe_row(line: str) -> list[str]:
+    """The cells of a pipe row; ``line`` is already clean_text'ed (single plain spaces
+    only), so cleaning a cell is stripping its edges."""
     s = line.strip()
     if s.startswith("|"):
         s = s[1:]
     if s.endswith("|") and not s.endswith("\\|"):
         s = s[:-1]
-    return [clean_text(c.replace("\\|", "|")) for c in re.split(r"(?<!\\)\|", s)]
+    if "\\" not in s:  # no escaped "|": a plain split
+        return [c.strip() for c in s.split("|")]
+    return [c.replace("\\|", "|").strip() for c in _PIPE_CELL.split(s)]
 
 
 def _glue_pipe_row(cells: Sequence[str]) -> list[tuple[int, str]]:
