@@ -40,13 +40,13 @@ def _table_rows(table_el) -> list:
 
 # A table's rows and cells flattened into one string by libxslt (C speed) instead of
 # visiting ~900k <td> elements from Python (FinDVer: 5,708 tables). Private-use
-# characters mark the structure: ROW per row, then SEP "position,rowspan,colspan" for
-# each cell with a span attribute, then CELL + the cell's string value (what
-# ``text_content()`` returns) for each cell. The stylesheet selects what
-# ``_table_rows`` and ``iterchildren("td", "th")`` do, in the same (document) order.
-# It starts with "!" when the table's text holds a marker character; a span attribute
-# that is not plain digits fails _SPAN_ITEM: either way the table is read element by
-# element instead, so the result is always the element walk's.
+# characters mark the structure: ROW per row, CELL per cell, then, for a cell with a
+# span attribute, SEP "rowspan,colspan" SEP, then the cell's string value (what
+# ``text_content()`` returns). The stylesheet selects what ``_table_rows`` and
+# ``iterchildren("td", "th")`` do, in the same (document) order. It starts with "!"
+# when the table's text holds a marker character; a span attribute that is not plain
+# digits fails _SPAN_PAIR: either way the table is read element by element instead,
+# so the result is always the element walk's.
 _ROW, _CELL, _SEP = "\ue000", "\ue001", "\ue002"
 # a marker character in a span attribute becomes "x" (not a digit: element walk)
 _NO_MARKS = "translate({0}, '{1}{2}{3}', 'xxx')"
@@ -54,20 +54,18 @@ _FLAT_TABLE = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/199
 <xsl:output method="text" encoding="UTF-8"/>
 <xsl:template match="/"><xsl:for-each select="*">
 <xsl:if test="contains(., '{_ROW}') or contains(., '{_CELL}') or contains(., '{_SEP}')">!</xsl:if>
-<xsl:for-each select="tr | thead/tr | tbody/tr | tfoot/tr">{_ROW}
-<xsl:for-each select="td|th"><xsl:if test="@rowspan or @colspan">{_SEP}<xsl:value-of
- select="position()"/>,<xsl:value-of select="{_NO_MARKS.format("@rowspan", _ROW, _CELL, _SEP)}"
- />,<xsl:value-of select="{_NO_MARKS.format("@colspan", _ROW, _CELL, _SEP)}"/></xsl:if></xsl:for-each>
-<xsl:for-each select="td|th">{_CELL}<xsl:value-of select="."/></xsl:for-each>
-</xsl:for-each></xsl:for-each></xsl:template></xsl:stylesheet>"""
-_SPAN_ITEM = re.compile(r"([0-9]+),([0-9]*),([0-9]*)")
+<xsl:for-each select="tr | thead/tr | tbody/tr | tfoot/tr">{_ROW}<xsl:for-each select="td|th"
+ >{_CELL}<xsl:if test="@rowspan or @colspan">{_SEP}<xsl:value-of
+ select="{_NO_MARKS.format("@rowspan", _ROW, _CELL, _SEP)}"/>,<xsl:value-of
+ select="{_NO_MARKS.format("@colspan", _ROW, _CELL, _SEP)}"/>{_SEP}</xsl:if><xsl:value-of
+ select="."/></xsl:for-each></xsl:for-each></xsl:for-each></xsl:template></xsl:stylesheet>"""
+_SPAN_PAIR = re.compile(r"([0-9]*),([0-9]*)")
 _WHITESPACE = re.compile(r"\s+")  # \s is exactly str.isspace(): what str.split() splits on
 
 Row = tuple[list[str], dict[int, tuple[int, int]]]  # cell texts; {cell index: (rowspan, colspan)}
 _NO_SPANS: dict[int, tuple[int, int]] = {}
-# a row's span items -> {cell index: (rowspan, colspan)} (None: not plain digits); rows
-# repeat their layouts, so each is read once (bounded; the dicts are never mutated)
-_SPAN_LAYOUTS: dict[str, dict[int, tuple[int, int]] | None] = {"": _NO_SPANS}
+# "rowspan,colspan" as written -> (rowspan, colspan), None: not plain digits (bounded)
+_SPAN_PAIRS: dict[str, tuple[int, int] | None] = {}
 
 
 @cache
@@ -77,19 +75,13 @@ def _flattener() -> Any:
     return etree.XSLT(etree.XML(_FLAT_TABLE.encode("utf-8")))
 
 
-def _span_layout(head: str) -> dict[int, tuple[int, int]] | None:
-    if len(_SPAN_LAYOUTS) > 4096:
-        _SPAN_LAYOUTS.clear()
-        _SPAN_LAYOUTS[""] = _NO_SPANS
-    spanned: dict[int, tuple[int, int]] | None = {}
-    for item in head.split(_SEP)[1:]:
-        m = _SPAN_ITEM.fullmatch(item)
-        if m is None:
-            spanned = None
-            break
-        spanned[int(m[1]) - 1] = (_span(m[2] or None), _span(m[3] or None))
-    _SPAN_LAYOUTS[head] = spanned
-    return spanned
+def _span_pair(text: str) -> tuple[int, int] | None:
+    if text not in _SPAN_PAIRS:
+        if len(_SPAN_PAIRS) > 4096:
+            _SPAN_PAIRS.clear()
+        m = _SPAN_PAIR.fullmatch(text)
+        _SPAN_PAIRS[text] = (_span(m[1] or None), _span(m[2] or None)) if m else None
+    return _SPAN_PAIRS[text]
 
 
 def _rows_from_flat(flat: str) -> list[Row] | None:
@@ -108,12 +100,18 @@ def _rows_from_flat(flat: str) -> list[Row] | None:
     if head:
         return None
     rows: list[Row] = []
-    layouts = _SPAN_LAYOUTS
     for part in rows_text:
-        spans, *texts = part.split(_CELL)
-        spanned = layouts[spans] if spans in layouts else _span_layout(spans)
-        if spanned is None:
-            return None
+        texts = part.split(_CELL)[1:]
+        if _SEP not in part:  # no span attributes in this row
+            rows.append((texts, _NO_SPANS))
+            continue
+        spanned: dict[int, tuple[int, int]] = {}
+        for k, text in enumerate(texts):
+            if text.startswith(_SEP):  # SEP "rowspan,colspan" SEP text
+                _, pair, texts[k] = text.split(_SEP, 2)
+                if (spans := _span_pair(pair)) is None:
+                    return None
+                spanned[k] = spans
         rows.append((texts, spanned))
     return rows
 
