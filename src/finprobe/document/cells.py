@@ -37,8 +37,9 @@ def clean_text(text: str, keep_newlines: bool = False) -> str:
         return " ".join(text.split())
     if _ODD_CHAR.search(text):  # translate is slow on non-ASCII text: only when needed
         text = text.translate(_CLEAN_TABLE)  # both substitutions in one pass
-    # one pass over the whole text: a run of spaces never spans a newline
-    lines = (line.strip() for line in _SPACE_RUN.sub(" ", text).split("\n"))
+    if "  " in text:  # one pass over the whole text: a run of spaces never spans a newline
+        text = _SPACE_RUN.sub(" ", text)
+    lines = (line.strip() for line in text.split("\n"))
     return "\n".join(line for line in lines if line)
 
 

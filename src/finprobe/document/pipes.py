@@ -177,6 +177,8 @@ def _split_mixed(text: str) -> list[tuple[str, Any]]:
     rows: list[list[str]] = []
 
     def flush_prose() -> None:
+        if not prose:  # nothing to clean (between two tables, at the start)
+            return
         t = clean_text("\n".join(prose), keep_newlines=True)
         if t:
             parts.append(("p", t))
