@@ -114,3 +114,21 @@ def test_parse_html_table_on_spans() -> None:
     assert table.raw_cells[1] == ["2023", "2022", "2022", "Note"]
     assert table.raw_cells[2][0] == table.raw_cells[4][0] == "Revenue"
     assert (0, 3, 2, 1) in table.spans
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("It\nem 7. Management's Discussion", ["7"]),  # a word broken by conversion
+        ("ITEM 7A. Quantitative", ["7A"]),
+        ("\u0130TEM 2. Management", ["2"]),  # dotted capital I: (?i) matches, lower() differs
+        ("\u0131tem 1. Business", ["1"]),  # dotless i
+        ("Part II, Item 7. Management", ["7"]),
+        ("Systems and items in stock", []),
+        ("No heading here", []),
+    ],
+)
+def test_item_headings_quick_test_misses_no_heading(text: str, items: list[str]) -> None:
+    from finprobe.document.sections import _heading_view, _item_headings
+
+    assert [item for _, item, _ in _item_headings(_heading_view(text))] == items

@@ -29,11 +29,15 @@ _BROKEN_WORD = re.compile(r"(?<=[A-Za-z])\n(?=[a-z])")
 
 def _heading_view(text: str) -> str:
     """Text with words re-joined where conversion broke them ("It\nem 7. Mana\ngement")."""
-    return _BROKEN_WORD.sub("", text)
+    return _BROKEN_WORD.sub("", text) if "\n" in text else text
 
 
 def _item_headings(text: str) -> list[tuple[int, str, str]]:
     """(offset, item token, following text) for each line-start "Item N." heading."""
+    # "item" (any case) must be there, and its t, e, m only match ASCII letters: a
+    # quick test before the full pattern (most paragraphs hold no "item")
+    if "tem" not in text.lower():
+        return []
     return [
         (m.start(), m.group(1).upper(), text[m.end() : m.end() + 120])
         for m in _ITEM_HEADING.finditer(text)
