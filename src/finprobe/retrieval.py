@@ -20,6 +20,7 @@ top-k back in reading order for a prompt.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import math
 import os
@@ -27,6 +28,7 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import chain
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -178,16 +180,31 @@ def number_tokens(raw: str) -> list[str]:
 
 def analyze(text: str, numbers: bool = True, stemming: bool = True) -> list[str]:
     """Lowercase, drop English stopwords, stem, and normalise numbers into tokens."""
-    out: list[str] = []
-    for token in _TOKEN.findall(text.lower()):  # the pattern has no groups: whole matches
-        out += _word_tokens(token, numbers, stemming)
-    return out
+    table = _TOKEN_TABLES[numbers, stemming]
+    # the pattern has no groups: whole matches; one C-level pass over the words, each
+    # looked up in the memo (reports repeat their words: millions of words, few distinct)
+    return list(chain.from_iterable(map(table.__getitem__, _TOKEN.findall(text.lower()))))
 
 
-@lru_cache(maxsize=1 << 18)
+class _TokenTable(dict):
+    """Matched word or number -> its tokens, filled on first sight (bounded)."""
+
+    def __init__(self, numbers: bool, stemming: bool) -> None:
+        super().__init__()
+        self.numbers, self.stemming = numbers, stemming
+
+    def __missing__(self, token: str) -> tuple[str, ...]:
+        if len(self) >= 1 << 18:
+            self.clear()
+        tokens = self[token] = _word_tokens(token, self.numbers, self.stemming)
+        return tokens
+
+
+_TOKEN_TABLES = {(n, s): _TokenTable(n, s) for n in (True, False) for s in (True, False)}
+
+
 def _word_tokens(token: str, numbers: bool, stemming: bool) -> tuple[str, ...]:
-    """The tokens of one matched word or number; memoised, as reports repeat their words
-    (a report's 2.7 million words are a few thousand distinct ones)."""
+    """The tokens of one matched word or number."""
     global _STOP
     if token[0].isdigit():
         return tuple(number_tokens(token)) if numbers else ()
@@ -339,11 +356,19 @@ class BM25Retriever(_Base):
         self._token_sets = None
 
     def _build(self, bm25s: Any) -> Any:
-        corpus = [self.tokenizer(p.text) for p in self.passages]
-        # bm25s rejects an all-empty corpus; a placeholder token keeps shapes intact
-        corpus = [tokens or ["\u2205"] for tokens in corpus]
-        model = bm25s.BM25(k1=self.k1, b=self.b)
-        model.index(corpus, show_progress=False)
+        # millions of token strings and lists, no reference cycles: the cyclic collector
+        # is paused meanwhile (it would rescan the growing heap again and again)
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            corpus = [self.tokenizer(p.text) for p in self.passages]
+            # bm25s rejects an all-empty corpus; a placeholder token keeps shapes intact
+            corpus = [tokens or ["\u2205"] for tokens in corpus]
+            model = bm25s.BM25(k1=self.k1, b=self.b)
+            model.index(corpus, show_progress=False)
+        finally:
+            if enabled:
+                gc.enable()
         return model
 
     @property

@@ -167,10 +167,11 @@ def _report_passages(path: str) -> tuple[Passage, ...]:
     # parsing a report costs a quarter second or more: its passages are kept on disk
     # by the file's content hash and the parser's code (finprobe.diskcache)
     from finprobe.diskcache import cached_json, code_version, file_digest
+    from finprobe.document import MODULES
 
     rows = cached_json(
         "findver-passages",
-        code_version("finprobe.document", "finprobe.retrieval"),
+        code_version(*MODULES, "finprobe.retrieval"),
         file_digest(path),
         lambda: [[p.id, p.text, p.kind, p.order] for p in _parse_passages(path)],
     )

@@ -1,0 +1,205 @@
+"""Text with pipe tables (FinDVer context text, Markdown): prose and tables split apart,
+ragged pipe rows aligned."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from finprobe.document.cells import (
+    _DIGIT_MARKER,
+    _FOOTNOTE,
+    _PREFIX_FRAGMENTS,
+    _SUFFIX_FRAGMENTS,
+    _is_numeric,
+    _join_cells,
+    _values_dwarf_markers,
+    clean_text,
+)
+
+# --------------------------------------------------------------------------
+# pipe tables (FinDVer context text, Markdown)
+
+_PIPE_CELL = re.compile(r"(?<!\\)\|")
+_PIPE_SEP = re.compile(r"^\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?$")
+
+
+def _pipe_row(line: str) -> list[str]:
+    """The cells of a pipe row; ``line`` is already clean_text'ed (single plain spaces
+    only), so cleaning a cell is stripping its edges."""
+    s = line.strip()
+    if s.startswith("|"):
+        s = s[1:]
+    if s.endswith("|") and not s.endswith("\\|"):
+        s = s[:-1]
+    if "\\" not in s:  # no escaped "|": a plain split
+        return [c.strip() for c in s.split("|")]
+    return [c.replace("\\|", "|").strip() for c in _PIPE_CELL.split(s)]
+
+
+def _glue_pipe_row(cells: Sequence[str]) -> list[tuple[int, str]]:
+    """Non-empty cells after the label with "$"/")"/"%" fragments glued on.
+
+    Each value keeps the raw column index of its first fragment.
+    """
+    vals: list[tuple[int, str]] = []
+    for c, cell in enumerate(cells, start=1):
+        if not cell:
+            continue
+        if vals and (vals[-1][1] in _PREFIX_FRAGMENTS or cell in _SUFFIX_FRAGMENTS):
+            vals[-1] = (vals[-1][0], _join_cells(vals[-1][1], cell))
+        else:
+            vals.append((c, cell))
+    return vals
+
+
+def _digit_markers_are_footnotes(
+    glued: list[tuple[list[str], list[tuple[int, str]]]],
+) -> set[tuple[int, int]]:
+    """Which "(n)" cells of pipe rows are footnote markers, as (row, position) pairs.
+
+    ``glued`` holds each raw row with its values from _glue_pipe_row.
+
+    A lone "(31)" is a negative value unless the context says otherwise:
+    - the row: without its "(n)" cells it has the table's usual number of
+      values, with them more than any other row ("Assets | 8,650 | (3) | 14,908");
+    - the column: every cell in that raw pipe column is a marker and the
+      table's other numbers dwarf them (a footnote column beside thousands).
+    A row that already has the usual number of values keeps them all
+    ("Other, net | (55) | (31) | (30)").
+    """
+    cands = {  # only whole pipe cells: "( 23" + ")" glued is a value
+        r: [i for i, (c, v) in enumerate(vals) if _DIGIT_MARKER.match(v) and cells[c] == v]
+        for r, (cells, vals) in enumerate(glued)
+    }
+
+    def size(vals: list[tuple[int, str]]) -> int:  # "(a)", "*" are never values
+        return sum(not _FOOTNOTE.match(v) or bool(_DIGIT_MARKER.match(v)) for _, v in vals)
+
+    counts = [size(vals) for r, (_, vals) in enumerate(glued) if vals and not cands[r]]
+    usual = max(set(counts), key=lambda n: (counts.count(n), n)) if counts else None
+    longest = max(counts, default=0)
+    by_col: dict[int, list[str]] = {}
+    before: dict[int, list[str]] = {}  # the values each column's markers follow
+    for _, vals in glued:
+        for i, (c, v) in enumerate(vals):
+            by_col.setdefault(c, []).append(v)
+            if i and _DIGIT_MARKER.match(v):
+                before.setdefault(c, []).append(vals[i - 1][1])
+    every = [v for _, vals in glued for _, v in vals]
+    marker_cols = {
+        c
+        for c, col in by_col.items()
+        if all(_FOOTNOTE.match(v) for v in col)
+        and _values_dwarf_markers(every, col, before.get(c, ()))
+    }
+    out: set[tuple[int, int]] = set()
+    for r, idx in cands.items():
+        if not idx:
+            continue
+        n_keep = size(glued[r][1])
+        n_drop = n_keep - len(idx)
+        if usual is not None and n_keep == usual:
+            continue
+        if usual is not None and n_drop == usual and n_keep > longest:
+            out.update((r, i) for i in idx)  # with its markers the row is too long
+        else:
+            out.update((r, i) for i in idx if glued[r][1][i][0] in marker_cols)
+    return out
+
+
+def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
+    """Align ragged pipe rows (colspans were lost when the text was made).
+
+    Within each row fragments are glued ("$" + "3,035", "(1,360" + ")") and
+    empty cells dropped, keeping the first cell as the row label. Footnote
+    markers in cells of their own are dropped when they follow the label or a
+    value ("(a)", "*"); a "(12)" only when its context marks it as a footnote
+    (see _digit_markers_are_footnotes), else it is a negative value. Rows with
+    fewer values are right-aligned (financial tables drop leading columns
+    far more often than trailing ones); a single text value spans the row.
+    """
+    glued = [(row, _glue_pipe_row(row[1:])) for row in rows]
+    footnotes = _digit_markers_are_footnotes(glued)
+    compact: list[list[str]] = []
+    for r, (row, cells) in enumerate(glued):
+        label = row[0] if row else ""
+        vals: list[str] = []
+        for i, (_, cell) in enumerate(cells):
+            if (r, i) in footnotes:
+                continue
+            if (
+                _FOOTNOTE.match(cell)
+                and not _DIGIT_MARKER.match(cell)
+                and (not vals or _is_numeric(vals[-1]))
+                and (vals or any(_is_numeric(v) for _, v in cells))
+            ):
+                continue  # "(a)", "*": a footnote on the label or the value before it
+            vals.append(cell)
+        compact.append([label, *vals])
+    width = max((len(r) for r in compact), default=0)
+    out = []
+    for row in compact:
+        label, vals = row[0], row[1:]
+        k, n = len(vals), width - 1
+        if k == n:
+            out.append(row)
+        elif k == 1 and not _is_numeric(vals[0]):
+            out.append([label] + vals * n)
+        elif k and sum(_is_numeric(v) for v in vals) * 2 >= k:
+            out.append([label] + [""] * (n - k) + vals)
+        else:
+            out.append([label] + vals + [""] * (n - k))
+    return out
+
+
+def _squash(s: str) -> str:
+    return re.sub(r"[\s$()%,]", "", s)
+
+
+def _html_matches_pipe(html_grid: list[list[str]], pipe_rows: list[list[str]]) -> bool:
+    """Same rows, same text per row (ignoring spacing and fragments)?"""
+    pipe = [r for r in pipe_rows if any(r)]
+    if not html_grid or len(html_grid) != len(pipe):
+        return False
+    same = 0
+    for h, p in zip(html_grid, pipe, strict=True):
+        hs, ps = _squash("".join(h)), _squash("".join(p))
+        same += hs == ps
+    return same >= 0.9 * len(pipe)
+
+
+def _split_mixed(text: str) -> list[tuple[str, Any]]:
+    """Split text into ("p", prose) and ("t", pipe rows) parts, in order."""
+    parts: list[tuple[str, Any]] = []
+    prose: list[str] = []
+    rows: list[list[str]] = []
+
+    def flush_prose() -> None:
+        if not prose:  # nothing to clean (between two tables, at the start)
+            return
+        t = clean_text("\n".join(prose), keep_newlines=True)
+        if t:
+            parts.append(("p", t))
+        prose.clear()
+
+    def flush_rows() -> None:
+        if rows:
+            parts.append(("t", list(rows)))
+        rows.clear()
+
+    for line in text.split("\n"):
+        # only a line with a "|" can be a pipe row (cleaning adds none): prose lines are
+        # cleaned once, with their paragraph
+        stripped = clean_text(line) if "|" in line else ""
+        if stripped.startswith("|") and stripped.count("|") >= 2:
+            flush_prose()
+            if not _PIPE_SEP.match(stripped):
+                rows.append(_pipe_row(stripped))
+        else:
+            flush_rows()
+            prose.append(line)
+    flush_prose()
+    flush_rows()
+    return parts

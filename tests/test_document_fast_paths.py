@@ -1,0 +1,134 @@
+"""The document parser's fast paths give exactly what the plain per-cell code gives.
+
+HTML tables are flattened by libxslt (finprobe.document.html) and cleaned once per
+table; text is cleaned without str.translate when it holds no odd character. Each is
+checked here against the straightforward definition, on edge cases: spans in every
+form, nested markup, odd and zero-width spaces, marker characters in cell text and
+attributes (which must send the table to the element walk), and malformed spans.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from lxml import html as lhtml
+
+from finprobe.document import clean_text, parse_html_table
+from finprobe.document.cells import _CLEAN_TABLE
+from finprobe.document.html import (
+    _CELL,
+    _ROW,
+    _SEP,
+    _flattener,
+    _grid_from_table_element,
+    _html_parser,
+    _rows_from_elements,
+    _rows_from_flat,
+)
+
+
+def reference_clean_text(text: str, keep_newlines: bool = False) -> str:
+    """clean_text as it was before the fast paths: translate always, then split/strip."""
+    if not keep_newlines and text.isascii():
+        return " ".join(text.split())
+    text = text.translate(_CLEAN_TABLE)
+    if keep_newlines:
+        lines = (line.strip() for line in re.sub(r" {2,}", " ", text).split("\n"))
+        return "\n".join(line for line in lines if line)
+    return " ".join(text.split())
+
+
+ODD = ["\u00a0", "\u2002", "\u2009", "\u202f", "\u3000", "\t", "\r", "\f", "\v", "\u200b",
+       "\ufeff", "\u00ad", "\u2060", "\x1c", "\x85", "\u2028", "  ", " ", "\n", "\n\n"]  # fmt: skip
+WORDS = ["Revenue", "$", "(1,234", ")", "%", "—", "2023", "é", "’s", "|", "a|b"]
+
+
+@pytest.mark.parametrize("seed", range(300))
+def test_clean_text_matches_its_definition(seed: int) -> None:
+    rng = random.Random(seed)
+    text = "".join(rng.choice(ODD + WORDS) for _ in range(rng.randint(0, 30)))
+    assert clean_text(text) == reference_clean_text(text)
+    assert clean_text(text, keep_newlines=True) == reference_clean_text(text, True)
+
+
+def _table(markup: str):
+    root = lhtml.fromstring(markup, parser=_html_parser())
+    return root if root.tag == "table" else next(root.iter("table"))
+
+
+TRICKY = [
+    # colspans, rowspans, both, spans into rows that are short, header/body/foot groups
+    "<table><thead><tr><th colspan=3>Year ended</th><th rowspan=2>Note</th></tr>"
+    "<tr><th>2023</th><th colspan='2'>2022</th></tr></thead>"
+    "<tbody><tr><td rowspan=3>Revenue</td><td>$</td><td>1,234</td></tr><tr><td>(5</td>"
+    "<td>)</td></tr></tbody><tfoot><tr><td colspan=2 rowspan=2>Total</td></tr></tfoot></table>",
+    # nested markup, breaks, entities, odd and zero-width spaces, empty cells
+    "<table><tr><td><p>Net&nbsp;income</p><br/><span> (loss)\u200b</span></td><td></td>"
+    "<td>\u2009\u2009 12\u00a0% </td></tr><tr><td>  </td><td>&#8212;</td></tr></table>",
+    # malformed span attributes: empty, spaces, words, zero, huge, signs
+    "<table><tr><td colspan=''>a</td><td colspan=' 2 '>b</td><td rowspan='two'>c</td>"
+    "<td colspan=0>d</td><td colspan=999>e</td><td rowspan='+2'>f</td></tr>"
+    "<tr><td>g</td></tr></table>",
+    # a nested table (its text is part of the outer cell), stray elements in rows
+    "<table><tr><td>outer<table><tr><td>inner</td></tr></table></td><span>x</span>"
+    "<td>last</td></tr><caption>Cap</caption></table>",
+    # no rows at all; a row with no cells
+    "<table></table>",
+    "<table><tr></tr><tr><td>only</td></tr></table>",
+]
+
+
+@pytest.mark.parametrize("markup", TRICKY)
+def test_flattened_table_reads_as_the_element_walk(markup: str) -> None:
+    el = _table(markup)
+    flat = _rows_from_flat(str(_flattener()(el)))
+    if markup is TRICKY[2]:  # malformed spans: the element walk reads it (below)
+        assert flat is None
+    else:
+        assert flat == _rows_from_elements(el)
+
+
+def test_spans_with_non_digit_attributes_use_the_element_walk() -> None:
+    el = _table(TRICKY[2])
+    assert _rows_from_flat(str(_flattener()(el))) is None  # ' 2 ', 'two', '+2'
+    grid, _, spans = _grid_from_table_element(el)
+    assert grid[0][:3] == ["a", "b", "b"]  # colspan ' 2 ' read as 2, as int() does
+    assert (0, 1, 1, 2) in spans
+
+
+@pytest.mark.parametrize("mark", [_ROW, _CELL, _SEP])
+def test_marker_characters_in_text_or_attributes_use_the_element_walk(mark: str) -> None:
+    in_text = _table(f"<table><tr><td>a{mark}b</td><td>c</td></tr></table>")
+    assert _rows_from_flat(str(_flattener()(in_text))) is None
+    assert _grid_from_table_element(in_text)[0] == [[f"a{mark}b", "c"]]
+    in_attr = _table(f"<table><tr><td colspan='1{mark}2,3'>a</td><td>c</td></tr></table>")
+    assert _rows_from_flat(str(_flattener()(in_attr))) is None
+    assert _grid_from_table_element(in_attr)[0] == [["a", "c"]]
+
+
+def test_parse_html_table_on_spans() -> None:
+    table = parse_html_table(TRICKY[0])
+    assert table.raw_cells[0] == ["Year ended", "Year ended", "Year ended", "Note"]
+    assert table.raw_cells[1] == ["2023", "2022", "2022", "Note"]
+    assert table.raw_cells[2][0] == table.raw_cells[4][0] == "Revenue"
+    assert (0, 3, 2, 1) in table.spans
+
+
+@pytest.mark.parametrize(
+    ("text", "items"),
+    [
+        ("It\nem 7. Management's Discussion", ["7"]),  # a word broken by conversion
+        ("ITEM 7A. Quantitative", ["7A"]),
+        ("\u0130TEM 2. Management", ["2"]),  # dotted capital I: (?i) matches, lower() differs
+        ("\u0131tem 1. Business", ["1"]),  # dotless i
+        ("Part II, Item 7. Management", ["7"]),
+        ("Systems and items in stock", []),
+        ("No heading here", []),
+    ],
+)
+def test_item_headings_quick_test_misses_no_heading(text: str, items: list[str]) -> None:
+    from finprobe.document.sections import _heading_view, _item_headings
+
+    assert [item for _, item, _ in _item_headings(_heading_view(text))] == items
