@@ -317,6 +317,51 @@ def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None
     assert self_check(cost, report).passed
 
 
+def _built(tmp_path: Path, report: Path, seeds: int = 20) -> list[dict]:
+    """The builder's own claims over many draws, before any self-check drops one."""
+    doc = load_findver_report(report)
+    return [r for seed in range(seeds) for r in build_claims_for_document(doc, report.name, seed, 6)]
+
+
+def test_income_before_income_taxes_is_signed_for_builder_and_self_check(tmp_path: Path) -> None:
+    """A pre-tax loss (850) | (717): "income" not directly followed by "tax" is signed."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n"
+        "| Income before income taxes | (850) | (717) |\n| Income tax expense | (40) | (30) |"
+    )
+    report = _report(tmp_path, table=table)
+    pretax = [r for r in _built(tmp_path, report) if r["statement"].startswith("Income before")]
+    assert pretax and all(r["kind"] == "lookup" for r in pretax)
+    assert all(" was negative " in r["statement"] for r in pretax if r["entailment_label"])
+    row = "Income before income taxes"
+    claim = {
+        "statement": f"{row} was $850 thousand in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed  # the size reading of a loss
+    assert self_check(dict(claim, statement=f"{row} was negative $850 thousand in 2023."), report).passed
+    change = dict(
+        claim,
+        statement=f"{row} increased by $133 thousand from 2022 to 2023.",
+        kind="change",
+        cells=[{"row": row, "period": "2022"}, {"row": row, "period": "2023"}],
+    )
+    assert not self_check(change, report).passed
+    # a tax row is a cost: its size is what "increased" speaks of
+    tax = "Income tax expense"
+    cost = dict(
+        change,
+        statement=f"{tax} increased by $10 thousand from 2022 to 2023.",
+        cells=[{"row": tax, "period": "2022"}, {"row": tax, "period": "2023"}],
+    )
+    assert self_check(cost, report).passed
+
+
 def test_a_row_that_names_no_metric_is_no_subject(tmp_path: Path) -> None:
     """ "Other decreased by 92.52%": a bare "Other" or "Total" row names nothing."""
     table = (

@@ -147,10 +147,12 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
 
 
 # what an analyst reads as signed, not as a cost's size: profits, EBITDA, net changes
+# ("Income before income taxes" is signed; "income" directly followed by "tax" is a tax)
 _SIGNED_ROW = re.compile(
-    r"(?i)\b(?:income|earnings|profit|ebitda|ebit|comprehensive|provided by|net (?:change|increase|decrease))\b"
+    r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|provided by|"
+    r"net (?:change|increase|decrease))\b"
 )
-_TAX_OR_LOSS = re.compile(r"(?i)\bincome tax|\bloss(?:es)?\b")
+_TAX_OR_LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
 
 
 def _signed_measure(claim: dict[str, Any]) -> bool:
