@@ -320,7 +320,9 @@ def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None
 def _built(tmp_path: Path, report: Path, seeds: int = 20) -> list[dict]:
     """The builder's own claims over many draws, before any self-check drops one."""
     doc = load_findver_report(report)
-    return [r for seed in range(seeds) for r in build_claims_for_document(doc, report.name, seed, 6)]
+    return [
+        r for seed in range(seeds) for r in build_claims_for_document(doc, report.name, seed, 6)
+    ]
 
 
 def test_income_before_income_taxes_is_signed_for_builder_and_self_check(tmp_path: Path) -> None:
@@ -344,7 +346,9 @@ def test_income_before_income_taxes_is_signed_for_builder_and_self_check(tmp_pat
         "cells": [{"row": row, "period": "2023"}],
     }
     assert not self_check(claim, report).passed  # the size reading of a loss
-    assert self_check(dict(claim, statement=f"{row} was negative $850 thousand in 2023."), report).passed
+    assert self_check(
+        dict(claim, statement=f"{row} was negative $850 thousand in 2023."), report
+    ).passed
     change = dict(
         claim,
         statement=f"{row} increased by $133 thousand from 2022 to 2023.",
@@ -401,6 +405,33 @@ def test_a_share_count_named_after_a_per_share_figure_is_a_count(tmp_path: Path)
         assert "$" not in r["statement"], r["statement"]
         assert r["kind"] == "pct_change" or " shares" in r["statement"], r["statement"]
         assert self_check(r, report).passed
+
+
+def test_a_price_per_share_is_no_share_count(tmp_path: Path) -> None:
+    """ "Weighted average price per share of shares repurchased" is a price, not a count."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    row = "Weighted average price per share of shares repurchased"
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n"
+        f"| {row} | 45.12 | 40.10 |\n| Total operating expenses | 2,000 | 1,900 |"
+    )
+    report = _report(tmp_path, table=table)
+    priced = [r for r in _built(tmp_path, report) if r["statement"].startswith(row)]
+    assert priced
+    for r in priced:
+        assert " shares " not in r["statement"].split(row, 1)[1], r["statement"]
+        assert "thousand" not in r["statement"], r["statement"]
+    claim = {
+        "statement": f"{row} was 45.12 thousand shares in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    price = dict(claim, statement=f"{row} was $45.12 per share in 2023.")
+    assert self_check(price, report).passed
 
 
 def test_a_second_table_in_the_same_entry_is_not_read_under_the_first_header(

@@ -51,6 +51,9 @@ _PER_SHARE = re.compile(
 _SHARE_COUNT = re.compile(
     r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
 )
+# ... but a price, value or cost per share is a per-share amount ("Weighted average price
+# per share of shares repurchased")
+_PRICE_PER_SHARE = re.compile(r"(?i)\b(?:price|value|cost)s?\b.*?\bper\s+share\b")
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
 )
@@ -241,8 +244,9 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
                 cells[period] = Cell(label, period, read[0], read[1], _decimals(read[1]))
         if set(cells) != set(periods) or all(cell.value == 0 for cell in cells.values()):
             continue
-        per_share = bool(_PER_SHARE.search(label)) and not _SHARE_COUNT.search(label)
-        counted = _COUNT.search(label) or _SHARE_COUNT.search(label)
+        priced = bool(_PRICE_PER_SHARE.search(label))
+        per_share = bool(_PER_SHARE.search(label)) and (priced or not _SHARE_COUNT.search(label))
+        counted = not per_share and (_COUNT.search(label) or _SHARE_COUNT.search(label))
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
         if scale not in _SCALE_WORDS:

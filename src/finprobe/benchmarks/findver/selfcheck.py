@@ -34,6 +34,8 @@ _PER_SHARE_ROW = re.compile(r"(?i)\bper\b[^,;]{0,30}?\b(?:share|unit)s?\b|\bEPS\
 _COUNT_ROW = re.compile(
     r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
 )
+# a price, value or cost per share is an amount, whatever shares the label also names
+_PRICED_ROW = re.compile(r"(?i)\b(?:price|value|cost)s?\b[^|]*?\bper\b[^,;]{0,30}?\bshares?\b")
 _MONTH_DAY = re.compile(
     r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
 )
@@ -198,7 +200,8 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         return "no cited cells"
     per_share = "per share" in statement
     row_per_share = any(
-        _PER_SHARE_ROW.search(c["row"]) and not _COUNT_ROW.search(c["row"])
+        _PER_SHARE_ROW.search(c["row"])
+        and (_PRICED_ROW.search(c["row"]) or not _COUNT_ROW.search(c["row"]))
         for c in claim.get("cells") or []
     )
     if kind in ("lookup", "change") and row_per_share != per_share:
