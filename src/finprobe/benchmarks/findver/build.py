@@ -54,6 +54,8 @@ _SHARE_COUNT = re.compile(
 # ... but a price, value or cost per share is a per-share amount ("Weighted average price
 # per share of shares repurchased")
 _PRICE_PER_SHARE = re.compile(r"(?i)\b(?:price|value|cost)s?\b.*?\bper\s+share\b")
+# "(in thousands, except share and per share data)": share counts are not scaled
+_EXCEPT_SHARES = re.compile(r"(?i)\bexcept\b[^)]{0,60}?(?<!per )(?<!per-)\bshares?\b")
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
 )
@@ -226,6 +228,7 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
     if len(periods) < 2 or len(spans) > 1:
         return None
     labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
+    caption = (table.pre_text or "") + " " + " ".join(" ".join(row) for row in table.cells[:3])
     rows: dict[str, Row] = {}
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
@@ -249,6 +252,8 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
         counted = not per_share and (_COUNT.search(label) or _SHARE_COUNT.search(label))
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
+        if counted and re.search(r"(?i)\bshares?\b", label) and _EXCEPT_SHARES.search(caption):
+            scale = Decimal(1)
         if scale not in _SCALE_WORDS:
             continue
         rows[label] = Row(label, r, cells, unit, scale, _heading(table, r))

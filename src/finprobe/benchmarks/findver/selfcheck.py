@@ -97,6 +97,7 @@ class _RawTable:
     rows: list[tuple[str, list[Decimal]]]  # label, figures
     years: list[str]  # the header's years, left to right
     scale: Decimal
+    shares_unscaled: bool = False  # "(in thousands, except share data)"
 
 
 @functools.lru_cache(maxsize=8)
@@ -124,6 +125,10 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
     header_text = " ".join(lines[:6])
     found = _SCALE.search(header_text) or _SCALE.search(prose) or _SCALE.search(before)
     scale = Decimal(1)
+    # the clause around the scale: does it except share counts ("except share and per
+    # share data"; "except per share data" does not)?
+    clause = found.string[found.start() :][:120].split(")")[0] if found else ""
+    unscaled = bool(re.search(r"(?i)\bexcept\b.*?(?<!per )(?<!per-)\bshares?\b", clause))
     if found:
         word = (found.group(1) or found.group(2)).lower().rstrip("s")
         scale = _SCALES.get(word, Decimal(1))
@@ -145,7 +150,7 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         if figures:
             body = True
         rows.append((label, figures))
-    return _RawTable(rows, years, scale)
+    return _RawTable(rows, years, scale, unscaled)
 
 
 # what an analyst reads as signed, not as a cost's size: profits, EBITDA, net changes
@@ -198,7 +203,10 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         cited.append(got)
     if not cited:
         return "no cited cells"
-    per_share = "per share" in statement
+    per_share = bool(re.search(r"\d\)? per share\b", statement))  # the figure's unit
+    counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
+    # share counts under "(in thousands, except share data)" are not in thousands
+    scale = Decimal(1) if counted and table.shares_unscaled else table.scale
     row_per_share = any(
         _PER_SHARE_ROW.search(c["row"])
         and (_PRICED_ROW.search(c["row"]) or not _COUNT_ROW.search(c["row"]))
@@ -216,7 +224,7 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
             same_scale = m.group(3) is None
             size = abs(value)
         else:
-            same_scale = _WORD_SCALE[m.group(3) or ""] == table.scale
+            same_scale = _WORD_SCALE[m.group(3) or ""] == scale
             size = abs(value)
         if not same_scale:
             return "scale differs"
@@ -236,7 +244,7 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
             return "sign changes"
         if all(v <= 0 for v in row) and _signed_measure(claim):
             return "signed measure negative throughout"
-        if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != table.scale:
+        if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != scale:
             return "scale differs"
         grew = abs(new) > abs(old)
         said_grew = m.group(1) in ("increased", "widened")
