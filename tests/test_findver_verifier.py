@@ -460,7 +460,7 @@ def test_a_further_passage_counts_only_under_a_row_the_claim_names() -> None:
     table = Passage(
         "11",
         "(in thousands) | 2023 | 2022\nResearch and development | 4,438 | 2,486\n"
-        "Marketing | 1,900 | 1,700",
+        "Marketing | 1,900 | 1,700\nResearch services | 3,100 | 2,900",
         "table",
         1,
     )
@@ -468,7 +468,9 @@ def test_a_further_passage_counts_only_under_a_row_the_claim_names() -> None:
     assert verify_claim(claim, [prose, table], top=1).label == "entailed"
     verdict = verify_claim(claim, [prose, table], top=1)
     assert [p.id for p in verdict.evidence] == ["10", "11"]  # the further passage is cited
-    # a figure the further passage holds only under a row the claim does not name
+    # a figure the further passage holds only under a row the claim does not name in
+    # full: "Research services" shares "research" with the claim, not "services"
+    # (3,100 - 2,900), and Marketing shares no word (1,900 - 1,700)
     other = "Research and development costs increased by $200 thousand from 2022 to 2023."
     assert verify_claim(other, [prose, table], top=1).label == "refuted"
     # a perturbed figure stays refuted
