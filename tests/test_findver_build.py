@@ -321,6 +321,31 @@ def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None
     assert self_check(cost, report).passed
 
 
+def test_an_expense_that_names_income_or_profit_is_a_cost(tmp_path: Path) -> None:
+    """The signed-measure test reads the label's head: these are costs that grow by size."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    interest, sharing = "Interest expense, net of interest income", "Profit sharing expense"
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n"
+        f"| {interest} | (100) | (90) |\n| {sharing} | (130) | (70) |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = _built(tmp_path, report)
+    for label in (interest, sharing):
+        own = [r for r in rows if r["statement"].startswith(label)]
+        assert any(r["kind"] in ("change", "pct_change") for r in own), label
+        assert not any(" was negative " in r["statement"] for r in own), label
+    claim = {
+        "statement": f"{sharing} increased by $60 thousand from 2022 to 2023.",
+        "entailment_label": True,
+        "kind": "change",
+        "relevant_context": [1],
+        "cells": [{"row": sharing, "period": "2022"}, {"row": sharing, "period": "2023"}],
+    }
+    assert self_check(claim, report).passed
+
+
 def test_income_before_income_taxes_is_signed_for_builder_and_self_check(tmp_path: Path) -> None:
     """A pre-tax loss (850) | (717): "income" not directly followed by "tax" is signed."""
     from finprobe.benchmarks.findver.selfcheck import self_check

@@ -77,6 +77,19 @@ _SIGNED_MEASURE = re.compile(
     r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|"
     r"net\s+(?:change|increase|decrease)|provided\s+by)\b"
 )
+_EXPENSE = re.compile(r"(?i)\b(?:expenses?|costs?|charges?)\b")
+
+
+def _signed_label(label: str) -> bool:
+    """The label's head metric (before a comma or parenthesis) is a signed measure, not a
+    loss or an expense: "Interest expense, net of interest income" and "Profit sharing
+    expense" are costs."""
+    head = re.split(r"[,(]", label, maxsplit=1)[0]
+    return bool(
+        _SIGNED_MEASURE.search(head) and not _EXPENSE.search(head) and not _LOSS.search(label)
+    )
+
+
 _SCALE_WORDS = {
     Decimal(1): "",
     Decimal(1000): "thousand",
@@ -339,7 +352,7 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
         value >= 0
         or row.negative
         and not re.search(r"(?i)\bnet\b.*\b(?:change|increase|decrease)\b", row.label)
-        and not (_SIGNED_MEASURE.search(row.label) and not _LOSS.search(row.label))
+        and not _signed_label(row.label)
     ):
         return text  # expenses and outflows shown in parentheses: their size
     if _LOSS.search(row.label):
@@ -495,7 +508,7 @@ def _change(
 ) -> BuiltClaim | None:
     if row.mixed:
         return None  # a sign change has no size to grow or shrink
-    if row.negative and _SIGNED_MEASURE.search(row.label) and not _LOSS.search(row.label):
+    if row.negative and _signed_label(row.label):
         return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
     a, b = row.cells[new], row.cells[old]
     size_new, size_old = abs(a.value), abs(b.value)

@@ -164,8 +164,12 @@ _TAX_OR_LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
 
 def _signed_measure(claim: dict[str, Any]) -> bool:
     """The claim's row is a signed measure and not a loss (a loss grows by its size)."""
-    label = " ".join(str(c.get("row", "")) for c in claim.get("cells") or [])
-    return bool(_SIGNED_ROW.search(label)) and not _TAX_OR_LOSS.search(label)
+    label = str(((claim.get("cells") or [{}])[0]).get("row", ""))
+    # read at the label's head: "Interest expense, net of interest income" is a cost
+    head = label.split(",")[0].split("(")[0]
+    if re.search(r"(?i)\b(?:expenses?|costs?|charges?)\b", head):
+        return False
+    return bool(_SIGNED_ROW.search(head)) and not _TAX_OR_LOSS.search(label)
 
 
 def _dec(text: str) -> Decimal:
