@@ -431,6 +431,31 @@ def test_a_share_count_named_after_a_per_share_figure_is_a_count(tmp_path: Path)
     assert self_check(dict(claim, statement=f"{row} was 37,218,708 shares in 2023."), report).passed
 
 
+def test_shares_in_thousands_unless_the_caption_excepts_share_counts(tmp_path: Path) -> None:
+    """ "(In thousands, except per common share amounts)": share counts are in thousands."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    row = "Diluted weighted average shares outstanding"
+    table = (
+        "| | 2023 | 2022 |\n| Net income | 138,061 | 103,066 |\n"
+        f"| {row} | 28,888 | 28,305 |\n| Dilutive securities | 836 | 703 |"
+    )
+    caption = "(In thousands, except per common share amounts)"
+    report = _report(tmp_path, table=table, caption=caption)
+    lookups = [r for r in _built(tmp_path, report) if r["statement"].startswith(f"{row} was")]
+    assert lookups and all("thousand shares" in r["statement"] for r in lookups)
+    claim = {
+        "statement": f"{row} was 28,888 shares in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    thousands = dict(claim, statement=f"{row} was 28,888 thousand shares in 2023.")
+    assert self_check(thousands, report).passed
+
+
 def test_a_price_per_share_is_no_share_count(tmp_path: Path) -> None:
     """ "Weighted average price per share of shares repurchased" is a price, not a count."""
     from finprobe.benchmarks.findver.selfcheck import self_check

@@ -55,7 +55,8 @@ _SHARE_COUNT = re.compile(
 # per share of shares repurchased")
 _PRICE_PER_SHARE = re.compile(r"(?i)\b(?:price|value|cost)s?\b.*?\bper\s+share\b")
 # "(in thousands, except share and per share data)": share counts are not scaled
-_EXCEPT_SHARES = re.compile(r"(?i)\bexcept\b[^)]{0,60}?(?<!per )(?<!per-)\bshares?\b")
+# ("except per common share amounts" excepts per-share figures only: no "per" before it)
+_EXCEPT_SHARES = re.compile(r"(?i)\bexcept\b(?:(?!\bper\b)[^)]){0,60}?\bshares?\b")
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
 )

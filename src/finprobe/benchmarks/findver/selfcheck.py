@@ -128,7 +128,7 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
     # the clause around the scale: does it except share counts ("except share and per
     # share data"; "except per share data" does not)?
     clause = found.string[found.start() :][:120].split(")")[0] if found else ""
-    unscaled = bool(re.search(r"(?i)\bexcept\b.*?(?<!per )(?<!per-)\bshares?\b", clause))
+    unscaled = bool(re.search(r"(?i)\bexcept\b(?:(?!\bper\b).)*?\bshares?\b", clause))
     if found:
         word = (found.group(1) or found.group(2)).lower().rstrip("s")
         scale = _SCALES.get(word, Decimal(1))
