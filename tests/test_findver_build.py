@@ -276,6 +276,14 @@ def test_per_share_rows_never_take_the_table_scale(tmp_path: Path) -> None:
     assert self_check(claim, report).reason == "per-share row and claim unit differ"
 
 
+def _built(tmp_path: Path, report: Path, seeds: int = 20) -> list[dict]:
+    """The builder's own claims over many draws, before any self-check drops one."""
+    doc = load_findver_report(report)
+    return [
+        r for seed in range(seeds) for r in build_claims_for_document(doc, report.name, seed, 6)
+    ]
+
+
 def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None:
     """A negative EBITDA (3,130) -> (4,044) is no expense: its size is not what "increased"
     means, so it gets no change claim, and a lookup says "negative"; costs keep their size."""
@@ -286,11 +294,7 @@ def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None
         "| EBITDA | (3,130) | (4,044) |\n| Net change in cash | (239) | (1,186) |"
     )
     report = _report(tmp_path, table=table)
-    rows = []
-    for seed in range(20):
-        out = tmp_path / f"s{seed}" / "claims.json"
-        build_dataset([report], out, seed=seed, per_table=6, probe=False)
-        rows += json.loads(out.read_text())
+    rows = _built(tmp_path, report)
     signed = [r for r in rows if r["cells"][0]["row"] in ("EBITDA", "Net change in cash")]
     assert signed and all(r["kind"] == "lookup" for r in signed)
     for r in signed:
@@ -317,6 +321,72 @@ def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None
     assert self_check(cost, report).passed
 
 
+def test_an_expense_that_names_income_or_profit_is_a_cost(tmp_path: Path) -> None:
+    """The signed-measure test reads the label's head: these are costs that grow by size."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    interest, sharing = "Interest expense, net of interest income", "Profit sharing expense"
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n"
+        f"| {interest} | (100) | (90) |\n| {sharing} | (130) | (70) |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = _built(tmp_path, report)
+    for label in (interest, sharing):
+        own = [r for r in rows if r["statement"].startswith(label)]
+        assert any(r["kind"] in ("change", "pct_change") for r in own), label
+        assert not any(" was negative " in r["statement"] for r in own), label
+    claim = {
+        "statement": f"{sharing} increased by $60 thousand from 2022 to 2023.",
+        "entailment_label": True,
+        "kind": "change",
+        "relevant_context": [1],
+        "cells": [{"row": sharing, "period": "2022"}, {"row": sharing, "period": "2023"}],
+    }
+    assert self_check(claim, report).passed
+
+
+def test_income_before_income_taxes_is_signed_for_builder_and_self_check(tmp_path: Path) -> None:
+    """A pre-tax loss (850) | (717): "income" not directly followed by "tax" is signed."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n"
+        "| Income before income taxes | (850) | (717) |\n| Income tax expense | (40) | (30) |"
+    )
+    report = _report(tmp_path, table=table)
+    pretax = [r for r in _built(tmp_path, report) if r["statement"].startswith("Income before")]
+    assert pretax and all(r["kind"] == "lookup" for r in pretax)
+    assert all(" was negative " in r["statement"] for r in pretax if r["entailment_label"])
+    row = "Income before income taxes"
+    claim = {
+        "statement": f"{row} was $850 thousand in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed  # the size reading of a loss
+    assert self_check(
+        dict(claim, statement=f"{row} was negative $850 thousand in 2023."), report
+    ).passed
+    change = dict(
+        claim,
+        statement=f"{row} increased by $133 thousand from 2022 to 2023.",
+        kind="change",
+        cells=[{"row": row, "period": "2022"}, {"row": row, "period": "2023"}],
+    )
+    assert not self_check(change, report).passed
+    # a tax row is a cost: its size is what "increased" speaks of
+    tax = "Income tax expense"
+    cost = dict(
+        change,
+        statement=f"{tax} increased by $10 thousand from 2022 to 2023.",
+        cells=[{"row": tax, "period": "2022"}, {"row": tax, "period": "2023"}],
+    )
+    assert self_check(cost, report).passed
+
+
 def test_a_row_that_names_no_metric_is_no_subject(tmp_path: Path) -> None:
     """ "Other decreased by 92.52%": a bare "Other" or "Total" row names nothing."""
     table = (
@@ -324,11 +394,7 @@ def test_a_row_that_names_no_metric_is_no_subject(tmp_path: Path) -> None:
         "| Total | 11,117 | 8,022 |"
     )
     report = _report(tmp_path, table=table)
-    rows = []
-    for seed in range(20):
-        out = tmp_path / f"s{seed}" / "claims.json"
-        build_dataset([report], out, seed=seed, per_table=6, probe=False)
-        rows += json.loads(out.read_text())
+    rows = _built(tmp_path, report)
     assert rows
     assert not any(r["statement"].startswith(("Other ", "Total ")) for r in rows)
     assert any(r["statement"].startswith("Net operating loss carry over") for r in rows)
@@ -344,18 +410,77 @@ def test_a_share_count_named_after_a_per_share_figure_is_a_count(tmp_path: Path)
         "| Basic and diluted net loss per share | $ (0.13) | $ (0.10) |"
     )
     report = _report(tmp_path, table=table, caption="(in thousands, except share data)")
-    rows = []
-    for seed in range(20):
-        out = tmp_path / f"s{seed}" / "claims.json"
-        build_dataset([report], out, seed=seed, per_table=6, probe=False)
-        rows += json.loads(out.read_text())
+    rows = _built(tmp_path, report)
     counts = [r for r in rows if r["statement"].startswith("Denominator")]
     assert counts
     for r in counts:
         assert "per share" not in r["statement"].split("net loss per share", 1)[1], r["statement"]
-        assert "$" not in r["statement"], r["statement"]
+        assert "$" not in r["statement"] and "thousand" not in r["statement"], r["statement"]
         assert r["kind"] == "pct_change" or " shares" in r["statement"], r["statement"]
         assert self_check(r, report).passed
+    # "(in thousands, except share data)": a count of shares is not in thousands
+    row = "Denominator for basic and diluted net loss per share"
+    claim = {
+        "statement": f"{row} was 37,218,708 thousand shares in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    assert self_check(dict(claim, statement=f"{row} was 37,218,708 shares in 2023."), report).passed
+
+
+def test_shares_in_thousands_unless_the_caption_excepts_share_counts(tmp_path: Path) -> None:
+    """ "(In thousands, except per common share amounts)": share counts are in thousands."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    row = "Diluted weighted average shares outstanding"
+    table = (
+        "| | 2023 | 2022 |\n| Net income | 138,061 | 103,066 |\n"
+        f"| {row} | 28,888 | 28,305 |\n| Dilutive securities | 836 | 703 |"
+    )
+    caption = "(In thousands, except per common share amounts)"
+    report = _report(tmp_path, table=table, caption=caption)
+    lookups = [r for r in _built(tmp_path, report) if r["statement"].startswith(f"{row} was")]
+    assert lookups and all("thousand shares" in r["statement"] for r in lookups)
+    claim = {
+        "statement": f"{row} was 28,888 shares in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    thousands = dict(claim, statement=f"{row} was 28,888 thousand shares in 2023.")
+    assert self_check(thousands, report).passed
+
+
+def test_a_price_per_share_is_no_share_count(tmp_path: Path) -> None:
+    """ "Weighted average price per share of shares repurchased" is a price, not a count."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    row = "Weighted average price per share of shares repurchased"
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n"
+        f"| {row} | 45.12 | 40.10 |\n| Total operating expenses | 2,000 | 1,900 |"
+    )
+    report = _report(tmp_path, table=table)
+    priced = [r for r in _built(tmp_path, report) if r["statement"].startswith(row)]
+    assert priced
+    for r in priced:
+        assert " shares " not in r["statement"].split(row, 1)[1], r["statement"]
+        assert "thousand" not in r["statement"], r["statement"]
+    claim = {
+        "statement": f"{row} was 45.12 thousand shares in 2023.",
+        "entailment_label": True,
+        "kind": "lookup",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2023"}],
+    }
+    assert not self_check(claim, report).passed
+    price = dict(claim, statement=f"{row} was $45.12 per share in 2023.")
+    assert self_check(price, report).passed
 
 
 def test_a_second_table_in_the_same_entry_is_not_read_under_the_first_header(
@@ -367,15 +492,12 @@ def test_a_second_table_in_the_same_entry_is_not_read_under_the_first_header(
     table = (
         "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Cost of revenue | 3,000 | 2,500 |\n"
         "| Operating expenses | 900 | 700 |\n"
-        "| (in thousands) | 2024 | 2025 | Total |\n| Convertible notes | 14,000 | 3,500 | 17,500 |"
+        "| Maturities | 2024 | 2025 |\n| Convertible notes | 14,000 | 3,500 |\n"
+        "| Term loan | 1,000 | 2,000 |"
     )
     report = _report(tmp_path, table=table)
-    rows = []
-    for seed in range(20):
-        out = tmp_path / f"s{seed}" / "claims.json"
-        build_dataset([report], out, seed=seed, per_table=6, probe=False)
-        rows += json.loads(out.read_text())
-    assert rows and not any("onvertible" in r["statement"] for r in rows)
+    rows = _built(tmp_path, report)
+    assert rows and not any(w in r["statement"] for r in rows for w in ("onvertible", "Term"))
     claim = {
         "statement": "Convertible notes was $14,000 thousand in 2023.",
         "entailment_label": True,

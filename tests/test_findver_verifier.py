@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
-from finprobe.benchmarks.findver.verifier import verifier_baseline, verify_claim
+from finprobe.benchmarks.findver.verifier import (
+    DEFAULT_CHECKS,
+    WITH_SUPPORT,
+    verifier_baseline,
+    verify_claim,
+)
 from finprobe.retrieval import Passage
 
 TABLE = Passage(
@@ -66,25 +71,31 @@ def test_difference_is_recomputed() -> None:
 
 
 def test_dates_are_checked() -> None:
-    without_support = ("number", "date", "wording", "direction")
-    verdict = verify_claim(
-        "Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE, kinds=without_support
-    )
+    verdict = verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE)
     assert verdict.label == "entailed" and [c.kind for c in verdict.checks] == ["date"]
     verdict = verify_claim("Tom Zapatinas signed the report on April 18, 2024.", EVIDENCE)
     assert verdict.label == "refuted" and verdict.failed[0].kind == "date"
 
 
-def test_a_date_alone_is_no_support() -> None:
-    # the learned default: the date holds, but what happened on it is not checked
-    verdict = verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE)
+def test_support_is_an_opt_in_bet_not_a_default() -> None:
+    # by default a verified date never turns an entailed claim refuted (monotone)
+    assert "support" not in DEFAULT_CHECKS and "support" in WITH_SUPPORT
+    undated = verify_claim("Tom Zapatinas signed the report in 2024.", EVIDENCE)
+    dated = verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE)
+    assert undated.label == dated.label == "entailed"
+    # opted in: the date holds, but what happened on it is not checked
+    verdict = verify_claim(
+        "Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE, kinds=WITH_SUPPORT
+    )
     assert [(c.kind, c.passed) for c in verdict.checks] == [("date", True), ("support", False)]
     assert verdict.label == "refuted" and "Answer: refuted" in verdict.explanation()
     # a figure checked beside the date: the claim stands on it
     both = "Research and development was $2,486 thousand in 2023, as reported on April 17, 2024."
-    assert verify_claim(both, EVIDENCE).label == "entailed"
+    assert verify_claim(both, EVIDENCE, kinds=WITH_SUPPORT).label == "entailed"
     # no checkable fact at all: nothing contradicts the claim (unchanged)
-    assert verify_claim("Tom Zapatinas signed the report.", EVIDENCE).label == "entailed"
+    assert verify_claim("Tom Zapatinas signed the report.", EVIDENCE, kinds=WITH_SUPPORT).label == (
+        "entailed"
+    )
 
 
 def test_explanation_follows_the_paper_template() -> None:
@@ -449,7 +460,7 @@ def test_a_further_passage_counts_only_under_a_row_the_claim_names() -> None:
     table = Passage(
         "11",
         "(in thousands) | 2023 | 2022\nResearch and development | 4,438 | 2,486\n"
-        "Marketing | 1,900 | 1,700",
+        "Marketing | 1,900 | 1,700\nResearch services | 3,100 | 2,900",
         "table",
         1,
     )
@@ -457,7 +468,9 @@ def test_a_further_passage_counts_only_under_a_row_the_claim_names() -> None:
     assert verify_claim(claim, [prose, table], top=1).label == "entailed"
     verdict = verify_claim(claim, [prose, table], top=1)
     assert [p.id for p in verdict.evidence] == ["10", "11"]  # the further passage is cited
-    # a figure the further passage holds only under a row the claim does not name
+    # a figure the further passage holds only under a row the claim does not name in
+    # full: "Research services" shares "research" with the claim, not "services"
+    # (3,100 - 2,900), and Marketing shares no word (1,900 - 1,700)
     other = "Research and development costs increased by $200 thousand from 2022 to 2023."
     assert verify_claim(other, [prose, table], top=1).label == "refuted"
     # a perturbed figure stays refuted

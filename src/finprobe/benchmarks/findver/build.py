@@ -51,6 +51,12 @@ _PER_SHARE = re.compile(
 _SHARE_COUNT = re.compile(
     r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
 )
+# ... but a price, value or cost per share is a per-share amount ("Weighted average price
+# per share of shares repurchased")
+_PRICE_PER_SHARE = re.compile(r"(?i)\b(?:price|value|cost)s?\b.*?\bper\s+share\b")
+# "(in thousands, except share and per share data)": share counts are not scaled
+# ("except per common share amounts" excepts per-share figures only: no "per" before it)
+_EXCEPT_SHARES = re.compile(r"(?i)\bexcept\b(?:(?!\bper\b)[^)]){0,60}?\bshares?\b")
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
 )
@@ -72,6 +78,19 @@ _SIGNED_MEASURE = re.compile(
     r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|"
     r"net\s+(?:change|increase|decrease)|provided\s+by)\b"
 )
+_EXPENSE = re.compile(r"(?i)\b(?:expenses?|costs?|charges?)\b")
+
+
+def _signed_label(label: str) -> bool:
+    """The label's head metric (before a comma or parenthesis) is a signed measure, not a
+    loss or an expense: "Interest expense, net of interest income" and "Profit sharing
+    expense" are costs."""
+    head = re.split(r"[,(]", label, maxsplit=1)[0]
+    return bool(
+        _SIGNED_MEASURE.search(head) and not _EXPENSE.search(head) and not _LOSS.search(label)
+    )
+
+
 _SCALE_WORDS = {
     Decimal(1): "",
     Decimal(1000): "thousand",
@@ -223,6 +242,7 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
     if len(periods) < 2 or len(spans) > 1:
         return None
     labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
+    caption = (table.pre_text or "") + " " + " ".join(" ".join(row) for row in table.cells[:3])
     rows: dict[str, Row] = {}
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
@@ -241,10 +261,13 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
                 cells[period] = Cell(label, period, read[0], read[1], _decimals(read[1]))
         if set(cells) != set(periods) or all(cell.value == 0 for cell in cells.values()):
             continue
-        per_share = bool(_PER_SHARE.search(label)) and not _SHARE_COUNT.search(label)
-        counted = _COUNT.search(label) or _SHARE_COUNT.search(label)
+        priced = bool(_PRICE_PER_SHARE.search(label))
+        per_share = bool(_PER_SHARE.search(label)) and (priced or not _SHARE_COUNT.search(label))
+        counted = not per_share and (_COUNT.search(label) or _SHARE_COUNT.search(label))
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
+        if counted and re.search(r"(?i)\bshares?\b", label) and _EXCEPT_SHARES.search(caption):
+            scale = Decimal(1)
         if scale not in _SCALE_WORDS:
             continue
         rows[label] = Row(label, r, cells, unit, scale, _heading(table, r))
@@ -330,7 +353,7 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
         value >= 0
         or row.negative
         and not re.search(r"(?i)\bnet\b.*\b(?:change|increase|decrease)\b", row.label)
-        and not (_SIGNED_MEASURE.search(row.label) and not _LOSS.search(row.label))
+        and not _signed_label(row.label)
     ):
         return text  # expenses and outflows shown in parentheses: their size
     if _LOSS.search(row.label):
@@ -486,7 +509,7 @@ def _change(
 ) -> BuiltClaim | None:
     if row.mixed:
         return None  # a sign change has no size to grow or shrink
-    if row.negative and _SIGNED_MEASURE.search(row.label) and not _LOSS.search(row.label):
+    if row.negative and _signed_label(row.label):
         return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
     a, b = row.cells[new], row.cells[old]
     size_new, size_old = abs(a.value), abs(b.value)

@@ -34,6 +34,8 @@ _PER_SHARE_ROW = re.compile(r"(?i)\bper\b[^,;]{0,30}?\b(?:share|unit)s?\b|\bEPS\
 _COUNT_ROW = re.compile(
     r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
 )
+# a price, value or cost per share is an amount, whatever shares the label also names
+_PRICED_ROW = re.compile(r"(?i)\b(?:price|value|cost)s?\b[^|]*?\bper\b[^,;]{0,30}?\bshares?\b")
 _MONTH_DAY = re.compile(
     r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
 )
@@ -95,6 +97,7 @@ class _RawTable:
     rows: list[tuple[str, list[Decimal]]]  # label, figures
     years: list[str]  # the header's years, left to right
     scale: Decimal
+    shares_unscaled: bool = False  # "(in thousands, except share data)"
 
 
 @functools.lru_cache(maxsize=8)
@@ -122,6 +125,10 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
     header_text = " ".join(lines[:6])
     found = _SCALE.search(header_text) or _SCALE.search(prose) or _SCALE.search(before)
     scale = Decimal(1)
+    # the clause around the scale: does it except share counts ("except share and per
+    # share data"; "except per share data" does not)?
+    clause = found.string[found.start() :][:120].split(")")[0] if found else ""
+    unscaled = bool(re.search(r"(?i)\bexcept\b(?:(?!\bper\b).)*?\bshares?\b", clause))
     if found:
         word = (found.group(1) or found.group(2)).lower().rstrip("s")
         scale = _SCALES.get(word, Decimal(1))
@@ -143,20 +150,26 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         if figures:
             body = True
         rows.append((label, figures))
-    return _RawTable(rows, years, scale)
+    return _RawTable(rows, years, scale, unscaled)
 
 
 # what an analyst reads as signed, not as a cost's size: profits, EBITDA, net changes
+# ("Income before income taxes" is signed; "income" directly followed by "tax" is a tax)
 _SIGNED_ROW = re.compile(
-    r"(?i)\b(?:income|earnings|profit|ebitda|ebit|comprehensive|provided by|net (?:change|increase|decrease))\b"
+    r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|provided by|"
+    r"net (?:change|increase|decrease))\b"
 )
-_TAX_OR_LOSS = re.compile(r"(?i)\bincome tax|\bloss(?:es)?\b")
+_TAX_OR_LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
 
 
 def _signed_measure(claim: dict[str, Any]) -> bool:
     """The claim's row is a signed measure and not a loss (a loss grows by its size)."""
-    label = " ".join(str(c.get("row", "")) for c in claim.get("cells") or [])
-    return bool(_SIGNED_ROW.search(label)) and not _TAX_OR_LOSS.search(label)
+    label = str(((claim.get("cells") or [{}])[0]).get("row", ""))
+    # read at the label's head: "Interest expense, net of interest income" is a cost
+    head = label.split(",")[0].split("(")[0]
+    if re.search(r"(?i)\b(?:expenses?|costs?|charges?)\b", head):
+        return False
+    return bool(_SIGNED_ROW.search(head)) and not _TAX_OR_LOSS.search(label)
 
 
 def _dec(text: str) -> Decimal:
@@ -194,9 +207,13 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         cited.append(got)
     if not cited:
         return "no cited cells"
-    per_share = "per share" in statement
+    per_share = bool(re.search(r"\d\)? per share\b", statement))  # the figure's unit
+    counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
+    # share counts under "(in thousands, except share data)" are not in thousands
+    scale = Decimal(1) if counted and table.shares_unscaled else table.scale
     row_per_share = any(
-        _PER_SHARE_ROW.search(c["row"]) and not _COUNT_ROW.search(c["row"])
+        _PER_SHARE_ROW.search(c["row"])
+        and (_PRICED_ROW.search(c["row"]) or not _COUNT_ROW.search(c["row"]))
         for c in claim.get("cells") or []
     )
     if kind in ("lookup", "change") and row_per_share != per_share:
@@ -211,7 +228,7 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
             same_scale = m.group(3) is None
             size = abs(value)
         else:
-            same_scale = _WORD_SCALE[m.group(3) or ""] == table.scale
+            same_scale = _WORD_SCALE[m.group(3) or ""] == scale
             size = abs(value)
         if not same_scale:
             return "scale differs"
@@ -231,7 +248,7 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
             return "sign changes"
         if all(v <= 0 for v in row) and _signed_measure(claim):
             return "signed measure negative throughout"
-        if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != table.scale:
+        if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != scale:
             return "scale differs"
         grew = abs(new) > abs(old)
         said_grew = m.group(1) in ("increased", "widened")
