@@ -790,3 +790,21 @@ def test_a_lookup_label_is_named_before_the_next_figures_own_words():
         "and $47 million in 2021, in expenses associated with such fees, as a reduction in cost."
     )
     assert find_derivation("$51 million", [fees], listed).kind == "lookup"
+
+
+def test_a_later_item_of_a_change_list_is_a_change():
+    # FTK: "a decrease in gains on ... of $2.9 million and [MASK], respectively" is a change;
+    # the 2022 level (584, with 2023 nil) is no lookup for it
+    gains = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Gain on lease termination", "—", "(584)"]],
+        pre_text="Consolidated Results of Operations (in thousands)",
+    )
+    ftk = (
+        "SG&A expenses of $0.7 million and a decrease in gains on the sale of assets and lease "
+        "termination of $2.9 million and $0.6 million, respectively."
+    )
+    assert find_derivation("$0.6 million", [gains], ftk) is None
+    # the level reading stays where the list is of levels
+    level = "Gains on the sale of assets and lease termination were $2.9 million and $0.6 million, respectively, in 2022."
+    assert find_derivation("$0.6 million", [gains], level).kind == "lookup"

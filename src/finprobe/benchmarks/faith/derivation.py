@@ -755,8 +755,10 @@ def _with_synonyms(words: set[str]) -> set[str]:
 
 _CHANGE_NOUN_OF = re.compile(
     r"\b(?:increase|decrease|growth|decline|reduction|rise)s?\s+(?:in|of)\s+"
-    r"(?:[a-z][\w'-]*\s+){1,4}of\s*(?:approximately\s+|about\s+)?"
-    r"(?:\$?\s?[\d.,]+\s*(?:%|percent|million|billion|thousand)?,?\s+or\s*)?$",
+    r"(?:[a-z][\w'-]*\s+){1,10}of\s*(?:approximately\s+|about\s+)?"
+    r"(?:\$?\s?[\d.,]+\s*(?:%|percent|million|billion|thousand)?,?\s+or\s*)?"
+    # "... of $2.9 million and [MASK], respectively": a later item of the same list
+    r"(?:\$?\s?[\d.,]+\s*(?:million|billion|thousand)?,?\s+(?:and\s+)?)?$",
     re.I,
 )
 _SUM_CUE = re.compile(r"\b(?:combined|together|aggregate|in total|total of|sum of|plus)\b", re.I)
