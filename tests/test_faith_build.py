@@ -808,3 +808,23 @@ def test_a_later_item_of_a_change_list_is_a_change():
     # the level reading stays where the list is of levels
     level = "Gains on the sale of assets and lease termination were $2.9 million and $0.6 million, respectively, in 2022."
     assert find_derivation("$0.6 million", [gains], level).kind == "lookup"
+
+
+def test_a_blank_in_a_reason_clause_is_the_causes_figure():
+    voice = Table(
+        id="t0",
+        cells=[["", "% Change 2022"], ["Voice services", "14.7"]],
+        pre_text="Operating revenues:",
+    )
+    # CNSL: the row names the main clause's $12.3 million, not "access lines"
+    cnsl = (
+        "Voice services revenues decreased $12.3 million during 2022 compared to 2021 primarily "
+        "due to a 15% decline in access lines in 2022 compared to 2021."
+    )
+    assert find_derivation("15%", [voice], cnsl) is None
+    # a reason clause that names the row itself is kept
+    named = (
+        "Operating revenues decreased $12.3 million during 2022 compared to 2021 primarily "
+        "due to a 15% decline in voice services in 2022 compared to 2021."
+    )
+    assert find_derivation("15%", [voice], named).kind == "lookup"

@@ -423,7 +423,7 @@ def find_derivation(
         near_named = [coverage(c, context_metric | near) >= need for c in rows]
         if not any(named) or not all(near_named):
             return False
-        if not computed and not coverage(cells[0], own_metric):
+        if not any(coverage(c, own_metric) for c in rows):
             return False  # "the reserve totaled [MASK] and $141,000 in accrued interest"
         if kind == "sum" and not (all(named) and sum_cue):
             return False  # a sum only where the sentence adds two named items
@@ -561,6 +561,11 @@ def find_derivation(
     return _describe(index, kind, cell_ids, value, score, number, reason)
 
 
+_REASON_CUE = re.compile(
+    r"\b(?:reflecting|due to|driven by|as a result of|led by|attributable to|resulting from|"
+    r"because of)\b",
+    re.I,
+)
 _LIST_GAP = re.compile(r"(?:[\s,;()]|\b(?:in|for|and|or|fiscal|year|(?:19|20)\d{2})\b)*", re.I)
 
 
@@ -586,7 +591,16 @@ def _own_words(sentence: str, mask: tuple[int, int]) -> set[str]:
                 cut = start
                 break
             previous = end
-    text = sentence[:cut]
+    start = 0
+    # a blank in a reason clause after the main clause's own figure is the cause's figure:
+    # "revenues decreased $12.3 million ... primarily due to a [MASK] decline in access lines"
+    cues = [m for m in _REASON_CUE.finditer(sentence, 0, mask[0])]
+    if cues and any(
+        n.number is not None and (n.number.units or n.number.scale_word)
+        for n in find_numbers(sentence[: cues[-1].start()])
+    ):
+        start = cues[-1].start()
+    text = sentence[start:cut]
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(text)}
     return set(_tokens(text)) | acronyms
 
