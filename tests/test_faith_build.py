@@ -828,3 +828,29 @@ def test_a_blank_in_a_reason_clause_is_the_causes_figure():
         "due to a 15% decline in voice services in 2022 compared to 2021."
     )
     assert find_derivation("15%", [voice], named).kind == "lookup"
+
+
+def test_a_row_labels_note_with_figures_names_nothing():
+    # PSIX: "Net sales (from related parties $2,449 ... 2023 and 2022, respectively)" is net
+    # sales; its note's words must not push the blank's 5% onto another row ("Transportation")
+    sales = Table(
+        id="t0",
+        cells=[
+            ["", "2023", "2022", "% Change"],
+            [
+                "Net sales (from related parties $2,449 and $2,749 for the year ended "
+                "December 31, 2023 and 2022, respectively)",
+                "$458,973",
+                "$481,333",
+                "(5)%",
+            ],
+            ["Transportation", "73,533", "77,173", ""],
+        ],
+        pre_text="Results of operations (in thousands):",
+    )
+    psix = (
+        "Net sales decreased $22.4 million, or 5%, compared to 2022, as a result of sales "
+        "decreases within the industrial and transportation end markets."
+    )
+    found = find_derivation("5%", [sales], psix)
+    assert found.kind == "lookup" and found.cells[0]["row_label"].startswith("Net sales")

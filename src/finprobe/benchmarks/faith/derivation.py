@@ -382,7 +382,7 @@ def find_derivation(
 
     def label_sets(cell: Cell) -> list[set[str]]:
         """The words naming a cell's metric: its row label, and the label with its heading."""
-        row = cell.row_tokens - _GENERIC_WORDS
+        row = _metric_tokens(cell) - _GENERIC_WORDS
         if not cell.table.row_label(cell.row).strip():
             row = row | set(_tokens(cell.table.pre_text))  # an unlabelled one-row table
         initials = _initials(cell.table.row_label(cell.row)).lower()
@@ -485,7 +485,7 @@ def find_derivation(
     def relevance(ids: tuple[int, ...]) -> float:
         best = 0.0
         for k in ids:
-            tokens = index.cells[k].row_tokens
+            tokens = _metric_tokens(index.cells[k])
             if not tokens:
                 continue
             hits = len(tokens & context) + 0.3 * len(tokens & near - context)
@@ -567,6 +567,18 @@ _REASON_CUE = re.compile(
     re.I,
 )
 _LIST_GAP = re.compile(r"(?:[\s,;()]|\b(?:in|for|and|or|fiscal|year|(?:19|20)\d{2})\b)*", re.I)
+
+
+_FIGURE_NOTE = re.compile(r"\([^()]*\d[^()]*\)")
+
+
+def _metric_tokens(cell: Cell) -> set[str]:
+    """A row label's words without a parenthesised note holding figures: "Net sales (from
+    related parties $2,449 and $2,749 for the year ended ...)" names net sales only."""
+    label = cell.table.row_label(cell.row)
+    if "(" not in label:
+        return cell.row_tokens
+    return set(_tokens(_FIGURE_NOTE.sub(" ", label)))
 
 
 def _own_words(sentence: str, mask: tuple[int, int]) -> set[str]:
