@@ -874,5 +874,8 @@ def test_a_sentence_that_names_years_speaks_of_them() -> None:
         "of interest income for the year ended December 31, 2021."
     )
     _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$1.0 million")
+    # a year named only in a comparison after the blank is the comparison's
+    masked = "Interest income was [MASK], compared to a lower amount in 2022."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$4.0 million")
     # a sentence with no year still reads the report's latest year
     _assert_answer(_instance([THREE_YEARS], "Interest income was [MASK].", "$1"), "$4.0 million")
