@@ -25,7 +25,10 @@ optimistic; a held-out set of other reports is the real test.
 
 from __future__ import annotations
 
+import hashlib
+import inspect
 import json
+import pickle
 import sys
 import time
 from dataclasses import dataclass, field
@@ -59,6 +62,10 @@ from finprobe.benchmarks.faith.solver import (
 
 TABLE_KINDS = ("lookup", "change", "pct_change", "share", "ratio", "sum")
 SHIPPED = Path(__file__).resolve().parents[1] / "src/finprobe/data/faith_ranker.json"
+# Feature extraction is the slow part (minutes per 1,000 blanks); its result is kept
+# here, keyed by the data file's content and the FAITH code's content, so a changed
+# file or a changed feature never reads a stale cache.
+CACHE = Path("/tmp/finprobe-faith-folds-cache")
 
 
 @dataclass
@@ -75,6 +82,36 @@ class Blank:
     # place themselves above the best table candidate, whatever the weights)
     override: bool | None = None
     matrix: Any = None  # features in ranker.FEATURES order
+
+
+def _cache_key(path: str) -> str:
+    """The data file's content, the content of every FinProbe module loaded (the
+    solver's code: the builder's modules are not imported here and do not count) and
+    the code of ``load``."""
+    digest = hashlib.sha256(Path(path).read_bytes())
+    sources = {
+        m.__file__ for name, m in list(sys.modules.items())
+        if name.startswith("finprobe") and getattr(m, "__file__", None)
+    }  # fmt: skip
+    for source in sorted(sources):
+        digest.update(Path(source).name.encode() + Path(source).read_bytes())
+    digest.update((inspect.getsource(Blank) + inspect.getsource(load)).encode())
+    return digest.hexdigest()[:24]
+
+
+def load_cached(path: str) -> list[Blank]:
+    """``load(path)``, from the cache when the file and the FAITH code are unchanged."""
+    cached = CACHE / f"{Path(path).stem}-{_cache_key(path)}.pkl"
+    if cached.exists():
+        with cached.open("rb") as handle:
+            return pickle.load(handle)
+    blanks = load(path)
+    CACHE.mkdir(parents=True, exist_ok=True)
+    partial = cached.with_suffix(".part")
+    with partial.open("wb") as handle:
+        pickle.dump(blanks, handle)
+    partial.replace(cached)
+    return blanks
 
 
 def load(path: str) -> list[Blank]:
@@ -123,8 +160,28 @@ def quick_verdict(blank: Blank, ranker: Ranker) -> bool:
     return bool(blank.correct[int(np.argmax(blank.matrix @ weights))])
 
 
+# Training keeps, per blank, its correct candidates and the negatives the hand weights
+# rank highest plus a seeded random draw of the rest: a thousand candidates a blank
+# made one fit on ~60 reports take minutes; scoring always uses every candidate.
+TRAIN_CAP = 150
+
+
+def _trimmed(blank: Blank, cap: int = TRAIN_CAP) -> tuple[Any, list[bool]]:
+    if cap <= 0 or len(blank.correct) <= cap:
+        return blank.matrix, blank.correct
+    correct = np.array(blank.correct, dtype=bool)
+    hand = np.array([HAND_RANKER.weights.get(n, 0.0) for n in FEATURES])
+    order = np.argsort(-(blank.matrix @ hand), kind="stable")
+    negatives = [i for i in order if not correct[i]]
+    top, rest = negatives[: cap * 2 // 3], negatives[cap * 2 // 3 :]
+    rng = np.random.default_rng(len(blank.correct))
+    drawn = list(rng.choice(rest, size=min(len(rest), cap - len(top)), replace=False))
+    keep = sorted(set(np.flatnonzero(correct).tolist()) | set(top) | set(drawn))
+    return blank.matrix[keep], [blank.correct[i] for i in keep]
+
+
 def fit(blanks: list[Blank]) -> Ranker:
-    return fit_ranker([(b.matrix, b.correct) for b in blanks if b.matrix is not None])
+    return fit_ranker([_trimmed(b) for b in blanks if b.matrix is not None])
 
 
 def folds(reports: list[str], k: int = 5) -> list[list[str]]:
@@ -159,7 +216,7 @@ def main(argv: list[str]) -> None:
     started = time.perf_counter()
     blanks: list[Blank] = []
     for path in paths + extra:
-        blanks += load(path)
+        blanks += load_cached(path)
     print(f"{len(blanks)} blanks from {len(paths) + len(extra)} files, "
           f"features in {time.perf_counter() - started:.0f} s")  # fmt: skip
     if write:

@@ -686,3 +686,171 @@ def test_page_headers_and_glued_headings_are_cut_from_a_sentence() -> None:
         "3 Months Ended figures show growth.",
     ):
         assert _clean_sentence(kept) == " ".join(kept.split())
+
+
+# More40 audit (round 6): coincidences the derivation finder accepted.
+_CATASTROPHE = Table(
+    id="t0",
+    cells=[
+        [
+            "",
+            "Three months ended December 31, Amount 2023",
+            "Three months ended December 31, Amount 2022",
+        ],
+        [
+            "Current year catastrophe losses including the impact of net reinstatement premiums",
+            "4",
+            "7",
+        ],
+    ],
+    pre_text="The components of losses are detailed below (dollars in millions):",
+)
+
+
+def test_an_unplaced_comparison_needs_the_other_sides_figure_in_the_row():
+    # AFGC: the blank's side of "compared to" names no year the finder can place; the row's
+    # other period (4) is not the other side's $5 million, so 7 is a coincidence
+    afgc = (
+        "Catastrophe losses for this group were $5 million (0.6 points on the combined ratio), "
+        "including $2 million in net reinstatement premiums in the fourth quarter of 2023 "
+        "compared to catastrophe losses of $7 million (1.0 points), including a $1 million "
+        "favorable impact from lower than previously estimated net reinstatement premiums in "
+        "the fourth quarter of 2022."
+    )
+    assert find_derivation("$7 million", [_CATASTROPHE], afgc) is None
+    # the same sentence about this row ($4 million on the other side) is kept
+    kept = afgc.replace("$5 million", "$4 million")
+    assert find_derivation("$7 million", [_CATASTROPHE], kept).kind == "lookup"
+    # a per-share blank pairs with the other side's per-share figure, not its net income
+    eps = Table(
+        id="t0",
+        cells=[
+            ["", "Year Ended December 31, 2023", "Year Ended December 31, 2022"],
+            ["Diluted net income per common share", "6.86", "8.96"],
+        ],
+        pre_text="Per share data:",
+    )
+    sentence = (
+        "Net income of $817.9 million, or $6.86 per diluted share, compared with net income of "
+        "$1.1 billion, or $8.96 per diluted share for 2022."
+    )
+    assert find_derivation("$6.86", [eps], sentence).kind == "lookup"
+
+
+def test_a_sum_needs_its_adding_word_beside_the_blank():
+    table = Table(
+        id="t0",
+        cells=[
+            ["", "2023", "2022"],
+            ["Catastrophe losses", "3", "45"],
+            ["Catastrophe losses, reinsurance", "4", "9"],
+        ],
+        pre_text="Losses (dollars in millions):",
+    )
+    # "combined ratio" is a metric's name, far from the blank: 3 + 4 is no sum the text states
+    far = (
+        "Catastrophe losses were $5 million (1.9 points on the combined ratio) in 2022, and "
+        "the reinsurance catastrophe losses of $7 million in 2023 were lower."
+    )
+    assert find_derivation("$7 million", [table], far) is None
+    near = (
+        "Catastrophe losses and catastrophe losses, reinsurance, combined, were $7 million in 2023."
+    )
+    assert find_derivation("$7 million", [table], near).kind == "sum"
+
+
+def test_a_lookup_label_is_named_before_the_next_figures_own_words():
+    loans = Table(
+        id="t0",
+        cells=[["(In thousands)", ""], ["Capitalized Interest", "2,622"]],
+        pre_text="The student loan portfolio with activity:",
+    )
+    # UBFO: "interest" belongs to the $141,000, not to the blank ("the reserve")
+    ubfo = (
+        "At December 31, 2022, the reserve totaled $2.6 million and $141,000 in accrued "
+        "interest was reversed due to charge-offs of $1.3 million."
+    )
+    assert find_derivation("$2.6 million", [loans], ubfo) is None
+    # the blank's own words name the row: kept
+    own = (
+        "At December 31, 2022, capitalized interest totaled $2.6 million and $141,000 was reversed."
+    )
+    assert find_derivation("$2.6 million", [loans], own).kind == "lookup"
+    # a list of figures by year shares the words after it
+    fees = Table(
+        id="t0",
+        cells=[
+            ["", "2023", "2022", "2021"],
+            ["Expenses associated with P&C fees", "57", "51", "47"],
+        ],
+        pre_text="Other expenses (in millions):",
+    )
+    listed = (
+        "Management views this fee income, net of the $57 million in 2023, $51 million in 2022 "
+        "and $47 million in 2021, in expenses associated with such fees, as a reduction in cost."
+    )
+    assert find_derivation("$51 million", [fees], listed).kind == "lookup"
+
+
+def test_a_later_item_of_a_change_list_is_a_change():
+    # FTK: "a decrease in gains on ... of $2.9 million and [MASK], respectively" is a change;
+    # the 2022 level (584, with 2023 nil) is no lookup for it
+    gains = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Gain on lease termination", "—", "(584)"]],
+        pre_text="Consolidated Results of Operations (in thousands)",
+    )
+    ftk = (
+        "SG&A expenses of $0.7 million and a decrease in gains on the sale of assets and lease "
+        "termination of $2.9 million and $0.6 million, respectively."
+    )
+    assert find_derivation("$0.6 million", [gains], ftk) is None
+    # the level reading stays where the list is of levels
+    level = "Gains on the sale of assets and lease termination were $2.9 million and $0.6 million, respectively, in 2022."
+    assert find_derivation("$0.6 million", [gains], level).kind == "lookup"
+
+
+def test_a_blank_in_a_reason_clause_is_the_causes_figure():
+    voice = Table(
+        id="t0",
+        cells=[["", "% Change 2022"], ["Voice services", "14.7"]],
+        pre_text="Operating revenues:",
+    )
+    # CNSL: the row names the main clause's $12.3 million, not "access lines"
+    cnsl = (
+        "Voice services revenues decreased $12.3 million during 2022 compared to 2021 primarily "
+        "due to a 15% decline in access lines in 2022 compared to 2021."
+    )
+    assert find_derivation("15%", [voice], cnsl) is None
+    # a reason clause that names the row itself is kept
+    named = (
+        "Operating revenues decreased $12.3 million during 2022 compared to 2021 primarily "
+        "due to a 15% decline in voice services in 2022 compared to 2021."
+    )
+    assert find_derivation("15%", [voice], named).kind == "lookup"
+
+
+def test_a_row_labels_note_with_figures_names_nothing():
+    # PSIX: "Net sales (from related parties $2,449 ... 2023 and 2022, respectively)" is net
+    # sales; its note's words must not push the blank's 5% onto another row ("Transportation")
+    sales = Table(
+        id="t0",
+        cells=[
+            ["", "2023", "2022", "% Change"],
+            [
+                "Net sales (from related parties $2,449 and $2,749 for the year ended "
+                "December 31, 2023 and 2022, respectively)",
+                "$458,973",
+                "$481,333",
+                "(5)%",
+            ],
+            ["Transportation", "73,533", "77,173", ""],
+        ],
+        pre_text="Results of operations (in thousands):",
+    )
+    psix = (
+        "Net sales decreased $22.4 million, or 5%, compared to 2022, as a result of sales "
+        "decreases within the industrial and transportation end markets."
+    )
+    found = find_derivation("5%", [sales], psix)
+    assert found.kind == "lookup" and found.cells[0]["row_label"].startswith("Net sales")

@@ -857,3 +857,25 @@ def test_dates_in_a_row_label_do_not_match_a_dated_sentence() -> None:
     )
     masked = "The balance of home equity loans was [MASK] at December 31, 2023."
     _assert_answer(_instance([table], masked, "$1"), "$36,000")
+
+
+def test_a_sentence_that_names_years_speaks_of_them() -> None:
+    # SOHOO (built): a 2022 sentence in a 2023 report; "to [MASK]" is 2022's level and
+    # "compared to [MASK] ... 2021" 2021's, never the report's latest year
+    masked = (
+        "Interest income for the year ended December 31, 2022 increased approximately $2.0 "
+        "million, or 200.0%, to approximately [MASK], compared to approximately $1.0 million "
+        "of interest income for the year ended December 31, 2021."
+    )
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$3.0 million")
+    masked = (
+        "Interest income for the year ended December 31, 2022 increased approximately $2.0 "
+        "million, or 200.0%, to approximately $3.0 million, compared to approximately [MASK] "
+        "of interest income for the year ended December 31, 2021."
+    )
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$1.0 million")
+    # a year named only in a comparison after the blank is the comparison's
+    masked = "Interest income was [MASK], compared to a lower amount in 2022."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$4.0 million")
+    # a sentence with no year still reads the report's latest year
+    _assert_answer(_instance([THREE_YEARS], "Interest income was [MASK].", "$1"), "$4.0 million")

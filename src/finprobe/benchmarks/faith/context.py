@@ -97,6 +97,7 @@ class Context:
     period_months: int = 12
     # label words the sentence names only through a synonym ("sales" for "revenue")
     synonyms: set[str] = field(default_factory=set)
+    years_before: list[str] = field(default_factory=list)  # years named before the blank
     synonyms_near: set[str] = field(default_factory=set)
 
 
@@ -140,6 +141,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
             metadata.get("pre_sentence", "") + " " + metadata.get("post_sentence", "") + because
         ),
         years=years,
+        years_before=_YEAR.findall(before),
         anchors=anchors,
         hint_units=frozenset(units),
         wants_percent="percent" in units,

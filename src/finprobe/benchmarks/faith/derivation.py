@@ -370,11 +370,19 @@ def find_derivation(
         re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
     }
     context_metric = _with_synonyms(context_metric)
+    own_metric = _with_synonyms(_own_words(sentence_context, mask)) if mask else context_metric
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
+    # the adding word is the blank's own ("X and Y together were [MASK]"), not a metric's
+    # name elsewhere in the sentence ("0.6 points on the combined ratio")
+    sum_cue = bool(mask) and any(
+        m.start() < mask[1] + _SUM_CUE_AFTER and m.end() > mask[0] - _SUM_CUE_BEFORE
+        for m in _SUM_CUE.finditer(sentence_context)
+        if not re.match(r"\s+ratio", sentence_context[m.end() :])
+    )
 
     def label_sets(cell: Cell) -> list[set[str]]:
         """The words naming a cell's metric: its row label, and the label with its heading."""
-        row = cell.row_tokens - _GENERIC_WORDS
+        row = _metric_tokens(cell) - _GENERIC_WORDS
         if not cell.table.row_label(cell.row).strip():
             row = row | set(_tokens(cell.table.pre_text))  # an unlabelled one-row table
         initials = _initials(cell.table.row_label(cell.row)).lower()
@@ -415,7 +423,9 @@ def find_derivation(
         near_named = [coverage(c, context_metric | near) >= need for c in rows]
         if not any(named) or not all(near_named):
             return False
-        if kind == "sum" and not (all(named) and _SUM_CUE.search(sentence_context)):
+        if not any(coverage(c, own_metric) for c in rows):
+            return False  # "the reserve totaled [MASK] and $141,000 in accrued interest"
+        if kind == "sum" and not (all(named) and sum_cue):
             return False  # a sum only where the sentence adds two named items
         # period: the blank's year (else one the sentence names outside the comparison
         # that follows the blank) must be the (newer) column's
@@ -438,22 +448,36 @@ def find_derivation(
     def _companions_agree(index: DerivationIndex, k: int, kind: str) -> bool:
         """The looked-up row also gives the sentence's other-period figure, where it has that
         period: "$5.9 million for 2023 compared to $12.3 million for 2022" is not a row
-        reading 5,928 and 38,267. A row without that period's column is no counter-evidence."""
+        reading 5,928 and 38,267. A row without that period's column is no counter-evidence.
+        A comparison whose periods the sentence leaves unplaced ("losses were $5 million ...
+        compared to losses of [MASK]") needs one of the other side's figures in one of the
+        row's other periods."""
         cell = index.cells[k]
-        for other_period, other in companions:
-            if other_period in cell.years:
-                continue
-            peers = [
+
+        def peers(period: str | None) -> list[int]:
+            return [
                 j
                 for j in index.by_row[(cell.table_index, cell.row)]
                 if j != k
-                and index.cells[j].years == {other_period}
+                and index.cells[j].years
+                and (
+                    index.cells[j].years == {period}
+                    if period
+                    else not index.cells[j].years & cell.years
+                )
                 and not index.cells[j].change_column
                 and index.category[j] == index.category[k]
                 and index.percent[j] == index.percent[k]
             ]
-            if peers and not any(
-                _rounds_or_truncates(other, index.exact(kind, (j,))) for j in peers
+
+        for other_period, others in companions:
+            if other_period in cell.years or not cell.years and other_period is None:
+                continue
+            rows = peers(other_period)
+            if rows and not any(
+                _rounds_or_truncates(other, index.exact(kind, (j,)))
+                for j in rows
+                for other in others
             ):
                 return False
         return True
@@ -461,7 +485,7 @@ def find_derivation(
     def relevance(ids: tuple[int, ...]) -> float:
         best = 0.0
         for k in ids:
-            tokens = index.cells[k].row_tokens
+            tokens = _metric_tokens(index.cells[k])
             if not tokens:
                 continue
             hits = len(tokens & context) + 0.3 * len(tokens & near - context)
@@ -537,6 +561,62 @@ def find_derivation(
     return _describe(index, kind, cell_ids, value, score, number, reason)
 
 
+_REASON_CUE = re.compile(
+    r"\b(?:reflecting|due to|driven by|as a result of|led by|attributable to|resulting from|"
+    r"because of)\b",
+    re.I,
+)
+_LIST_GAP = re.compile(r"(?:[\s,;()]|\b(?:in|for|and|or|fiscal|year|(?:19|20)\d{2})\b)*", re.I)
+
+
+_FIGURE_NOTE = re.compile(r"\([^()]*\d[^()]*\)")
+
+
+def _metric_tokens(cell: Cell) -> set[str]:
+    """A row label's words without a parenthesised note holding figures: "Net sales (from
+    related parties $2,449 and $2,749 for the year ended ...)" names net sales only."""
+    label = cell.table.row_label(cell.row)
+    if "(" not in label:
+        return cell.row_tokens
+    return set(_tokens(_FIGURE_NOTE.sub(" ", label)))
+
+
+def _own_words(sentence: str, mask: tuple[int, int]) -> set[str]:
+    """The words that can name the blank's metric: the sentence up to the next figure after
+    the blank, whose own words follow it ("the reserve totaled [MASK] and $141,000 in accrued
+    interest was reversed"). A figure in parentheses right after the blank ("[MASK] (41%)
+    increase in ...") or a list of figures by year ("[MASK] in 2023, $51 million in 2022 and
+    $47 million in 2021, in expenses ...") shares the blank's words; so does a
+    "respectively" list: then the whole sentence counts."""
+    cut = len(sentence)
+    if "respectively" not in sentence[mask[1] :]:
+        previous = mask[1]
+        for span in find_numbers(sentence[mask[1] :]):
+            number = span.number  # an amount or a rate, not a date's day ("December 31")
+            if number is None or not (number.units or number.scale_word):
+                continue
+            start, end = mask[1] + span.start, mask[1] + span.end
+            gap = sentence[previous:start]
+            opened = gap.strip() == "(" or not gap.strip() and span.text.startswith("(")
+            listed = _LIST_GAP.fullmatch(gap) and (opened or _YEAR.search(gap))
+            if not listed:
+                cut = start
+                break
+            previous = end
+    start = 0
+    # a blank in a reason clause after the main clause's own figure is the cause's figure:
+    # "revenues decreased $12.3 million ... primarily due to a [MASK] decline in access lines"
+    cues = [m for m in _REASON_CUE.finditer(sentence, 0, mask[0])]
+    if cues and any(
+        n.number is not None and (n.number.units or n.number.scale_word)
+        for n in find_numbers(sentence[: cues[-1].start()])
+    ):
+        start = cues[-1].start()
+    text = sentence[start:cut]
+    acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(text)}
+    return set(_tokens(text)) | acronyms
+
+
 def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str | None, set[str]]:
     """The blank's role, its own period, and the years named outside a following comparison."""
     years = set(_YEAR.findall(sentence))
@@ -571,24 +651,50 @@ def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str
     return role, period, own_years
 
 
+_COMPARED = re.compile(r"\b(?:as )?compared (?:with|to)\b|\bversus\b|\bvs\.?(?=\s)", re.I)
+
+
 def _companions(
     sentence: str, mask: tuple[int, int], period: str | None, units: frozenset[str]
-) -> list[tuple[str, ParsedNumber]]:
-    """The other period's figure the sentence pairs with the blank, with its period.
+) -> list[tuple[str | None, list[ParsedNumber]]]:
+    """The other period's figures the sentence pairs with the blank, with their period.
 
     "[MASK] for 2023 compared to $12.3 million for 2022", "[MASK] and $4.1 million,
     respectively": the nearest level figure of the same kind (percent or amount) in
     the blank's own "respectively" group whose period is known and differs from the
     blank's. A lookup's row must give that figure too in that period's column.
+    When the blank's period is unknown but it stands on one side of "compared to"
+    ("losses were $5 million ... compared to losses of [MASK]"), the same-kind level
+    figures of the other side are its companions, period unplaced (``None``): the row
+    must give one of them in another period.
     """
+    for span in find_numbers(sentence):  # the blank as the sentence writes it ("per share")
+        if span.start <= mask[0] < span.end and span.number is not None:
+            units = span.number.units
+            break
     if period is None:
-        return []
+        return _compared_side(sentence, mask, units)
     # the blank's group: between the "respectively" before it and the one after it
     lo = sentence.rfind("respectively", 0, mask[0])
     lo = 0 if lo < 0 else lo + len("respectively")
     hi = sentence.find("respectively", mask[1])
     hi = len(sentence) if hi < 0 else hi
     best: tuple[int, str, ParsedNumber] | None = None
+    for span in _level_figures(sentence, lo, hi, mask, units):
+        role, other, _ = _blank_period(sentence, (span.start, span.end))
+        if role == "change" or other is None or other == period:
+            continue
+        distance = span.start - mask[1] if span.start >= mask[1] else mask[0] - span.end
+        if best is None or distance < best[0]:
+            best = (distance, other, span.number)
+    return [(best[1], [best[2]])] if best else []
+
+
+def _level_figures(
+    sentence: str, lo: int, hi: int, mask: tuple[int, int], units: frozenset[str]
+) -> list[NumberSpan]:
+    """Figures of the blank's kind between lo and hi, other than the blank and years."""
+    out = []
     for span in find_numbers(sentence):
         if span.start < lo or span.end > hi or span.start < mask[1] and span.end > mask[0]:
             continue
@@ -597,13 +703,36 @@ def _companions(
             continue
         if number.units != units or number.scale_word is None and not number.units:
             continue  # "$3.0 million" pairs with "$0.8 million", not "twelve months" or a date
-        role, other, _ = _blank_period(sentence, (span.start, span.end))
-        if role == "change" or other is None or other == period:
-            continue
-        distance = span.start - mask[1] if span.start >= mask[1] else mask[0] - span.end
-        if best is None or distance < best[0]:
-            best = (distance, other, number)
-    return [(best[1], best[2])] if best else []
+        out.append(span)
+    return out
+
+
+def _compared_side(
+    sentence: str, mask: tuple[int, int], units: frozenset[str]
+) -> list[tuple[str | None, list[ParsedNumber]]]:
+    """The level figures across the one "compared to" that the blank stands beside."""
+    marks = list(_COMPARED.finditer(sentence))
+    if len(marks) != 1:
+        return []
+    mark = marks[0]
+    if mask[0] >= mark.end():
+        lo, hi = 0, mark.start()
+        between = (mark.end(), mask[0])
+    elif mask[1] <= mark.start():
+        lo, hi = mark.end(), len(sentence)
+        between = (mask[1], mark.start())
+    else:
+        return []
+    if _level_figures(sentence, *between, mask, units) or re.search(
+        r"[;.]\s", sentence[slice(*between)]
+    ):
+        return []  # the comparison is another figure's, or another clause's
+    others = []
+    for span in _level_figures(sentence, lo, hi, mask, units):
+        role, _, _ = _blank_period(sentence, (span.start, span.end))
+        if role != "change" and span.number is not None:
+            others.append(span.number)
+    return [(None, others)] if others else []
 
 
 def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str) -> str:
@@ -652,11 +781,14 @@ def _with_synonyms(words: set[str]) -> set[str]:
 
 _CHANGE_NOUN_OF = re.compile(
     r"\b(?:increase|decrease|growth|decline|reduction|rise)s?\s+(?:in|of)\s+"
-    r"(?:[a-z][\w'-]*\s+){1,4}of\s*(?:approximately\s+|about\s+)?"
-    r"(?:\$?\s?[\d.,]+\s*(?:%|percent|million|billion|thousand)?,?\s+or\s*)?$",
+    r"(?:[a-z][\w'-]*\s+){1,10}of\s*(?:approximately\s+|about\s+)?"
+    r"(?:\$?\s?[\d.,]+\s*(?:%|percent|million|billion|thousand)?,?\s+or\s*)?"
+    # "... of $2.9 million and [MASK], respectively": a later item of the same list
+    r"(?:\$?\s?[\d.,]+\s*(?:million|billion|thousand)?,?\s+(?:and\s+)?)?$",
     re.I,
 )
 _SUM_CUE = re.compile(r"\b(?:combined|together|aggregate|in total|total of|sum of|plus)\b", re.I)
+_SUM_CUE_BEFORE, _SUM_CUE_AFTER = 80, 40  # characters around the blank
 _CHANGE_KINDS = frozenset({"change", "pct_change", "pp_change", "ratio_change"})
 _KIND_SCENARIO = {
     "lookup": "A",

@@ -388,9 +388,17 @@ def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
             target = str(int(base) + ctx.relative_year)
     if not cell.years:
         return {"period_no_years": 1.0} if target or ctx.years else {}
+    # a sentence that names years before the blank speaks of them: the report's latest
+    # year (or the one before it) is the blank's only when the sentence names it there or
+    # names no year before the blank ("Interest expense for the year ended December 31,
+    # 2022 decreased ... to [MASK], compared to ... 2021" in a 2023 report is 2022's
+    # figure; "[MASK], compared to $9.1 million in 2022" stays the latest year's)
+    elsewhere = bool(ctx.years_before) and scorer.current_year not in ctx.years
+    if target is None and ctx.role == "older" and elsewhere:
+        target = min(ctx.years)
     if target is None and ctx.role == "older" and scorer.current_year:
         target = str(int(scorer.current_year) - 1)
-    if target is None and ctx.role == "level":
+    if target is None and ctx.role == "level" and not elsewhere:
         target = scorer.current_year
     if target is None:
         return _year_parts(cell.years, ctx)
