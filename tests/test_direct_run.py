@@ -246,3 +246,22 @@ def test_a_task_with_features_the_direct_runner_lacks_goes_to_inspect(tmp_path, 
                             runs_dir=tmp_path, display="none", limit=2)  # fmt: skip
     log = read_eval_log(str(outcome.log_path))
     assert log.status == "success" and log.samples[0].events  # inspect's runner keeps events
+
+
+def _direct(task, tmp_path: Path, model: str = "mockllm/model", reply: str = FAITH_REPLY, **kw):
+    from finprobe.direct_run import run_direct
+
+    model_args = {"custom_outputs": _replies(reply)} if model.startswith("mockllm/") else {}
+    options = dict(generate_args={"cache": False}, eval_config={}, limit=2, fail_on_error=0.2)
+    return run_direct(task, model, model_args=model_args, log_dir=tmp_path, **(options | kw))
+
+
+def test_solver_writes_never_reach_the_tasks_own_dataset(tmp_path) -> None:
+    from finprobe.benchmarks.faith.task import faith
+
+    task = faith(data=str(TINY))
+    before = [dict(s.metadata or {}) for s in task.dataset[:2]]
+    log = _direct(task, tmp_path)
+    assert [dict(s.metadata or {}) for s in task.dataset[:2]] == before
+    # the logged sample still has what the solver wrote (as on inspect's runner)
+    assert "generate_attempts" in log.samples[0].metadata

@@ -311,7 +311,9 @@ class _Run:
             choices=sample.choices,
             messages=i.sample_messages(sample),
             completed=False,
-            metadata=sample.metadata if sample.metadata else {},
+            # a copy, as inspect's runner copies the sample: solver writes reach the log,
+            # never the Task's own dataset nor the metrics' sample_metadata
+            metadata=dict(sample.metadata or {}),
         )
         results: dict[str, Any] = {}
         error = None
