@@ -265,3 +265,39 @@ def test_solver_writes_never_reach_the_tasks_own_dataset(tmp_path) -> None:
     assert [dict(s.metadata or {}) for s in task.dataset[:2]] == before
     # the logged sample still has what the solver wrote (as on inspect's runner)
     assert "generate_attempts" in log.samples[0].metadata
+
+
+def _one_arg_eval_error(exception):  # as if a later inspect_ai re-signed eval_error
+    raise AssertionError("never called: load() refuses it")
+
+
+@pytest.mark.parametrize("change", ["missing", "signature"])
+def test_changed_inspect_internals_send_the_run_to_inspect(tmp_path, monkeypatch, capsys, change):
+    import inspect_ai._eval.task.results
+    import inspect_ai.log._log
+
+    import finprobe.inspect_internals as internals
+    from finprobe.cli import main
+
+    monkeypatch.setattr(internals, "_LOADED", None)
+    if change == "missing":
+        monkeypatch.delattr(inspect_ai._eval.task.results, "eval_results")
+    else:
+        monkeypatch.setattr(inspect_ai.log._log, "eval_error", _one_arg_eval_error)
+    with pytest.raises(internals.DirectUnavailable, match="internals changed"):
+        internals.load()
+    outcome = run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+                            runs_dir=tmp_path / "default", display="none", limit=2)  # fmt: skip
+    log = read_eval_log(str(outcome.log_path))
+    assert log.status == "success" and log.samples[0].events  # inspect's runner keeps events
+    monkeypatch.setattr(sys, "argv", [
+        "finprobe", "eval", "faith", "--model", "finprobe/faith-solver", "--data", str(TINY),
+        "--runs-dir", str(tmp_path / "direct"), "--display", "none", "--runner", "direct",
+    ])  # fmt: skip
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    [line] = capsys.readouterr().err.strip().splitlines()  # one line, no traceback
+    assert line.startswith("error: --runner direct: inspect_ai internals changed")
+    assert not list((tmp_path / "direct").glob("*.eval"))
