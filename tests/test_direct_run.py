@@ -301,3 +301,28 @@ def test_changed_inspect_internals_send_the_run_to_inspect(tmp_path, monkeypatch
     [line] = capsys.readouterr().err.strip().splitlines()  # one line, no traceback
     assert line.startswith("error: --runner direct: inspect_ai internals changed")
     assert not list((tmp_path / "direct").glob("*.eval"))
+
+
+def test_ctrl_c_stops_a_baseline_run_mid_way_as_cancelled(tmp_path, monkeypatch) -> None:
+    import signal
+
+    from finprobe.benchmarks.faith import task as faith_task
+
+    real = faith_task.BASELINES["faith-solver"]
+    answered: list[str] = []
+
+    def interrupted_at_the_third(metadata: dict) -> str:
+        answered.append(metadata["uid"])
+        if len(answered) == 3:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the third sample runs
+        return real(metadata)
+
+    monkeypatch.setitem(faith_task.BASELINES, "faith-solver", interrupted_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+                      runs_dir=tmp_path, display="none")  # fmt: skip
+    assert len(answered) == 3  # the run stopped at the next sample, not at the end
+    [path] = tmp_path.glob("*.eval")
+    log = read_eval_log(str(path))
+    assert log.status == "cancelled" and len(log.samples) == 3
+    assert not list(tmp_path.glob("*.json")) and not list(tmp_path.glob(".*partial"))

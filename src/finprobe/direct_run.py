@@ -272,6 +272,9 @@ class _Run:
         try:
             with preparing(self.label or "", len(samples) if self.label else 0, "samples") as step:
                 for sample in samples:
+                    # a turn of the event loop per sample: a Ctrl-C (asyncio.run cancels the
+                    # run's task) lands here even when no solver awaits (a baseline)
+                    await asyncio.sleep(0)
                     if not await self.one(sample, len(samples)):
                         break
                     step(1)
