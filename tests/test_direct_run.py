@@ -326,3 +326,23 @@ def test_ctrl_c_stops_a_baseline_run_mid_way_as_cancelled(tmp_path, monkeypatch)
     log = read_eval_log(str(path))
     assert log.status == "cancelled" and len(log.samples) == 3
     assert not list(tmp_path.glob("*.json")) and not list(tmp_path.glob(".*partial"))
+
+
+def test_a_tool_call_inside_a_guarded_generate_goes_to_inspect(tmp_path) -> None:
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    def tool_calls() -> Iterator:  # one tool call, then answers (inspect loops on tools)
+        output = ModelOutput.for_tool_call("mockllm/model", "calc", {"x": 1})
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        yield output  # (with usage set mockllm counts no tokens: it stays offline)
+        yield from _replies(FAITH_REPLY)
+
+    run = dict(task_args={"data": str(TINY)}, display="none", limit=1)
+    with pytest.raises(InputError, match="the model called a tool"):
+        run_benchmark("faith", "mockllm/model", runs_dir=tmp_path / "direct", runner="direct",
+                      model_args={"custom_outputs": tool_calls()}, **run)  # fmt: skip
+    assert not list((tmp_path / "direct").glob("*.eval"))
+    outcome = run_benchmark("faith", "mockllm/model", runs_dir=tmp_path / "default",
+                            model_args={"custom_outputs": tool_calls()}, **run)  # fmt: skip
+    log = read_eval_log(str(outcome.log_path))
+    assert log.samples[0].events  # inspect's runner (which keeps events) ran it

@@ -240,10 +240,12 @@ async def _checked_call(call: Callable[[], Any], url: str | None) -> Any:
     """Await ``call()``, turning a failure into ``ModelCallError`` with its cause."""
     from inspect_ai.util import LimitExceededError
 
+    from finprobe.inspect_internals import DirectUnavailable
+
     try:
         result = await call()
-    except (LimitExceededError, ModelCallError):
-        raise
+    except (LimitExceededError, ModelCallError, DirectUnavailable):
+        raise  # (DirectUnavailable: the direct runner hands the task to inspect's)
     except Exception as exc:
         cause, detail = classify_exception(exc)
         error = ModelCallError(cause, detail, url)
