@@ -239,6 +239,9 @@ def test_a_task_with_features_the_direct_runner_lacks_goes_to_inspect(tmp_path, 
     patched = dataclasses.replace(faith_task.BENCHMARK, task=scoring_failures)
     monkeypatch.setattr(finprobe.runner, "benchmark_info", lambda name: patched)
     assert "score_on_error" in unsupported_reason(scoring_failures(data=str(TINY)))
+    continuing = real(data=str(TINY))
+    continuing.continue_on_fail = True  # inspect's runner honours it; the direct one does not
+    assert "continue_on_fail" in unsupported_reason(continuing)
     with pytest.raises(InputError, match="score_on_error"):
         run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
                       runs_dir=tmp_path, display="none", runner="direct")  # fmt: skip

@@ -51,6 +51,7 @@ def unsupported_reason(task: Any) -> str | None:
         "a sample source": getattr(task, "sample_source", None),
         "approval policies": getattr(task, "approval", None),
         "scoring of failed samples (score_on_error)": getattr(task, "score_on_error", None),
+        "continue_on_fail": getattr(task, "continue_on_fail", None),
     }
     found = [name for name, present in checks.items() if present]
     return f"the task has {', '.join(found)}" if found else None
@@ -190,10 +191,8 @@ def run_direct(
         )
     if interrupted is not None:
         status, error = "cancelled", None
-    elif run.stop_error is not None:
+    elif run.stop_error is not None:  # (checked after each error: nothing to check here)
         status, error = "error", run.stop_error
-    elif internals.should_eval_fail(run.errors, len(samples), fail_on_error):
-        status, error = "error", run.last_error
     else:
         status, error = "success", None
     log = EvalLog(
@@ -258,7 +257,6 @@ class _Run:
         self.logged: list[Any] = []  # EvalSamples
         self.completed = 0
         self.errors = 0
-        self.last_error: Any = None
         self.stop_error: Any = None  # the error that crossed fail_on_error
         self.model_usage: dict[str, Any] = {}
         self.label: str | None = None  # progress shown under this label; None: none
@@ -378,7 +376,6 @@ class _Run:
             self.scores.append(results)
             return True
         self.errors += 1
-        self.last_error = error
         if i.should_eval_fail(self.errors, total, self.fail_on_error):
             self.stop_error = error
             return False
