@@ -222,7 +222,11 @@ def _inspect_version() -> str:
 
 def write_log_atomically(log: Any, path: Path) -> Path:
     """Write the ``.eval`` beside its final name, then rename: a reader (or a resume
-    lookup, which lists ``*.eval``) never sees half a log."""
+    lookup, which lists ``*.eval``) never sees half a log.
+
+    Why not finprobe.files' atomic writers: those take the content (text or bytes),
+    while inspect's ``write_eval_log`` writes the zip itself and wants a path, so the
+    temporary file has to be named here."""
     from inspect_ai.log import write_eval_log
 
     path.parent.mkdir(parents=True, exist_ok=True)
