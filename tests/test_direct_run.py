@@ -239,6 +239,9 @@ def test_a_task_with_features_the_direct_runner_lacks_goes_to_inspect(tmp_path, 
     patched = dataclasses.replace(faith_task.BENCHMARK, task=scoring_failures)
     monkeypatch.setattr(finprobe.runner, "benchmark_info", lambda name: patched)
     assert "score_on_error" in unsupported_reason(scoring_failures(data=str(TINY)))
+    continuing = real(data=str(TINY))
+    continuing.continue_on_fail = True  # inspect's runner honours it; the direct one does not
+    assert "continue_on_fail" in unsupported_reason(continuing)
     with pytest.raises(InputError, match="score_on_error"):
         run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
                       runs_dir=tmp_path, display="none", runner="direct")  # fmt: skip
@@ -246,3 +249,103 @@ def test_a_task_with_features_the_direct_runner_lacks_goes_to_inspect(tmp_path, 
                             runs_dir=tmp_path, display="none", limit=2)  # fmt: skip
     log = read_eval_log(str(outcome.log_path))
     assert log.status == "success" and log.samples[0].events  # inspect's runner keeps events
+
+
+def _direct(task, tmp_path: Path, model: str = "mockllm/model", reply: str = FAITH_REPLY, **kw):
+    from finprobe.direct_run import run_direct
+
+    model_args = {"custom_outputs": _replies(reply)} if model.startswith("mockllm/") else {}
+    options = dict(generate_args={"cache": False}, eval_config={}, limit=2, fail_on_error=0.2)
+    return run_direct(task, model, model_args=model_args, log_dir=tmp_path, **(options | kw))
+
+
+def test_solver_writes_never_reach_the_tasks_own_dataset(tmp_path) -> None:
+    from finprobe.benchmarks.faith.task import faith
+
+    task = faith(data=str(TINY))
+    before = [dict(s.metadata or {}) for s in task.dataset[:2]]
+    log = _direct(task, tmp_path)
+    assert [dict(s.metadata or {}) for s in task.dataset[:2]] == before
+    # the logged sample still has what the solver wrote (as on inspect's runner)
+    assert "generate_attempts" in log.samples[0].metadata
+
+
+def _one_arg_eval_error(exception):  # as if a later inspect_ai re-signed eval_error
+    raise AssertionError("never called: load() refuses it")
+
+
+@pytest.mark.parametrize("change", ["missing", "signature"])
+def test_changed_inspect_internals_send_the_run_to_inspect(tmp_path, monkeypatch, capsys, change):
+    import inspect_ai._eval.task.results
+    import inspect_ai.log._log
+
+    import finprobe.inspect_internals as internals
+    from finprobe.cli import main
+
+    monkeypatch.setattr(internals, "_LOADED", None)
+    if change == "missing":
+        monkeypatch.delattr(inspect_ai._eval.task.results, "eval_results")
+    else:
+        monkeypatch.setattr(inspect_ai.log._log, "eval_error", _one_arg_eval_error)
+    with pytest.raises(internals.DirectUnavailable, match="internals changed"):
+        internals.load()
+    outcome = run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+                            runs_dir=tmp_path / "default", display="none", limit=2)  # fmt: skip
+    log = read_eval_log(str(outcome.log_path))
+    assert log.status == "success" and log.samples[0].events  # inspect's runner keeps events
+    monkeypatch.setattr(sys, "argv", [
+        "finprobe", "eval", "faith", "--model", "finprobe/faith-solver", "--data", str(TINY),
+        "--runs-dir", str(tmp_path / "direct"), "--display", "none", "--runner", "direct",
+    ])  # fmt: skip
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as exited:
+        main()
+    assert exited.value.code == 2
+    [line] = capsys.readouterr().err.strip().splitlines()  # one line, no traceback
+    assert line.startswith("error: --runner direct: inspect_ai internals changed")
+    assert not list((tmp_path / "direct").glob("*.eval"))
+
+
+def test_ctrl_c_stops_a_baseline_run_mid_way_as_cancelled(tmp_path, monkeypatch) -> None:
+    import signal
+
+    from finprobe.benchmarks.faith import task as faith_task
+
+    real = faith_task.BASELINES["faith-solver"]
+    answered: list[str] = []
+
+    def interrupted_at_the_third(metadata: dict) -> str:
+        answered.append(metadata["uid"])
+        if len(answered) == 3:
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C while the third sample runs
+        return real(metadata)
+
+    monkeypatch.setitem(faith_task.BASELINES, "faith-solver", interrupted_at_the_third)
+    with pytest.raises(KeyboardInterrupt):
+        run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
+                      runs_dir=tmp_path, display="none")  # fmt: skip
+    assert len(answered) == 3  # the run stopped at the next sample, not at the end
+    [path] = tmp_path.glob("*.eval")
+    log = read_eval_log(str(path))
+    assert log.status == "cancelled" and len(log.samples) == 3
+    assert not list(tmp_path.glob("*.json")) and not list(tmp_path.glob(".*partial"))
+
+
+def test_a_tool_call_inside_a_guarded_generate_goes_to_inspect(tmp_path) -> None:
+    from inspect_ai.model import ModelOutput, ModelUsage
+
+    def tool_calls() -> Iterator:  # one tool call, then answers (inspect loops on tools)
+        output = ModelOutput.for_tool_call("mockllm/model", "calc", {"x": 1})
+        output.usage = ModelUsage(input_tokens=1, output_tokens=1, total_tokens=2)
+        yield output  # (with usage set mockllm counts no tokens: it stays offline)
+        yield from _replies(FAITH_REPLY)
+
+    run = dict(task_args={"data": str(TINY)}, display="none", limit=1)
+    with pytest.raises(InputError, match="the model called a tool"):
+        run_benchmark("faith", "mockllm/model", runs_dir=tmp_path / "direct", runner="direct",
+                      model_args={"custom_outputs": tool_calls()}, **run)  # fmt: skip
+    assert not list((tmp_path / "direct").glob("*.eval"))
+    outcome = run_benchmark("faith", "mockllm/model", runs_dir=tmp_path / "default",
+                            model_args={"custom_outputs": tool_calls()}, **run)  # fmt: skip
+    log = read_eval_log(str(outcome.log_path))
+    assert log.samples[0].events  # inspect's runner (which keeps events) ran it

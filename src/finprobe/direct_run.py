@@ -51,6 +51,7 @@ def unsupported_reason(task: Any) -> str | None:
         "a sample source": getattr(task, "sample_source", None),
         "approval policies": getattr(task, "approval", None),
         "scoring of failed samples (score_on_error)": getattr(task, "score_on_error", None),
+        "continue_on_fail": getattr(task, "continue_on_fail", None),
     }
     found = [name for name, present in checks.items() if present]
     return f"the task has {', '.join(found)}" if found else None
@@ -190,10 +191,8 @@ def run_direct(
         )
     if interrupted is not None:
         status, error = "cancelled", None
-    elif run.stop_error is not None:
+    elif run.stop_error is not None:  # (checked after each error: nothing to check here)
         status, error = "error", run.stop_error
-    elif internals.should_eval_fail(run.errors, len(samples), fail_on_error):
-        status, error = "error", run.last_error
     else:
         status, error = "success", None
     log = EvalLog(
@@ -223,7 +222,11 @@ def _inspect_version() -> str:
 
 def write_log_atomically(log: Any, path: Path) -> Path:
     """Write the ``.eval`` beside its final name, then rename: a reader (or a resume
-    lookup, which lists ``*.eval``) never sees half a log."""
+    lookup, which lists ``*.eval``) never sees half a log.
+
+    Why not finprobe.files' atomic writers: those take the content (text or bytes),
+    while inspect's ``write_eval_log`` writes the zip itself and wants a path, so the
+    temporary file has to be named here."""
     from inspect_ai.log import write_eval_log
 
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -258,7 +261,6 @@ class _Run:
         self.logged: list[Any] = []  # EvalSamples
         self.completed = 0
         self.errors = 0
-        self.last_error: Any = None
         self.stop_error: Any = None  # the error that crossed fail_on_error
         self.model_usage: dict[str, Any] = {}
         self.label: str | None = None  # progress shown under this label; None: none
@@ -272,6 +274,9 @@ class _Run:
         try:
             with preparing(self.label or "", len(samples) if self.label else 0, "samples") as step:
                 for sample in samples:
+                    # a turn of the event loop per sample: a Ctrl-C (asyncio.run cancels the
+                    # run's task) lands here even when no solver awaits (a baseline)
+                    await asyncio.sleep(0)
                     if not await self.one(sample, len(samples)):
                         break
                     step(1)
@@ -311,7 +316,9 @@ class _Run:
             choices=sample.choices,
             messages=i.sample_messages(sample),
             completed=False,
-            metadata=sample.metadata if sample.metadata else {},
+            # a copy, as inspect's runner copies the sample: solver writes reach the log,
+            # never the Task's own dataset nor the metrics' sample_metadata
+            metadata=dict(sample.metadata or {}),
         )
         results: dict[str, Any] = {}
         error = None
@@ -373,7 +380,6 @@ class _Run:
             self.scores.append(results)
             return True
         self.errors += 1
-        self.last_error = error
         if i.should_eval_fail(self.errors, total, self.fail_on_error):
             self.stop_error = error
             return False

@@ -6,15 +6,19 @@ does. Reusing these functions (rather than re-writing them) is what keeps a dire
 identical to an inspect log: the same metric computation and reductions, the same plan and
 scorer records, the same log file name, the same model-usage accounting.
 
-Pin tolerance: everything is imported by ``load()``. If a later inspect_ai release moves
-or renames any of it, ``load()`` raises ``DirectUnavailable`` and ``finprobe eval`` runs
-the task on inspect's own runner instead (slower, same results) -- nothing half-works.
+Pin tolerance: everything is imported by ``load()``, which also checks that each function
+still accepts the arguments the direct runner passes (``CALLS``). If a later inspect_ai
+release moves, renames or re-signs any of it, ``load()`` raises ``DirectUnavailable`` and
+``finprobe eval`` runs the task on inspect's own runner instead (slower, same results) --
+nothing half-works. (A change of meaning under the same signature is caught by the parity
+tests in tests/test_direct_run.py, which compare against inspect's own runner.)
 Checked against inspect_ai 0.3.285.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import inspect as pyinspect
+from dataclasses import dataclass, fields
 from typing import Any
 
 
@@ -54,6 +58,61 @@ class Internals:
     resolve_revision: Any  # the git revision of the working folder, as inspect logs it
     resolve_task_distribution: Any  # the installed package that provides a task
     resolve_package_revision: Any  # that package's git revision, when installed from git
+
+
+# How finprobe.direct_run calls each function: (number of positional arguments, keyword
+# names). ``load()`` binds these against each signature.
+CALLS: dict[str, tuple[int, tuple[str, ...]]] = {
+    "eval_results": (0, ("samples", "scores", "reducers", "scorers", "metrics", "scorer_names",
+                         "completed_samples", "headline_metric")),
+    "plan_to_eval_plan": (2, ()),
+    "resolve_plan": (2, ()),
+    "as_scorer_spec": (1, ()),
+    "resolve_eval_scorers": (1, ()),
+    "resolve_eval_metrics": (1, ()),
+    "to_metric_specs": (1, ()),
+    "unique_scorer_name": (2, ()),
+    "registry_unqualified_name": (1, ()),
+    "sample_messages": (1, ()),
+    "eval_error": (4, ()),
+    "should_eval_fail": (3, ()),
+    "eval_config_defaults": (0, ()),
+    "eval_log_name": (0, ("task", "task_id", "created", "model")),
+    "init_active_model": (2, ()),
+    "init_model_usage": (1, ()),
+    "model_usage": (0, ()),
+    "init_sample_model_data": (0, ()),
+    "sample_model_usage": (0, ()),
+    "init_transcript": (1, ()),
+    "transcript_class": (0, ()),
+    "task_file": (1, ()),
+    "cwd_relative_path": (1, ()),
+    "model_args_for_log": (1, ()),
+    "resolve_task_args": (1, ()),
+    "resolve_revision": (0, ()),
+    "resolve_task_distribution": (1, ()),
+    "resolve_package_revision": (1, ()),
+}  # fmt: skip
+
+
+def check_signatures(internals: Internals) -> None:
+    """``DirectUnavailable`` naming the first function that no longer accepts the
+    arguments in ``CALLS``."""
+    for field in fields(internals):
+        if field.name not in CALLS:
+            continue
+        function = getattr(internals, field.name)
+        positional, keywords = CALLS[field.name]
+        try:
+            signature = pyinspect.signature(function)
+        except (TypeError, ValueError):  # no signature to check (a builtin): trust it
+            continue
+        try:
+            signature.bind(*[None] * positional, **dict.fromkeys(keywords))
+        except TypeError as error:
+            raise DirectUnavailable(
+                f"inspect_ai internals changed ({field.name}{signature}: {error})"
+            ) from None
 
 
 _LOADED: Internals | None = None
@@ -96,7 +155,7 @@ def load() -> Internals:
         from inspect_ai.scorer._scorer import as_scorer_spec, unique_scorer_name
     except ImportError as error:  # a newer inspect_ai moved something
         raise DirectUnavailable(f"inspect_ai internals changed ({error})") from None
-    _LOADED = Internals(
+    internals = Internals(
         eval_results=eval_results,
         plan_to_eval_plan=plan_to_eval_plan,
         resolve_plan=run_resolve_plan,
@@ -127,4 +186,6 @@ def load() -> Internals:
         resolve_task_distribution=resolve_task_distribution,
         resolve_package_revision=resolve_package_revision,
     )
+    check_signatures(internals)
+    _LOADED = internals
     return _LOADED

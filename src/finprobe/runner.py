@@ -240,10 +240,12 @@ async def _checked_call(call: Callable[[], Any], url: str | None) -> Any:
     """Await ``call()``, turning a failure into ``ModelCallError`` with its cause."""
     from inspect_ai.util import LimitExceededError
 
+    from finprobe.inspect_internals import DirectUnavailable
+
     try:
         result = await call()
-    except (LimitExceededError, ModelCallError):
-        raise
+    except (LimitExceededError, ModelCallError, DirectUnavailable):
+        raise  # (DirectUnavailable: the direct runner hands the task to inspect's)
     except Exception as exc:
         cause, detail = classify_exception(exc)
         error = ModelCallError(cause, detail, url)
@@ -506,8 +508,10 @@ def run_benchmark(
         }
         if chosen == "direct":
             log = _direct_or_none(
-                task_fn, args, model, model_args, limit, runs_dir, fail_on_error, display,
-                max_connections, limits, generation, run_metadata, explicit=runner == "direct",
+                task_fn=task_fn, args=args, model=model, model_args=model_args, limit=limit,
+                runs_dir=runs_dir, fail_on_error=fail_on_error, display=display,
+                max_connections=max_connections, limits=limits, generation=generation,
+                run_metadata=run_metadata, explicit=runner == "direct",
             )  # fmt: skip
             if log is not None:
                 log_path = Path(str(log.location))
@@ -519,9 +523,11 @@ def run_benchmark(
                     resumed=False,
                 )
         outcome = _run_on_inspect(
-            task_fn, args, name, model, model_args, model_base_url, limit, runs_dir,
-            fail_on_error, cache, resume, max_connections, display, limits, generation,
-            run_metadata,
+            task_fn=task_fn, args=args, name=name, model=model, model_args=model_args,
+            model_base_url=model_base_url, limit=limit, runs_dir=runs_dir,
+            fail_on_error=fail_on_error, cache=cache, resume=resume,
+            max_connections=max_connections, display=display, limits=limits,
+            generation=generation, run_metadata=run_metadata,
         )  # fmt: skip
         log_path, previous = outcome
         results = results_from_log(log_path, info)
@@ -554,6 +560,7 @@ def choose_runner(runner: str | None, model: str, task_args: Mapping[str, Any]) 
 
 
 def _direct_or_none(
+    *,
     task_fn: Callable[..., Task],
     args: dict[str, Any],
     model: str,
@@ -606,6 +613,7 @@ def _direct_or_none(
 
 
 def _run_on_inspect(
+    *,
     task_fn: Callable[..., Task],
     args: dict[str, Any],
     name: str,
