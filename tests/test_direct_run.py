@@ -321,6 +321,9 @@ def interrupted_at_the_third(metadata):
     return real(metadata)
 
 faith_task.BASELINES["faith-solver"] = interrupted_at_the_third
+# a run started from a terminal has Python's Ctrl-C handler; one started as a background
+# job (CI under nohup, `cmd &`) inherits SIGINT ignored and would never see the interrupt
+signal.signal(signal.SIGINT, signal.default_int_handler)
 try:
     run_benchmark("faith", "finprobe/faith-solver", task_args={"data": sys.argv[1]},
                   runs_dir=sys.argv[2], display="none")
@@ -332,8 +335,7 @@ print("finished after", len(answered))
 
 
 def test_ctrl_c_stops_a_baseline_run_mid_way_as_cancelled(tmp_path) -> None:
-    # In a fresh process, as a user's run: a signal handler an earlier test left behind
-    # (an inspect server's) must not decide what Ctrl-C does here.
+    # in a fresh process, as a user's run from a terminal: no state of earlier tests
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
     done = subprocess.run([sys.executable, "-c", _CTRL_C_RUN, str(TINY), str(tmp_path)],
                           capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
