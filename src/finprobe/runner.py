@@ -16,7 +16,8 @@ import hashlib
 import importlib
 import json
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,6 +75,16 @@ RUN_SETTINGS = RunSettings()
 def sample_limit() -> int | None:
     """How many samples (the first ones) the current run evaluates; None: all."""
     return RUN_SETTINGS.sample_limit
+
+
+@contextmanager
+def _preparing_only(limit: int | None) -> Iterator[None]:
+    """While the task is built and run, it prepares only the run's first ``limit`` samples."""
+    RUN_SETTINGS.sample_limit = limit
+    try:
+        yield
+    finally:
+        RUN_SETTINGS.sample_limit = None
 
 
 def _max_context_tokens() -> int | None:
@@ -588,28 +599,26 @@ def _direct_or_none(
     eval_config = {
         k: v for k, v in log_options(model, display).items() if k in EvalConfig.model_fields
     }
-    RUN_SETTINGS.sample_limit = limit  # the task prepares only these samples
     try:
-        return run_direct(
-            task_fn(**args),
-            model,
-            model_args=model_args,
-            generate_args=generate_args,
-            eval_config=eval_config,
-            limit=limit,
-            fail_on_error=fail_on_error,
-            log_dir=runs_dir,
-            metadata=run_metadata,
-            show_progress=display != "none",
-        )
+        with _preparing_only(limit):
+            return run_direct(
+                task_fn(**args),
+                model,
+                model_args=model_args,
+                generate_args=generate_args,
+                eval_config=eval_config,
+                limit=limit,
+                fail_on_error=fail_on_error,
+                log_dir=runs_dir,
+                metadata=run_metadata,
+                show_progress=display != "none",
+            )
     except DirectUnavailable as why:
         if explicit:
             from finprobe.errors import InputError
 
             raise InputError(None, f"--runner direct: {why}") from None
         return None
-    finally:
-        RUN_SETTINGS.sample_limit = None
 
 
 def _run_on_inspect(
@@ -645,8 +654,7 @@ def _run_on_inspect(
     )
     if max_connections is not None:
         common["max_connections"] = max_connections
-    RUN_SETTINGS.sample_limit = limit  # the task prepares only these samples
-    try:
+    with _preparing_only(limit):
         if previous is not None:
             # the response-cache and generation settings travel in the original log
             logs = eval_retry(str(previous), **common)
@@ -662,8 +670,6 @@ def _run_on_inspect(
                 **generation,
                 **common,
             )
-    finally:
-        RUN_SETTINGS.sample_limit = None
     return Path(str(logs[0].location).removeprefix("file://")), previous
 
 
