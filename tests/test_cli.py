@@ -75,8 +75,10 @@ def test_debug_shows_the_traceback(tmp_path: Path) -> None:
 
 
 def test_unknown_benchmark_and_bad_results_file(tmp_path: Path) -> None:
-    result = finprobe("eval", "nope", "--model", "finprobe/faith-solver")
+    runs = tmp_path / "runs"
+    result = finprobe("eval", "nope", "--model", "finprobe/faith-solver", "--runs-dir", str(runs))
     assert result.returncode == 2 and "unknown benchmark" in result.stderr
+    assert not runs.exists()  # a refused run leaves nothing behind
     bad = tmp_path / "x.results.json"
     bad.write_text('{"hello": 1}')
     result = finprobe("results", str(bad))

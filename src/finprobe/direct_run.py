@@ -32,7 +32,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from finprobe.inspect_internals import DirectUnavailable, load
+from finprobe.inspect_internals import DirectUnavailable, load, preload_model_info
 
 
 def unsupported_reason(task: Any) -> str | None:
@@ -167,6 +167,7 @@ def run_direct(
     )
     stats = EvalStats(started_at=created)
 
+    preload_model_info()  # inspect's model database, parsed with libyaml (a third of a second)
     run = _Run(internals, task, plan, model, task_config, scorers, scorer_names, fail_on_error)
     run.label = f"{task.display_name} on {spec.model}" if show_progress else None
     interrupted: BaseException | None = None
@@ -212,6 +213,21 @@ def run_direct(
     if interrupted is not None:
         raise interrupted
     return log
+
+
+def headline_value(results: Any, declared: Any) -> tuple[str, float] | None:
+    """The headline metric's name and value in EvalResults, resolved as inspect resolves
+    it for its progress display and log listing (None when inspect has no resolver)."""
+    try:
+        from inspect_ai.log._headline import resolve_headline_metric
+    except ImportError:
+        return None
+    resolved = resolve_headline_metric(results, declared)
+    if resolved is None or not isinstance(resolved.metric.value, int | float):
+        return None
+    score, metric = resolved.score.name, resolved.name
+    label = metric if metric == score else f"{score} {metric}"  # 'correct mean'
+    return label, float(resolved.metric.value)
 
 
 def _inspect_version() -> str:
@@ -272,7 +288,8 @@ class _Run:
         from finprobe.progress import preparing
 
         try:
-            with preparing(self.label or "", len(samples) if self.label else 0, "samples") as step:
+            total = len(samples) if self.label else 0
+            with preparing(self.label or "", total, "samples", status=self.headline) as step:
                 for sample in samples:
                     # a turn of the event loop per sample: a Ctrl-C (asyncio.run cancels the
                     # run's task) lands here even when no solver awaits (a baseline)
@@ -282,6 +299,32 @@ class _Run:
                     step(1)
         finally:  # (context variables set in asyncio.run do not outlive it)
             self.model_usage = dict(self.i.model_usage())
+
+    def headline(self) -> str:
+        """The task's headline metric over the samples scored so far (what inspect's
+        progress shows), and the failed samples' count: 'correct 0.468, 2 failed'."""
+        parts = []
+        name = self.task.headline_metric
+        if name and self.scores:
+            try:
+                results, _ = self.i.eval_results(
+                    samples=len(self.scores),
+                    scores=self.scores,
+                    reducers=self.task.epochs_reducer,
+                    scorers=self.scorers,
+                    metrics=self.task.metrics,
+                    scorer_names=self.scorer_names,
+                    completed_samples=self.completed,
+                    headline_metric=name,
+                )
+            except Exception:  # noqa: BLE001 - a figure for the eye; the run's own comes later
+                results = None
+            found = headline_value(results, name) if results is not None else None
+            if found is not None:
+                parts.append(f"{found[0]} {found[1]:.3f}")
+        if self.errors:
+            parts.append(f"{self.errors} failed")
+        return ", ".join(parts)
 
     async def generate(self, state: Any, tool_calls: str = "loop", **kwargs: Any) -> Any:
         """inspect's generate for a tool-free task: the model's reply appended."""

@@ -66,8 +66,15 @@ def entry_path(kind: str, version: int | str, digest: str, suffix: str) -> Path:
     return cache_root() / kind / f"{name}{suffix}"
 
 
-def cached_json(kind: str, version: int | str, digest: str, build: Callable[[], Any]) -> Any:
-    """``build()``'s JSON-able result, read from the cache when present and readable."""
+def cached_json(
+    kind: str,
+    version: int | str,
+    digest: str,
+    build: Callable[[], Any],
+    storable: Callable[[Any], bool] | None = None,
+) -> Any:
+    """``build()``'s JSON-able result, read from the cache when present and readable;
+    a built value is stored unless ``storable(value)`` says no."""
     if not cache_enabled():
         return build()
     path = entry_path(kind, version, digest, ".json")
@@ -76,7 +83,8 @@ def cached_json(kind: str, version: int | str, digest: str, build: Callable[[], 
     except (OSError, ValueError, KeyError, TypeError):
         pass  # missing, half-written by an old crash, or corrupt: rebuilt below
     value = build()
-    _store(path, json.dumps({"value": value}, ensure_ascii=False).encode("utf-8"))
+    if storable is None or storable(value):
+        _store(path, json.dumps({"value": value}, ensure_ascii=False).encode("utf-8"))
     return value
 
 

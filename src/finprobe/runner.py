@@ -476,10 +476,10 @@ def run_benchmark(
     from finprobe.results import results_from_log, write_results
 
     chosen = choose_runner(runner, model, task_args or {})
+    info = benchmark_info(benchmark)  # an unknown benchmark leaves no runs folder behind
     runs_dir = Path(runs_dir)
     runs_dir.mkdir(parents=True, exist_ok=True)
     configure_environment(runs_dir)
-    info = benchmark_info(benchmark)
     name = task_name or info.name
     args = {k: v for k, v in (task_args or {}).items() if v is not None}
     task_fn = info.task if task_name is None else _subtask(benchmark, task_name)
@@ -644,6 +644,9 @@ def _run_on_inspect(
     from inspect_ai import eval as inspect_eval
     from inspect_ai import eval_retry
 
+    from finprobe.inspect_internals import preload_model_info
+
+    preload_model_info()  # inspect's model database, parsed with libyaml
     previous = find_resumable_log(runs_dir, name, model, args, limit, task_fn) if resume else None
     common: dict[str, Any] = dict(
         log_dir=str(runs_dir),

@@ -12,6 +12,7 @@ from inspect_ai.solver import generate
 from finprobe.benchmarks.findver.dataset import (
     HIDDEN_FROM_BASELINES,
     EvidenceBuilder,
+    FinDVerClaim,
     claim_metadata,
     default_reports_dir,
     evidence_text,
@@ -52,6 +53,30 @@ def findver_samples(
     builder = EvidenceBuilder(
         setting, retriever, top_k, max_context_tokens, truncation, embedding_cache, fusion
     )
+
+    def prepare() -> list[Sample]:
+        return _prepare_samples(claims, reports_dir, builder, setting, prompt)
+
+    if setting == "rag" and (retriever != "bm25" or fusion is not None):
+        return prepare()  # a dense encoder's output is not keyed here: prepared each run
+    # the whole prepared list is kept on disk by content hash (finprobe.samplecache):
+    # a second run of the same claims and reports reads it back at once
+    from finprobe.samplecache import cached_samples, samples_key
+
+    paths = sorted({report_path(reports_dir, c.report) for c in claims})
+    arguments = {"setting": setting, "retriever": retriever, "top_k": top_k, "prompt": prompt,
+                 "max_context_tokens": max_context_tokens, "truncation": truncation,
+                 "limit": limit, "reports_dir": str(reports_dir.resolve())}  # fmt: skip
+    return cached_samples(samples_key("findver", [data, *paths], arguments), prepare)
+
+
+def _prepare_samples(
+    claims: list[FinDVerClaim],
+    reports_dir: Path,
+    builder: EvidenceBuilder,
+    setting: str,
+    prompt: str,
+) -> list[Sample]:
     order = {c.example_id: i for i, c in enumerate(claims)}
     samples: list[tuple[int, Sample]] = []
     n_reports = len({c.report for c in claims})
