@@ -365,3 +365,33 @@ def test_a_tool_call_inside_a_guarded_generate_goes_to_inspect(tmp_path) -> None
                             model_args={"custom_outputs": tool_calls()}, **run)  # fmt: skip
     log = read_eval_log(str(outcome.log_path))
     assert log.samples[0].events  # inspect's runner (which keeps events) ran it
+
+
+def test_progress_shows_the_headline_metric_so_far(tmp_path, capsys) -> None:
+    from finprobe.benchmarks.faith.task import faith
+
+    log = _direct(faith(data=str(TINY)), tmp_path, show_progress=True, limit=None)
+    lines = capsys.readouterr().err.splitlines()
+    final = [line for line in lines if "samples (100%)" in line]
+    assert len(final) == 1 and len(final[0]) <= 80
+    # the same figure the run's results give (FAITH's headline: faith_scorer's correct)
+    [score] = [s for s in log.results.scores if s.name == "correct"]
+    assert final[0].endswith(f"correct mean {score.metrics['mean'].value:.3f}"), final[0]
+
+
+def test_model_database_read_with_libyaml_is_inspects_own(monkeypatch) -> None:
+    import yaml
+    from inspect_ai.model import _model_info
+    from inspect_ai.model._model_data import model_data
+
+    from finprobe.inspect_internals import preload_model_info
+
+    monkeypatch.setattr(_model_info, "_model_info_cache", None)
+    assert preload_model_info() is True
+    ours, theirs = _model_info._model_info_cache, model_data.read_model_info()
+    assert model_data.yaml is yaml  # inspect's own parser is back in place
+    assert list(ours) == list(theirs) and len(ours) > 100
+    for key, info in ours.items():
+        assert info.model_dump() == theirs[key].model_dump(), key
+        assert info.__pydantic_private__ == theirs[key].__pydantic_private__, key
+    assert preload_model_info() is False  # already loaded: left as it is

@@ -219,3 +219,22 @@ def test_plain_progress_lines_off_a_terminal() -> None:
     assert all(len(line) <= WIDTH for line in lines)
     long = progress_line("x" * 200, 5, 10, 3.0, "claims")
     assert len(long) == WIDTH and long.endswith(": 5/10 claims (50%), 3 s")
+
+
+def test_progress_status_is_asked_sparingly_and_shown_at_the_end() -> None:
+    stream = io.StringIO()
+    asked: list[int] = []
+
+    def status() -> str:
+        asked.append(1)
+        return f"correct mean {len(asked) / 10:.3f}"
+
+    with preparing("run", 374, "samples", stream, status=status, status_every=3600) as step:
+        for _ in range(374):
+            step(1)
+    lines = stream.getvalue().splitlines()
+    assert len(asked) == 2  # the first line, then the last (never more often than asked)
+    assert lines[0].endswith("correct mean 0.100") and lines[-1].endswith("correct mean 0.200")
+    assert all(line.endswith("correct mean 0.100") for line in lines[1:-1])
+    long = progress_line("x" * 200, 5, 10, 3.0, "samples", "f1 0.512, 2 failed")
+    assert len(long) == WIDTH and long.endswith(": 5/10 samples (50%), 3 s, f1 0.512, 2 failed")
