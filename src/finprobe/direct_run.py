@@ -82,8 +82,8 @@ def run_direct(
     options, as inspect would record them). ``show_progress``: a bar on a terminal, plain
     lines elsewhere (finprobe.progress), on stderr.
     """
-    from inspect_ai.log import EvalConfig, EvalDataset, EvalLog, EvalSpec, EvalStats
-    from inspect_ai.model import GenerateConfig, ModelName, get_model
+    from inspect_ai.log import EvalLog, EvalStats
+    from inspect_ai.model import GenerateConfig, get_model
 
     internals = load()
     reason = unsupported_reason(task)
@@ -103,7 +103,64 @@ def run_direct(
     if any(i is None for i in sample_ids):
         raise DirectUnavailable("a sample has no id")
 
-    eval_cfg = EvalConfig(
+    eval_cfg = _eval_config(internals, task, limit, fail_on_error, eval_config)
+    scorers = list(task.scorer or [])
+    scorer_names: list[str] = []
+    for scorer in scorers:
+        scorer_names.append(internals.unique_scorer_name(scorer, scorer_names))
+    plan = internals.resolve_plan(task, None)
+    spec = _eval_spec(internals, task, model, sample_ids, eval_cfg, scorers, metadata)
+    created = spec.created
+    stats = EvalStats(started_at=created)
+
+    preload_model_info()  # inspect's model database, parsed with libyaml (a third of a second)
+    run = _Run(internals, task, plan, model, task_config, scorers, scorer_names, fail_on_error)
+    run.label = f"{task.display_name} on {spec.model}" if show_progress else None
+    interrupted: BaseException | None = None
+    try:
+        asyncio.run(run.all(samples))
+    except KeyboardInterrupt as stop:  # log what finished, as a cancelled run
+        interrupted = stop
+    stats.completed_at = _iso_now()
+    stats.model_usage = run.model_usage
+
+    results, reductions = run.results(len(samples)) if run.scores else (None, None)
+    if interrupted is not None:
+        status, error = "cancelled", None
+    elif run.stop_error is not None:  # (checked after each error: nothing to check here)
+        status, error = "error", run.stop_error
+    else:
+        status, error = "success", None
+    log = EvalLog(
+        status=status,
+        eval=spec,
+        plan=internals.plan_to_eval_plan(plan, task_config),
+        results=results,
+        stats=stats,
+        error=error,
+        samples=run.logged,
+    )
+    log.reductions = reductions  # (as a constructor argument it trips a pydantic validator)
+    name = internals.eval_log_name(
+        task=spec.task, task_id=spec.task_id, created=spec.created, model=spec.model
+    )
+    log.location = str(write_log_atomically(log, Path(log_dir) / f"{name}.eval"))
+    if interrupted is not None:
+        raise interrupted
+    return log
+
+
+def _eval_config(
+    internals: Any,
+    task: Any,
+    limit: int | None,
+    fail_on_error: float | bool,
+    eval_config: Mapping[str, Any],
+) -> Any:
+    """The run's EvalConfig as inspect's runner records it (its defaults filled in)."""
+    from inspect_ai.log import EvalConfig
+
+    config = EvalConfig(
         limit=limit,
         epochs=1,
         fail_on_error=fail_on_error,
@@ -112,24 +169,33 @@ def run_direct(
         **dict(eval_config),
     )
     for name, value in internals.eval_config_defaults().items():
-        if getattr(eval_cfg, name, None) is None:
-            setattr(eval_cfg, name, value)
+        if getattr(config, name, None) is None:
+            setattr(config, name, value)
+    return config
 
-    scorers = list(task.scorer or [])
-    scorer_names: list[str] = []
-    for scorer in scorers:
-        scorer_names.append(internals.unique_scorer_name(scorer, scorer_names))
-    plan = internals.resolve_plan(task, None)
+
+def _eval_spec(
+    internals: Any,
+    task: Any,
+    model: Any,
+    sample_ids: list[Any],
+    eval_cfg: Any,
+    scorers: list[Any],
+    metadata: Mapping[str, Any] | None,
+) -> Any:
+    """The log's EvalSpec, field by field as inspect's runner makes it."""
+    from inspect_ai.log import EvalDataset, EvalSpec
+    from inspect_ai.model import ModelName
     from shortuuid import uuid as short_uuid  # inspect's id format (an inspect dependency)
 
-    created = _iso_now()
+    dataset = task.dataset
     packages = {"inspect_ai": _inspect_version()}
     distribution = internals.resolve_task_distribution(task.registry_name)
     if distribution is not None:
         packages[distribution.name] = distribution.version
-    spec = EvalSpec(
+    return EvalSpec(
         run_id=short_uuid(),
-        created=created,
+        created=_iso_now(),
         task=task.name,
         task_id=short_uuid(),
         task_version=task.version,
@@ -165,54 +231,6 @@ def run_direct(
         metadata=(dict(metadata or {}) | (task.metadata or {})) or None,
         viewer=task.viewer,
     )
-    stats = EvalStats(started_at=created)
-
-    preload_model_info()  # inspect's model database, parsed with libyaml (a third of a second)
-    run = _Run(internals, task, plan, model, task_config, scorers, scorer_names, fail_on_error)
-    run.label = f"{task.display_name} on {spec.model}" if show_progress else None
-    interrupted: BaseException | None = None
-    try:
-        asyncio.run(run.all(samples))
-    except KeyboardInterrupt as stop:  # log what finished, as a cancelled run
-        interrupted = stop
-    stats.completed_at = _iso_now()
-    stats.model_usage = run.model_usage
-
-    results = reductions = None
-    if run.scores:
-        results, reductions = internals.eval_results(
-            samples=len(samples),
-            scores=run.scores,
-            reducers=task.epochs_reducer,
-            scorers=scorers,
-            metrics=task.metrics,
-            scorer_names=scorer_names,
-            completed_samples=run.completed,
-            headline_metric=task.headline_metric,
-        )
-    if interrupted is not None:
-        status, error = "cancelled", None
-    elif run.stop_error is not None:  # (checked after each error: nothing to check here)
-        status, error = "error", run.stop_error
-    else:
-        status, error = "success", None
-    log = EvalLog(
-        status=status,
-        eval=spec,
-        plan=internals.plan_to_eval_plan(plan, task_config),
-        results=results,
-        stats=stats,
-        error=error,
-        samples=run.logged,
-    )
-    log.reductions = reductions  # (as a constructor argument it trips a pydantic validator)
-    name = internals.eval_log_name(
-        task=spec.task, task_id=spec.task_id, created=spec.created, model=spec.model
-    )
-    log.location = str(write_log_atomically(log, Path(log_dir) / f"{name}.eval"))
-    if interrupted is not None:
-        raise interrupted
-    return log
 
 
 def headline_value(results: Any, declared: Any) -> tuple[str, float] | None:
@@ -300,6 +318,19 @@ class _Run:
         finally:  # (context variables set in asyncio.run do not outlive it)
             self.model_usage = dict(self.i.model_usage())
 
+    def results(self, samples: int) -> tuple[Any, Any]:
+        """EvalResults and reductions of the samples scored so far, by inspect's function."""
+        return self.i.eval_results(
+            samples=samples,
+            scores=self.scores,
+            reducers=self.task.epochs_reducer,
+            scorers=self.scorers,
+            metrics=self.task.metrics,
+            scorer_names=self.scorer_names,
+            completed_samples=self.completed,
+            headline_metric=self.task.headline_metric,
+        )
+
     def headline(self) -> str:
         """The task's headline metric over the samples scored so far (what inspect's
         progress shows), and the failed samples' count: 'correct 0.468, 2 failed'."""
@@ -307,16 +338,7 @@ class _Run:
         name = self.task.headline_metric
         if name and self.scores:
             try:
-                results, _ = self.i.eval_results(
-                    samples=len(self.scores),
-                    scores=self.scores,
-                    reducers=self.task.epochs_reducer,
-                    scorers=self.scorers,
-                    metrics=self.task.metrics,
-                    scorer_names=self.scorer_names,
-                    completed_samples=self.completed,
-                    headline_metric=name,
-                )
+                results, _ = self.results(len(self.scores))
             except Exception:  # noqa: BLE001 - a figure for the eye; the run's own comes later
                 results = None
             found = headline_value(results, name) if results is not None else None
