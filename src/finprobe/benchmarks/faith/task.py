@@ -17,7 +17,6 @@ from finprobe.benchmarks.faith.dataset import (
     load_faith_reports,
 )
 from finprobe.benchmarks.faith.prompts import prediction_prompt
-from finprobe.benchmarks.faith.ranker import load_ranker
 from finprobe.benchmarks.faith.scorer import (
     SCORER_VERSION,
     faith_scorer,
@@ -25,7 +24,6 @@ from finprobe.benchmarks.faith.scorer import (
     rescore,
     summarize,
 )
-from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
 from finprobe.runner import BenchmarkInfo, answer_or_generate, json_generate
 
 
@@ -80,13 +78,20 @@ def default_data() -> Path:
     return synthetic_dataset()
 
 
+# the solver is imported on first use: every FinProbe task module is imported whenever
+# inspect loads FinProbe's entry point (any run, any benchmark)
 def faith_solver_baseline(metadata: dict) -> str:
+    from finprobe.benchmarks.faith.solver import solve_from_tables
+
     visible = {k: v for k, v in metadata.items() if k not in HIDDEN_FROM_BASELINES}
     return solve_from_tables(visible).to_completion()
 
 
 def faith_solver_learned_baseline(metadata: dict) -> str:
     """The same solver with the learned candidate ranker (``faith_ranker.json``)."""
+    from finprobe.benchmarks.faith.ranker import load_ranker
+    from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
+
     visible = {k: v for k, v in metadata.items() if k not in HIDDEN_FROM_BASELINES}
     return solve_from_tables(visible, SolverOptions(ranker=load_ranker())).to_completion()
 
