@@ -226,8 +226,10 @@ def test_a_task_with_features_the_direct_runner_lacks_goes_to_inspect(tmp_path, 
 
     assert unsupported_reason(faith_task.faith(data=str(TINY))) is None
     real = faith_task.faith
+    builds: list[int] = []
 
     def scoring_failures(**kwargs):
+        builds.append(1)
         task = real(**kwargs)
         task.score_on_error = True
         return task
@@ -245,10 +247,12 @@ def test_a_task_with_features_the_direct_runner_lacks_goes_to_inspect(tmp_path, 
     with pytest.raises(InputError, match="score_on_error"):
         run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
                       runs_dir=tmp_path, display="none", runner="direct")  # fmt: skip
+    builds.clear()
     outcome = run_benchmark("faith", "finprobe/faith-solver", task_args={"data": str(TINY)},
                             runs_dir=tmp_path, display="none", limit=2)  # fmt: skip
     log = read_eval_log(str(outcome.log_path))
     assert log.status == "success" and log.samples[0].events  # inspect's runner keeps events
+    assert builds == [1]  # the task the direct runner refused, never built (prepared) twice
 
 
 def _direct(task, tmp_path: Path, model: str = "mockllm/model", reply: str = FAITH_REPLY, **kw):

@@ -121,6 +121,9 @@ def run_direct(
         asyncio.run(run.all(samples))
     except KeyboardInterrupt as stop:  # log what finished, as a cancelled run
         interrupted = stop
+    except DirectUnavailable as why:
+        why.samples_ran = True
+        raise
     stats.completed_at = _iso_now()
     stats.model_usage = run.model_usage
 

@@ -24,7 +24,11 @@ from typing import Any
 
 class DirectUnavailable(RuntimeError):
     """This inspect_ai lacks what the direct runner needs (or the task uses a feature
-    the direct runner does not implement): run on inspect's runner."""
+    the direct runner does not implement): run on inspect's runner. ``samples_ran``:
+    found while samples ran (their solvers may have changed state: build the task
+    again), not before."""
+
+    samples_ran = False
 
 
 @dataclass(frozen=True)

@@ -517,8 +517,9 @@ def run_benchmark(
             for k, v in dict(max_tokens=max_tokens, temperature=temperature, seed=seed).items()
             if v is not None
         }
+        built = None  # a task the direct runner built and never ran: inspect runs it
         if chosen == "direct":
-            log = _direct_or_none(
+            log, built = _direct_or_none(
                 task_fn=task_fn, args=args, model=model, model_args=model_args, limit=limit,
                 runs_dir=runs_dir, fail_on_error=fail_on_error, display=display,
                 max_connections=max_connections, limits=limits, generation=generation,
@@ -538,7 +539,7 @@ def run_benchmark(
             model_base_url=model_base_url, limit=limit, runs_dir=runs_dir,
             fail_on_error=fail_on_error, cache=cache, resume=resume,
             max_connections=max_connections, display=display, limits=limits,
-            generation=generation, run_metadata=run_metadata,
+            generation=generation, run_metadata=run_metadata, built=built,
         )  # fmt: skip
         log_path, previous = outcome
         results = results_from_log(log_path, info)
@@ -585,9 +586,10 @@ def _direct_or_none(
     generation: dict[str, Any],
     run_metadata: dict[str, Any],
     explicit: bool,
-) -> Any:
+) -> tuple[Any, Task | None]:
     """The direct run's EvalLog, or None when this task (or this inspect_ai) cannot run
-    directly: the caller then runs it on inspect. An offline run never resumes: its
+    directly: the caller then runs it on inspect, on the task built here when no sample
+    ran (its samples are not prepared twice). An offline run never resumes: its
     replies cost nothing to remake, and an earlier unfinished log is left as it was."""
     from inspect_ai.log import EvalConfig
 
@@ -599,10 +601,12 @@ def _direct_or_none(
     eval_config = {
         k: v for k, v in log_options(model, display).items() if k in EvalConfig.model_fields
     }
+    task = None
     try:
         with _preparing_only(limit):
+            task = task_fn(**args)
             return run_direct(
-                task_fn(**args),
+                task,
                 model,
                 model_args=model_args,
                 generate_args=generate_args,
@@ -612,13 +616,13 @@ def _direct_or_none(
                 log_dir=runs_dir,
                 metadata=run_metadata,
                 show_progress=display != "none",
-            )
+            ), None
     except DirectUnavailable as why:
         if explicit:
             from finprobe.errors import InputError
 
             raise InputError(None, f"--runner direct: {why}") from None
-        return None
+        return None, (None if why.samples_ran else task)
 
 
 def _run_on_inspect(
@@ -639,8 +643,10 @@ def _run_on_inspect(
     limits: RequestLimits,
     generation: dict[str, Any],
     run_metadata: dict[str, Any],
+    built: Task | None = None,
 ) -> tuple[Path, Path | None]:
-    """Run (or resume) on inspect's runner; the log's path and the resumed log's."""
+    """Run (or resume) on inspect's runner; the log's path and the resumed log's.
+    ``built``: the task, already built with these arguments (else built here)."""
     from inspect_ai import eval as inspect_eval
     from inspect_ai import eval_retry
 
@@ -663,7 +669,7 @@ def _run_on_inspect(
             logs = eval_retry(str(previous), **common)
         else:
             logs = inspect_eval(
-                task_fn(**args),
+                built if built is not None else task_fn(**args),
                 model=model,
                 model_base_url=model_base_url,
                 model_args=model_args,
