@@ -23,6 +23,15 @@ def _private_disk_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
     mp.undo()
 
 
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A disk cache of this test alone (empty at the start), switched on."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("FINPROBE_CACHE_DIR", str(folder))
+    monkeypatch.delenv("FINPROBE_NO_CACHE", raising=False)
+    return folder
+
+
 @pytest.fixture(scope="session")
 def tiny_baseline_run(tmp_path_factory: pytest.TempPathFactory) -> RunOutcome:
     """finprobe/faith-solver on tests/data/faith_tiny.json (six hand-made spans)."""

@@ -21,14 +21,6 @@ from finprobe.progress import WIDTH, preparing, progress_line
 from finprobe.retrieval import BM25Retriever, Passage, analyze
 
 
-@pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("FINPROBE_CACHE_DIR", str(folder))
-    monkeypatch.delenv("FINPROBE_NO_CACHE", raising=False)
-    return folder
-
-
 @pytest.fixture(scope="module")
 def claims(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("findver-cache") / "claims.json"

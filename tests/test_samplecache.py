@@ -25,14 +25,6 @@ DEV_CLAIMS = SHARED / "data/findver/testmini-dev.json"
 
 
 @pytest.fixture
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("FINPROBE_CACHE_DIR", str(folder))
-    monkeypatch.delenv("FINPROBE_NO_CACHE", raising=False)
-    return folder
-
-
-@pytest.fixture
 def claims(tmp_path: Path) -> Path:
     """Claims over 3 synthetic reports, in a folder of their own (the test edits them)."""
     out = tmp_path / "data" / "claims.json"
