@@ -295,11 +295,18 @@ def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None
     )
     report = _report(tmp_path, table=table)
     rows = _built(tmp_path, report)
-    signed = [r for r in rows if r["cells"][0]["row"] in ("EBITDA", "Net change in cash")]
+    signed = [r for r in rows if r["cells"][0]["row"] == "EBITDA"]
     assert signed and all(r["kind"] == "lookup" for r in signed)
+    # a net change in cash negative throughout is a decrease in cash, named as one
+    cash = [r for r in rows if r["cells"][0]["row"] == "Net change in cash"]
+    assert {r["statement"].split(" by ")[0] for r in cash if r["kind"] != "lookup"} <= {
+        "Net decrease in cash decreased",
+        "Net decrease in cash increased",
+    }
     for r in signed:
         if r["entailment_label"]:
             assert " was negative " in r["statement"], r["statement"]
+    assert "Net decrease in cash was 239 thousand in 2023." in {r["statement"] for r in cash}
     assert any(r["statement"].startswith("Cost of revenue increased by") for r in rows)
     # the self-check, by its own reading, refuses the size reading of a signed measure
     claim = {
@@ -355,9 +362,16 @@ def test_income_before_income_taxes_is_signed_for_builder_and_self_check(tmp_pat
         "| Income before income taxes | (850) | (717) |\n| Income tax expense | (40) | (30) |"
     )
     report = _report(tmp_path, table=table)
-    pretax = [r for r in _built(tmp_path, report) if r["statement"].startswith("Income before")]
-    assert pretax and all(r["kind"] == "lookup" for r in pretax)
-    assert all(" was negative " in r["statement"] for r in pretax if r["entailment_label"])
+    built = _built(tmp_path, report)
+    assert not any(r["statement"].startswith("Income before") for r in built)
+    # at a loss in both years it is named as the loss: "Loss before income taxes widened"
+    pretax = [r for r in built if r["cells"][0]["row"] == "Income before income taxes"]
+    assert pretax and all(r["statement"].startswith("Loss before income taxes ") for r in pretax)
+    said = {r["statement"] for r in pretax if r["entailment_label"]}
+    assert said & {
+        "Loss before income taxes was 850 thousand in 2023.",
+        "Loss before income taxes widened by 133 thousand from 2022 to 2023.",
+    }
     row = "Income before income taxes"
     claim = {
         "statement": f"{row} was $850 thousand in 2023.",
@@ -377,6 +391,10 @@ def test_income_before_income_taxes_is_signed_for_builder_and_self_check(tmp_pat
         cells=[{"row": row, "period": "2022"}, {"row": row, "period": "2023"}],
     )
     assert not self_check(change, report).passed
+    widened = dict(
+        change, statement="Loss before income taxes widened by $133 thousand from 2022 to 2023."
+    )
+    assert self_check(widened, report).passed
     # a tax row is a cost: its size is what "increased" speaks of
     tax = "Income tax expense"
     cost = dict(
@@ -512,3 +530,112 @@ def test_a_second_table_in_the_same_entry_is_not_read_under_the_first_header(
         cells=[{"row": "Revenue", "period": "2023"}],
     )
     assert self_check(revenue, report).passed
+
+
+_NEGATIVE_ROWS = (
+    "| | 2023 | 2022 |\n| Revenue | $ 5,000 | $ 4,000 |\n"
+    "| Net income (loss) | (850) | (1,000) |\n"
+    "| Net cash provided by (used in) investing activities | (2,400) | (2,000) |\n"
+    "| Net increase (decrease) in cash | (239) | (1,186) |\n"
+    "| Allowance for credit losses | (90) | (60) |\n"
+    "| EBITDA | (3,130) | (4,044) |"
+)
+
+
+def test_rows_negative_in_both_periods_change_in_their_own_words(tmp_path: Path) -> None:
+    """A loss narrows or widens, cash used and a decrease in cash grow by their size, each
+    with its refuted counterpart, and every one passes the independent self-check."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    report = _report(tmp_path, table=_NEGATIVE_ROWS)
+    built = _built(tmp_path, report, seeds=40)
+    changes = [r for r in built if r["kind"] != "lookup" and r["relevant_context"] == [1]]
+    said = {(r["statement"], r["entailment_label"]) for r in changes}
+    for true, false in (
+        ("Net loss narrowed by $150 thousand", "Net loss widened by $150 thousand"),
+        ("Net loss narrowed by 15.00%", "Net loss widened by 15.00%"),
+        (
+            "Net cash used in investing activities increased by $400 thousand",
+            "Net cash used in investing activities decreased by $400 thousand",
+        ),
+        ("Net decrease in cash decreased by $947 thousand", None),
+        ("Allowance for credit losses increased by $30 thousand", None),
+    ):
+        assert (f"{true} from 2022 to 2023.", True) in said, true
+        if false:
+            assert (f"{false} from 2022 to 2023.", False) in said, false
+    by_row: dict[str, set[str]] = {}
+    for r in changes:
+        by_row.setdefault(r["cells"][0]["row"], set()).add(r["statement"].split(" by ")[0])
+        assert self_check(r, report).passed, r["statement"]
+    assert by_row["Net income (loss)"] <= {"Net loss narrowed", "Net loss widened"}
+    assert "EBITDA" not in by_row  # a negative EBITDA has no name for its size
+    # "widened" is for losses only: an allowance for credit losses is an amount that grows
+    assert not any(
+        " widened" in s or " narrowed" in s for s in by_row["Allowance for credit losses"]
+    )
+
+
+def test_self_check_refuses_a_negative_row_named_as_a_gain(tmp_path: Path) -> None:
+    """Read again from the file, (850) <- (1,000) under "Net income (loss)" is a loss that
+    narrowed: said of income, or widened, or "narrowed" of no loss, it does not hold."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    report = _report(tmp_path, table=_NEGATIVE_ROWS)
+
+    def check(statement: str, row: str, label: bool = True) -> str:
+        claim = {
+            "statement": statement,
+            "entailment_label": label,
+            "kind": "change",
+            "relevant_context": [1],
+            "cells": [{"row": row, "period": "2022"}, {"row": row, "period": "2023"}],
+        }
+        return self_check(claim, report).reason
+
+    loss, cash = "Net income (loss)", "Net cash provided by (used in) investing activities"
+    assert check("Net loss narrowed by $150 thousand from 2022 to 2023.", loss) == "ok"
+    assert check("Net loss widened by $150 thousand from 2022 to 2023.", loss, False) == "ok"
+    assert check("Net loss widened by $150 thousand from 2022 to 2023.", loss) != "ok"
+    assert check("Net income (loss) decreased by $150 thousand from 2022 to 2023.", loss) != "ok"
+    assert check("Net income increased by $150 thousand from 2022 to 2023.", loss) != "ok"
+    used = "Net cash used in investing activities increased by $400 thousand from 2022 to 2023."
+    assert check(used, cash) == "ok"
+    provided = used.replace("used in", "provided by (used in)")
+    assert check(provided, cash) == "signed measure negative throughout"
+    row = "Allowance for credit losses"
+    assert check(f"{row} increased by $30 thousand from 2022 to 2023.", row) == "ok"
+    revenue = "Revenue narrowed by $1,000 thousand from 2022 to 2023."
+    assert check(revenue, "Revenue", False) == "widened or narrowed, of no loss"
+
+
+@pytest.mark.skipif(not (SHARED / "data/findver/reports").is_dir(), reason="no shared data")
+def test_net_loss_and_cash_used_on_a_real_report() -> None:
+    """CHCI's 10-K: net loss $(10,506) <- $(7,360) thousand widened; net cash provided by
+    (used in) investing (1,547) <- (2,099) is cash used that decreased. Each built claim on
+    those rows holds by the self-check, read again from the report file."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    report = SHARED / "data/findver/reports/CHCI-2024-03-21_10-K.json.gz"
+    doc = load_findver_report(report)
+    rows = [
+        r
+        for seed in range(20)
+        for r in build_claims_for_document(doc, report.name.removesuffix(".gz"), seed, 6, 50)
+        if r["kind"] != "lookup"
+        and r["cells"][0]["row"]
+        in ("Net income (loss)", "Net cash provided by (used in) investing activities")
+    ]
+    said = {(r["statement"], r["entailment_label"]) for r in rows}
+    for statement, label in (
+        ("Net loss widened by $3,146 thousand from 2022 to 2023.", True),
+        ("Net loss widened by 42.74% from 2022 to 2023.", True),
+        ("Net loss narrowed by $3,146 thousand from 2022 to 2023.", False),
+        (
+            "Net cash used in investing activities decreased by $552 thousand from 2022 to 2023.",
+            True,
+        ),
+        ("Net cash used in investing activities increased by 26.30% from 2022 to 2023.", False),
+    ):
+        assert (statement, label) in said, statement
+    assert all(self_check(r, report).passed for r in rows)

@@ -349,16 +349,18 @@ def amount(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
 def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
     """A lookup's figure as an analyst says it: a negative is an outflow, a loss or "negative"."""
     text = amount(facts, row, value, decimals)
-    if (
-        value >= 0
-        or row.negative
-        and not re.search(r"(?i)\bnet\b.*\b(?:change|increase|decrease)\b", row.label)
-        and not _signed_label(row.label)
-    ):
-        return text  # expenses and outflows shown in parentheses: their size
+    if value >= 0 or row.negative and negative_name(row.label) is not None:
+        return text  # expenses, losses and outflows in parentheses: their size, under their name
     if _LOSS.search(row.label):
         return f"a loss of {text}"
     return f"negative {text}"
+
+
+def row_name(row: Row) -> str:
+    """The row as a claim names it; a row negative in both periods by what its amount is
+    ("Net income (loss)" at a loss in both periods: "Net loss")."""
+    named = negative_name(row.label) if row.negative else None
+    return named[0] + row.name[len(row.label) :] if named else row.name
 
 
 def _name(label: str) -> str:
@@ -369,8 +371,57 @@ def _name(label: str) -> str:
     return label[0].lower() + label[1:]
 
 
-def _direction(row: Row, grew: bool) -> str:
-    if row.negative and _LOSS.search(row.label):
+# A row shown negative in both periods, named as an analyst names it: a result measure
+# at a loss is that loss ("Net income (loss)" -> "Net loss", which narrows or widens), a
+# cash flow "provided by (used in)" is cash used, a net change in cash is a decrease.
+_OR_LOSS = re.compile(r"(?i)\s*(?:\(\s*loss(?:es)?\s*\)|/\s*\(?\s*loss\s*\)?)")
+_OR_INCOME = re.compile(r"(?i)\s*\(\s*(?:income|earnings|profit)\s*\)")
+_RESULT = re.compile(
+    r"(?i)^(?:total\s+)?(?:net\s+)?(?:operating\s+)?(?:(?:other\s+)?comprehensive\s+)?"
+    r"(?P<measure>income|earnings|profit|loss)"
+    r"(?:\s+(?:from\s+(?:continuing\s+|discontinued\s+)?operations"
+    r"|before\s+(?:provision\s+for\s+)?income\s+tax(?:es)?))?"
+    r"(?:,?\s+net\s+of\s+(?:income\s+)?tax(?:es)?)?"
+    r"(?:\s+attributable\s+to\s+(?:common\s+)?(?:stock|share)holders)?$"
+)
+_CASH_PROVIDED = re.compile(
+    r"(?i)(?<=cash\s)\s*(?:provided\s+by\s*(?:\(\s*used\s+(?:in|for)\s*\)|/\s*\(?\s*used\s+(?:in|for)\s*\)?)?"
+    r"|\(\s*used\s+(?:in|for)\s*\)\s*provided\s+by)(?=\s)"
+)
+_CASH_CHANGE = re.compile(
+    r"(?i)^net\s+(?P<word>change|increase\s*\(\s*decrease\s*\)|\(\s*decrease\s*\)\s*increase"
+    r"|increase\s*/\s*\(?\s*decrease\s*\)?|decrease)(?=\s+in\s+cash\b)"
+)
+
+
+def _same_case(word: str, like: str) -> str:
+    return word.upper() if like.isupper() else word.capitalize() if like[0].isupper() else word
+
+
+def negative_name(label: str) -> tuple[str, bool] | None:
+    """(the row's name for its negative amount, whether that amount is a loss), for a row
+    shown negative in both periods whose size an analyst speaks of; None if no such name.
+    "Net income (loss)" -> ("Net loss", True); "Net cash provided by (used in) investing
+    activities" -> ("Net cash used in investing activities", False); "Net change in cash"
+    -> ("Net decrease in cash", False); "Cost of revenue" (no signed measure) -> itself."""
+    plain = _OR_INCOME.sub("", _OR_LOSS.sub("", label)).strip()
+    if m := _RESULT.match(plain):
+        head, tail = plain[: m.start("measure")], plain[m.end("measure") :]
+        return head + _same_case("loss", m.group("measure")) + tail, True
+    provided = _CASH_PROVIDED.search(label)
+    if provided and re.match(r"(?i)(?:net\s+)?cash\b", label):
+        used = _same_case("used in", provided.group().strip())
+        return label[: provided.start()] + used + label[provided.end() :], False
+    if m := _CASH_CHANGE.match(label):
+        word = _same_case("decrease", m.group("word"))
+        return label[: m.start("word")] + word + label[m.end("word") :], False
+    if _signed_label(label) or _OR_LOSS.search(label) or _OR_INCOME.search(label):
+        return None  # a negative EBITDA, other income, "gains (losses)": no name for its size
+    return label, False  # an expense, a cost or an outflow already named as one
+
+
+def _direction(loss: bool, grew: bool) -> str:
+    if loss:
         return "widened" if grew else "narrowed"
     return "increased" if grew else "decreased"
 
@@ -485,7 +536,7 @@ def _lookup(
             return None
     decimals = cell.decimals
     said = stated_value(facts, stated_row, value, decimals)
-    statement = f"{subj}{_name(stated_row.name)} was {said} in {new}{facts.when()}"
+    statement = f"{subj}{_name(row_name(stated_row))} was {said} in {new}{facts.when()}"
     truth = stated_row.cells[new]
     steps = [
         f"The claim gives {said} for {stated_row.label} in {new}; the table shows {truth.text}, "
@@ -509,14 +560,18 @@ def _change(
 ) -> BuiltClaim | None:
     if row.mixed:
         return None  # a sign change has no size to grow or shrink
-    if row.negative and _signed_label(row.label):
-        return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
+    subject, loss = row_name(row), False
+    if row.negative:
+        named = negative_name(row.label)
+        if named is None:
+            return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
+        loss = named[1]
     a, b = row.cells[new], row.cells[old]
     size_new, size_old = abs(a.value), abs(b.value)
     if size_new == size_old or (pct and size_old == 0):
         return None
     grew = size_new > size_old
-    direction = _direction(row, grew)
+    direction = _direction(loss, grew)
     decimals = max(a.decimals, b.decimals)
     if pct:
         true_value = _pct(abs(size_new - size_old) / size_old * 100)
@@ -535,9 +590,11 @@ def _change(
             said_direction = _OPPOSITE[direction]
     figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
     statement = (
-        f"{subj}{_name(row.name)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
+        f"{subj}{_name(subject)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
     )
-    size = "amount's size" if row.negative else "amount"
+    size = "amount"
+    if row.negative:
+        size = _name(subject) if subject != row.name else "amount's size"
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
     steps = [
         f"The table shows {a.text} for {new} and {b.text} for {old}: the {size} went from "
