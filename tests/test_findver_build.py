@@ -639,3 +639,42 @@ def test_net_loss_and_cash_used_on_a_real_report() -> None:
     ):
         assert (statement, label) in said, statement
     assert all(self_check(r, report).passed for r in rows)
+
+
+def test_hand_check_defects_of_session_7(tmp_path: Path) -> None:
+    """Found in the session-7 draw of 20: a quarter "ended December 2023" said as "ended
+    December 20"; an amount "used to compute ... loss per share" said "per share"; a
+    perturbed decrease of 120%; an adjustment row ("Less: Current portion") as a subject."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    row = "Net loss used to compute basic and diluted loss per share"
+    table = (
+        "| | Three Months Ended | |\n| | December 2023 | December 2022 |\n"
+        "| Revenue | $ 5,000 | $ 4,000 |\n"
+        f"| {row} | $ ( 115,461 ) | $ ( 244,827 ) |\n"
+        "| Operating lease liabilities arising from obtaining ROU assets | — | 353 |\n"
+        "| Balance at beginning of year | 21,550 | 32,948 |\n"
+        "| Less: Current portion | 11,290 | 13,037 |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = [r for r in _built(tmp_path, report, seeds=40) if r["relevant_context"] == [1]]
+    statements = [r["statement"] for r in rows]
+    assert statements
+    assert all(s.endswith(", for the three months ended December.") for s in statements), statements
+    assert not any("Less:" in s or "current portion" in s.lower() for s in statements)
+    amounts = [r for r in rows if r["cells"][0]["row"] == row]
+    assert amounts and not any(re.search(r"\d per share", r["statement"]) for r in amounts)
+    assert any(r["statement"].startswith(f"{row} was $115,461 thousand") for r in amounts)
+    for r in rows:
+        if "decreased by" in r["statement"] and "%" in r["statement"]:
+            share = Decimal(r["statement"].split("decreased by ")[1].split("%")[0])
+            assert share <= 100, r["statement"]
+    # the self-check, on the raw cells, refuses whole thousands "per share"
+    claim = {
+        "statement": f"{row} decreased by $129,366 per share from 2022 to 2023.",
+        "entailment_label": True,
+        "kind": "change",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2022"}, {"row": row, "period": "2023"}],
+    }
+    assert self_check(claim, report).reason == "per-share figure without cents"

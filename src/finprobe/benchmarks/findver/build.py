@@ -71,6 +71,13 @@ _GENERIC_LABEL = re.compile(
     r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
     r"eliminations?|adjustments?|balance)"
 )
+_ADJUSTMENT = re.compile(r"(?i)^(?:less|add|plus|deduct)\s*:")
+# "Net loss used to compute basic and diluted loss per share": an amount whose purpose is
+# a per-share figure, not a per-share figure
+_FOR_PER_SHARE = re.compile(
+    r"(?i)\b(?:used\s+(?:to\s+comput|in\s+comput|in\s+(?:the\s+)?calculat|for)|"
+    r"for\s+(?:comput|calculat)|numerator|in\s+computing)\w*\b.*\bper\s+(?:common\s+)?share"
+)
 _PROSE_SCALE = re.compile(r"(?i)\((?:amounts |dollars |\$ )?in (?:thousands|millions|billions)\b")
 # measures that are signed by nature (a negative EBITDA or net change in cash is not a
 # cost): shown negative throughout, their size is not what "increased" speaks of
@@ -144,6 +151,8 @@ class Row:
     @property
     def named(self) -> bool:
         """The row names a metric: "Other" or "Total" alone (no heading) names nothing."""
+        if _ADJUSTMENT.match(self.label):
+            return False  # "Less: Current portion": an adjustment to the rows around it
         return not _GENERIC_LABEL.fullmatch(self.name.strip(" :"))
 
     @property
@@ -175,8 +184,9 @@ class TableFacts:
 
 
 _MONTHS_ENDED = re.compile(
-    r"(?i)\b(three|six|nine)\s+months\s*ended\s*((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
-)
+    r"(?i)\b(three|six|nine)\s+months\s*ended\s*"
+    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
+)  # "ended March 31", "ended December" (of "December 2023"), never "December 20"(23)
 
 
 def _percent_column(table: Any, c: int) -> bool:
@@ -262,7 +272,11 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
         if set(cells) != set(periods) or all(cell.value == 0 for cell in cells.values()):
             continue
         priced = bool(_PRICE_PER_SHARE.search(label))
-        per_share = bool(_PER_SHARE.search(label)) and (priced or not _SHARE_COUNT.search(label))
+        per_share = (
+            bool(_PER_SHARE.search(label))
+            and (priced or not _SHARE_COUNT.search(label))
+            and not _FOR_PER_SHARE.search(label)
+        )
         counted = not per_share and (_COUNT.search(label) or _SHARE_COUNT.search(label))
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
@@ -465,8 +479,11 @@ class BuiltClaim:
         return [{"row": row.label, "period": period} for row, period in self.cited]
 
 
-def _perturbed(value: Decimal, decimals: int, rng: random.Random) -> Decimal | None:
-    """A different figure of the same form: 8-30% off, at the same precision, never zero."""
+def _perturbed(
+    value: Decimal, decimals: int, rng: random.Random, below: Decimal | None = None
+) -> Decimal | None:
+    """A different figure of the same form: 8-30% off, at the same precision, never zero
+    (and under ``below``: a decrease of 120% gives itself away)."""
     if value == 0:
         return None
     factors = [
@@ -486,6 +503,8 @@ def _perturbed(value: Decimal, decimals: int, rng: random.Random) -> Decimal | N
     rng.shuffle(factors)
     for f in factors:
         new = (value * Decimal(f)).quantize(_q(decimals), rounding=ROUND_HALF_UP)
+        if below is not None and new >= below:
+            continue
         if new != 0 and abs(new - value) >= abs(value) * Decimal("0.05") and new != value:
             return new
     return None
@@ -582,7 +601,9 @@ def _change(
     if refute:
         perturbation = rng.choice(("number", "direction"))
         if perturbation == "number":
-            got = _perturbed(true_value, decimals, rng)
+            # a shrinking amount cannot shrink by 100% or more, nor can a perturbed one
+            below = Decimal(100) if pct and not grew else None
+            got = _perturbed(true_value, decimals, rng, below)
             if got is None:
                 return None
             value = got

@@ -232,6 +232,8 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
     )
     if kind in ("lookup", "change") and row_per_share != per_share:
         return "per-share row and claim unit differ"  # a per-share amount never takes the scale
+    if per_share and all(v == v.to_integral_value() and abs(v) >= 1000 for v, _, _ in cited):
+        return "per-share figure without cents"  # 115,461 "per share": an amount, not a price
     if kind == "lookup":
         m = _LOOKUP.search(statement)
         if not m:
