@@ -669,7 +669,7 @@ def test_hand_check_defects_of_session_7(tmp_path: Path) -> None:
         if "decreased by" in r["statement"] and "%" in r["statement"]:
             share = Decimal(r["statement"].split("decreased by ")[1].split("%")[0])
             assert share <= 100, r["statement"]
-    # the self-check, on the raw cells, refuses whole thousands "per share"
+    # the self-check reads whole thousands under a "per share" label as an amount
     claim = {
         "statement": f"{row} decreased by $129,366 per share from 2022 to 2023.",
         "entailment_label": True,
@@ -677,4 +677,17 @@ def test_hand_check_defects_of_session_7(tmp_path: Path) -> None:
         "relevant_context": [1],
         "cells": [{"row": row, "period": "2022"}, {"row": row, "period": "2023"}],
     }
-    assert self_check(claim, report).reason == "per-share figure without cents"
+    assert self_check(claim, report).reason == "per-share row and claim unit differ"
+    thousands = f"{row} decreased by $129,366 thousand from 2022 to 2023."
+    assert self_check(dict(claim, statement=thousands), report).passed
+    # "(in millions, except for percentages)" above a row is a caption, not its heading;
+    # "Less unamortized debt discount" is an adjustment, no subject
+    table = (
+        "| | 2023 | 2022 |\n| (in millions, except for percentages) | | |\n"
+        "| Revenue | $ 527.1 | $ 872.0 |\n| Net loss | (153.0) | (205.0) |\n"
+        "| Debt | 900.0 | 950.0 |\n| Less unamortized debt discount | (20.0) | (10.0) |"
+    )
+    report = _report(tmp_path, table=table)
+    statements = [r["statement"] for r in _built(tmp_path, report)]
+    assert any(s.startswith("Net loss ") for s in statements)
+    assert not any("(in millions" in s or "unamortized" in s for s in statements)

@@ -71,7 +71,7 @@ _GENERIC_LABEL = re.compile(
     r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
     r"eliminations?|adjustments?|balance)"
 )
-_ADJUSTMENT = re.compile(r"(?i)^(?:less|add|plus|deduct)\s*:")
+_ADJUSTMENT = re.compile(r"(?i)^(?:less|add|plus|deduct)\b\s*:?")
 # "Net loss used to compute basic and diluted loss per share": an amount whose purpose is
 # a per-share figure, not a per-share figure
 _FOR_PER_SHARE = re.compile(
@@ -309,6 +309,8 @@ def _heading(table: Any, r: int) -> str:
     for i in range(r - 1, table.header_rows - 1, -1):
         if table.is_body_heading(i):
             text = table.row_label(i).strip().rstrip(":").strip()
+            if _PROSE_SCALE.search(text) or text.startswith("("):
+                return ""  # "(in millions, except for percentages)": a caption, not a heading
             return text  # as written: headings often start with a name ("Corsair Gaming, Inc. ...")
     return ""
 

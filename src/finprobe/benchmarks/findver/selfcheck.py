@@ -225,15 +225,16 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
     counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
     # share counts under "(in thousands, except share data)" are not in thousands
     scale = Decimal(1) if counted and table.shares_unscaled else table.scale
-    row_per_share = any(
+    # a per-share row by its label, unless its cells are whole thousands: "Net loss used to
+    # compute loss per share | (115,461)" is an amount
+    whole_thousands = all(v == v.to_integral_value() and abs(v) >= 1000 for v, _, _ in cited)
+    row_per_share = not whole_thousands and any(
         _PER_SHARE_ROW.search(c["row"])
         and (_PRICED_ROW.search(c["row"]) or not _COUNT_ROW.search(c["row"]))
         for c in claim.get("cells") or []
     )
     if kind in ("lookup", "change") and row_per_share != per_share:
         return "per-share row and claim unit differ"  # a per-share amount never takes the scale
-    if per_share and all(v == v.to_integral_value() and abs(v) >= 1000 for v, _, _ in cited):
-        return "per-share figure without cents"  # 115,461 "per share": an amount, not a price
     if kind == "lookup":
         m = _LOOKUP.search(statement)
         if not m:
