@@ -691,3 +691,12 @@ def test_hand_check_defects_of_session_7(tmp_path: Path) -> None:
     statements = [r["statement"] for r in _built(tmp_path, report)]
     assert any(s.startswith("Net loss ") for s in statements)
     assert not any("(in millions" in s or "unamortized" in s for s in statements)
+
+
+def test_a_mixed_case_name_keeps_its_case() -> None:
+    """The session-7 draw had "ioT data (Commercial services revenue) made up ...%"."""
+    from finprobe.benchmarks.findver.build import _name
+
+    assert _name("IoT data") == "IoT data"
+    assert _name("EBITDA") == "EBITDA"
+    assert _name("Cost of revenue") == "cost of revenue"

@@ -382,8 +382,8 @@ def row_name(row: Row) -> str:
 def _name(label: str) -> str:
     """A row label inside a sentence: lower-cased unless it starts with a name or acronym."""
     first = label.split()[0] if label.split() else ""
-    if first.isupper() and len(first) > 1:
-        return label
+    if (first.isupper() and len(first) > 1) or any(ch.isupper() for ch in first[1:]):
+        return label  # "EBITDA", "IoT data" (not "ioT data")
     return label[0].lower() + label[1:]
 
 
