@@ -700,3 +700,28 @@ def test_a_mixed_case_name_keeps_its_case() -> None:
     assert _name("IoT data") == "IoT data"
     assert _name("EBITDA") == "EBITDA"
     assert _name("Cost of revenue") == "cost of revenue"
+
+
+def test_a_segment_or_parent_only_table_names_whose_figures(tmp_path: Path) -> None:
+    """The session-7 draw's main doubtful kind: "Income from operations increased by 64.40%"
+    from a table introduced as the B2B segment's; the claim now names the segment (or "the
+    parent company"); a lead-in naming two segments names none."""
+    table = "| | 2023 | 2022 |\n| Net revenue | $ 62,700 | $ 62,994 |\n| Income from operations | 3,334 | 9,366 |"
+
+    def built(caption: str) -> list[str]:
+        report = _report(tmp_path / str(len(caption)), table=table, caption=caption)
+        return [r["statement"] for r in _built(tmp_path, report) if r["relevant_context"] == [1]]
+
+    b2b = built(
+        "(in thousands)\nB2B Segment Results\nThe following table presents data for our B2B segment:"
+    )
+    assert b2b and all(
+        s.startswith("The B2B segment's ") or "for the B2B segment" in s for s in b2b
+    )
+    assert any(s.startswith("The B2B segment's net revenue") for s in b2b)
+    parent = built("(in thousands)\nCondensed Parent Only Cash Flows")
+    assert parent and all("he parent company" in s for s in parent)
+    both = built(
+        "(in thousands)\nThe results for our Global Paper segment and Distribution segment:"
+    )
+    assert both and not any("segment" in s for s in both)

@@ -177,6 +177,7 @@ class TableFacts:
     scale_source: str  # "table", "whole dollars"
     totals: dict[str, list[str]] = field(default_factory=dict)  # total -> component labels
     span: str = ""  # "three months ended March 31" when the columns are not whole years
+    scope: str = ""  # "the B2B segment", "the parent company": whose figures, when not the group's
 
     def when(self, end: str = ".") -> str:
         """The sentence's end, naming the span of a quarter's columns."""
@@ -300,8 +301,37 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
     evidence_id = table.source_id if table.source_id is not None else table.id
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
     facts.span = next(iter(spans), "")
+    facts.scope = _scope(table.pre_text or "")
     facts.totals = _totals(table, facts, periods)
     return facts
+
+
+# a table introduced as one segment's or the parent company's figures ("The following table
+# presents summary financial data for our B2B segment:", "Condensed Parent Only Cash Flows")
+_SEGMENT_INTRO = re.compile(
+    r"\b(?:for|of)\s+(?:our|the|its)\s+((?:[A-Z0-9][\w&.'’-]*\s+){1,4})segment\b"
+    r"|^\s*((?:[A-Z0-9][\w&.'’-]*\s+){1,4})Segment Results\s*$",
+    re.M,
+)
+_PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b")
+
+
+def _scope(pre_text: str) -> str:
+    """Whose figures the table holds, when its title or lead-in sentence (the last lines
+    before it) says: "the B2B segment", "the parent company"; "" for the group's own or
+    unstated (a segment named earlier in the prose says nothing of the table)."""
+    lines = [line.strip() for line in pre_text.splitlines() if line.strip()]
+    if _PARENT_ONLY.search("\n".join(lines[-4:])):
+        return "the parent company"
+    lead = "\n".join(lines[-2:])
+    found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
+    mentions = re.findall(r"(?i)\bsegments?\b", lead)
+    names = set(found)
+    if len(names) == 1 and len(found) == len(mentions):  # every "segment" is that one segment
+        name = names.pop()
+        if not _GENERIC_LABEL.fullmatch(name):
+            return f"the {name} segment"
+    return ""
 
 
 def _heading(table: Any, r: int) -> str:
@@ -700,6 +730,8 @@ def _claims_from_table(
     new, old = facts.periods[0], facts.periods[1]
     labels = list(facts.rows)
     ratios = _ratio_candidates(facts)
+    if facts.scope:  # a segment's or the parent's table: the claim names whose figures
+        company = facts.scope
     subj = f"{company}'s " if company else ""
     out: list[BuiltClaim] = []
     for _ in range(per_table * 3):  # some draws make no claim (a zero, no change)
