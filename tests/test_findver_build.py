@@ -725,3 +725,27 @@ def test_a_segment_or_parent_only_table_names_whose_figures(tmp_path: Path) -> N
         "(in thousands)\nThe results for our Global Paper segment and Distribution segment:"
     )
     assert both and not any("segment" in s for s in both)
+
+
+def test_a_physical_volume_is_no_money(tmp_path: Path) -> None:
+    """Boise Cascade's "I-joists (1,000 equivalent lineal feet) decreased by $90 thousand":
+    a volume under a table with "$" in it; the builder skips such rows, and the self-check
+    refuses a money figure on them."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    row = "I-joists (1,000 equivalent lineal feet)"
+    table = (
+        f"| | 2023 | 2022 |\n| Sales | $ 5,000 | $ 4,000 |\n| Cost of sales | 3,000 | 2,500 |\n"
+        f"| {row} | 210 | 300 |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = _built(tmp_path, report)
+    assert rows and not any(r["cells"][0]["row"] == row for r in rows)
+    claim = {
+        "statement": f"{row} decreased by $90 thousand from 2022 to 2023.",
+        "entailment_label": True,
+        "kind": "change",
+        "relevant_context": [1],
+        "cells": [{"row": row, "period": "2022"}, {"row": row, "period": "2023"}],
+    }
+    assert self_check(claim, report).reason == "money figure for a physical measure"

@@ -71,6 +71,10 @@ _GENERIC_LABEL = re.compile(
     r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
     r"eliminations?|adjustments?|balance)"
 )
+_PHYSICAL = re.compile(
+    r"(?i)\b(?:feet|foot|tons?|tonnes?|barrels?|gallons?|ounces?|pounds|lbs|mbf|msf|mmbtu|mcf|"
+    r"bcf|boe|mwh|kwh|acres?|square\s+feet)\b"
+)
 _ADJUSTMENT = re.compile(r"(?i)^(?:less|add|plus|deduct)\b\s*:?")
 # "Net loss used to compute basic and diluted loss per share": an amount whose purpose is
 # a per-share figure, not a per-share figure
@@ -263,8 +267,8 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
             continue
         if table.is_body_heading(r):
             continue
-        if any(table.names_non_money_unit(r, c) for c in columns):
-            continue
+        if any(table.names_non_money_unit(r, c) for c in columns) or _PHYSICAL.search(label):
+            continue  # "I-joists (1,000 equivalent lineal feet)": a volume, never "$90 thousand"
         cells: dict[str, Cell] = {}
         for c, period in columns.items():
             read = _cell_value(table, r, c)

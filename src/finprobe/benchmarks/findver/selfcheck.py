@@ -233,6 +233,11 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         and (_PRICED_ROW.search(c["row"]) or not _COUNT_ROW.search(c["row"]))
         for c in claim.get("cells") or []
     )
+    physical = re.compile(
+        r"(?i)\b(?:lineal|linear|square|cubic|board)\s+f(?:ee|oo)t\b|\b(?:tons|barrels|gallons|ounces)\b"
+    )
+    if "$" in statement and any(physical.search(c["row"]) for c in claim.get("cells") or []):
+        return "money figure for a physical measure"  # "I-joists (lineal feet) ... $90 thousand"
     if kind in ("lookup", "change") and row_per_share != per_share:
         return "per-share row and claim unit differ"  # a per-share amount never takes the scale
     if kind == "lookup":
