@@ -476,3 +476,40 @@ def test_a_further_passage_counts_only_under_a_row_the_claim_names() -> None:
     # a perturbed figure stays refuted
     wrong = "Research and development costs increased by $1,552 thousand from 2022 to 2023."
     assert verify_claim(wrong, [prose, table], top=1).label == "refuted"
+
+
+def test_opt_in_stated_scale_refuses_another_scale() -> None:
+    """A table "(in thousands)": 163,795 is $163.8 million, never $163.8 billion; without
+    the opt-in rule any scale is tried (the shipped default)."""
+    from finprobe.benchmarks.findver.verifier import OPT_IN_RULES
+
+    claim = "The Company's cost of sales was $163,795 million in 2023."
+    assert verify_claim(claim, EVIDENCE).label == "entailed"
+    assert verify_claim(claim, EVIDENCE, rules=OPT_IN_RULES).label == "refuted"
+    right = "The Company's cost of sales was $163.8 million in 2023."
+    assert verify_claim(right, EVIDENCE, rules=OPT_IN_RULES).label == "entailed"
+    printed = "The Company's cost of sales was $163,795 in 2023."  # the cell as printed
+    assert verify_claim(printed, EVIDENCE, rules=OPT_IN_RULES).label == "entailed"
+
+
+def test_opt_in_like_with_like_combines_only_what_counts_the_same() -> None:
+    """1,580 units plus 150 locations is no fleet of 1,730 units; a period's length is no
+    operand of a rate of change."""
+    from finprobe.benchmarks.findver.verifier import OPT_IN_RULES
+
+    fleet = Passage(
+        "9",
+        "We operate a fleet of 1,580 units from 150 locations. Our leases run 12 months.",
+        "paragraph",
+        0,
+    )
+    units = "The fleet totals 1,730 units in all."
+    assert verify_claim(units, [fleet]).label == "entailed"  # the shipped default
+    assert verify_claim(units, [fleet], rules=OPT_IN_RULES).label == "refuted"
+    rate = "The count fell by 20% compared with the prior year."  # 15 -> 12 months
+    stores = Passage("10", "We opened 15 stores. Our leases run 12 months.", "paragraph", 1)
+    assert verify_claim(rate, [stores]).label == "entailed"
+    assert verify_claim(rate, [stores], rules=OPT_IN_RULES).label == "refuted"
+    same = "The fleet and the locations number 1,730 in total."
+    plain = Passage("11", "We have 1,580 trucks. We have 150 depots.", "paragraph", 2)
+    assert verify_claim(same, [plain], rules=OPT_IN_RULES).label == "entailed"

@@ -71,6 +71,17 @@ _GENERIC_LABEL = re.compile(
     r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
     r"eliminations?|adjustments?|balance)"
 )
+_PHYSICAL = re.compile(
+    r"(?i)\b(?:feet|foot|tons?|tonnes?|barrels?|gallons?|ounces?|pounds|lbs|mbf|msf|mmbtu|mcf|"
+    r"bcf|boe|mwh|kwh|acres?|square\s+feet)\b"
+)
+_ADJUSTMENT = re.compile(r"(?i)^(?:less|add|plus|deduct)\b\s*:?")
+# "Net loss used to compute basic and diluted loss per share": an amount whose purpose is
+# a per-share figure, not a per-share figure
+_FOR_PER_SHARE = re.compile(
+    r"(?i)\b(?:used\s+(?:to\s+comput|in\s+comput|in\s+(?:the\s+)?calculat|for)|"
+    r"for\s+(?:comput|calculat)|numerator|in\s+computing)\w*\b.*\bper\s+(?:common\s+)?share"
+)
 _PROSE_SCALE = re.compile(r"(?i)\((?:amounts |dollars |\$ )?in (?:thousands|millions|billions)\b")
 # measures that are signed by nature (a negative EBITDA or net change in cash is not a
 # cost): shown negative throughout, their size is not what "increased" speaks of
@@ -144,6 +155,8 @@ class Row:
     @property
     def named(self) -> bool:
         """The row names a metric: "Other" or "Total" alone (no heading) names nothing."""
+        if _ADJUSTMENT.match(self.label):
+            return False  # "Less: Current portion": an adjustment to the rows around it
         return not _GENERIC_LABEL.fullmatch(self.name.strip(" :"))
 
     @property
@@ -168,6 +181,7 @@ class TableFacts:
     scale_source: str  # "table", "whole dollars"
     totals: dict[str, list[str]] = field(default_factory=dict)  # total -> component labels
     span: str = ""  # "three months ended March 31" when the columns are not whole years
+    scope: str = ""  # "the B2B segment", "the parent company": whose figures, when not the group's
 
     def when(self, end: str = ".") -> str:
         """The sentence's end, naming the span of a quarter's columns."""
@@ -175,8 +189,9 @@ class TableFacts:
 
 
 _MONTHS_ENDED = re.compile(
-    r"(?i)\b(three|six|nine)\s+months\s*ended\s*((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2})"
-)
+    r"(?i)\b(three|six|nine)\s+months\s*ended\s*"
+    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
+)  # "ended March 31", "ended December" (of "December 2023"), never "December 20"(23)
 
 
 def _percent_column(table: Any, c: int) -> bool:
@@ -252,8 +267,8 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
             continue
         if table.is_body_heading(r):
             continue
-        if any(table.names_non_money_unit(r, c) for c in columns):
-            continue
+        if any(table.names_non_money_unit(r, c) for c in columns) or _PHYSICAL.search(label):
+            continue  # "I-joists (1,000 equivalent lineal feet)": a volume, never "$90 thousand"
         cells: dict[str, Cell] = {}
         for c, period in columns.items():
             read = _cell_value(table, r, c)
@@ -262,7 +277,11 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
         if set(cells) != set(periods) or all(cell.value == 0 for cell in cells.values()):
             continue
         priced = bool(_PRICE_PER_SHARE.search(label))
-        per_share = bool(_PER_SHARE.search(label)) and (priced or not _SHARE_COUNT.search(label))
+        per_share = (
+            bool(_PER_SHARE.search(label))
+            and (priced or not _SHARE_COUNT.search(label))
+            and not _FOR_PER_SHARE.search(label)
+        )
         counted = not per_share and (_COUNT.search(label) or _SHARE_COUNT.search(label))
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
@@ -286,8 +305,37 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
     evidence_id = table.source_id if table.source_id is not None else table.id
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
     facts.span = next(iter(spans), "")
+    facts.scope = _scope(table.pre_text or "")
     facts.totals = _totals(table, facts, periods)
     return facts
+
+
+# a table introduced as one segment's or the parent company's figures ("The following table
+# presents summary financial data for our B2B segment:", "Condensed Parent Only Cash Flows")
+_SEGMENT_INTRO = re.compile(
+    r"\b(?:for|of)\s+(?:our|the|its)\s+((?:[A-Z0-9][\w&.'’-]*\s+){1,4})segment\b"
+    r"|^\s*((?:[A-Z0-9][\w&.'’-]*\s+){1,4})Segment Results\s*$",
+    re.M,
+)
+_PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b")
+
+
+def _scope(pre_text: str) -> str:
+    """Whose figures the table holds, when its title or lead-in sentence (the last lines
+    before it) says: "the B2B segment", "the parent company"; "" for the group's own or
+    unstated (a segment named earlier in the prose says nothing of the table)."""
+    lines = [line.strip() for line in pre_text.splitlines() if line.strip()]
+    if _PARENT_ONLY.search("\n".join(lines[-4:])):
+        return "the parent company"
+    lead = "\n".join(lines[-2:])
+    found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
+    mentions = re.findall(r"(?i)\bsegments?\b", lead)
+    names = set(found)
+    if len(names) == 1 and len(found) == len(mentions):  # every "segment" is that one segment
+        name = names.pop()
+        if not _GENERIC_LABEL.fullmatch(name):
+            return f"the {name} segment"
+    return ""
 
 
 def _heading(table: Any, r: int) -> str:
@@ -295,6 +343,8 @@ def _heading(table: Any, r: int) -> str:
     for i in range(r - 1, table.header_rows - 1, -1):
         if table.is_body_heading(i):
             text = table.row_label(i).strip().rstrip(":").strip()
+            if _PROSE_SCALE.search(text) or text.startswith("("):
+                return ""  # "(in millions, except for percentages)": a caption, not a heading
             return text  # as written: headings often start with a name ("Corsair Gaming, Inc. ...")
     return ""
 
@@ -349,28 +399,79 @@ def amount(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
 def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
     """A lookup's figure as an analyst says it: a negative is an outflow, a loss or "negative"."""
     text = amount(facts, row, value, decimals)
-    if (
-        value >= 0
-        or row.negative
-        and not re.search(r"(?i)\bnet\b.*\b(?:change|increase|decrease)\b", row.label)
-        and not _signed_label(row.label)
-    ):
-        return text  # expenses and outflows shown in parentheses: their size
+    if value >= 0 or row.negative and negative_name(row.label) is not None:
+        return text  # expenses, losses and outflows in parentheses: their size, under their name
     if _LOSS.search(row.label):
         return f"a loss of {text}"
     return f"negative {text}"
 
 
+def row_name(row: Row) -> str:
+    """The row as a claim names it; a row negative in both periods by what its amount is
+    ("Net income (loss)" at a loss in both periods: "Net loss")."""
+    named = negative_name(row.label) if row.negative else None
+    return named[0] + row.name[len(row.label) :] if named else row.name
+
+
 def _name(label: str) -> str:
     """A row label inside a sentence: lower-cased unless it starts with a name or acronym."""
     first = label.split()[0] if label.split() else ""
-    if first.isupper() and len(first) > 1:
-        return label
+    if (first.isupper() and len(first) > 1) or any(ch.isupper() for ch in first[1:]):
+        return label  # "EBITDA", "IoT data" (not "ioT data")
     return label[0].lower() + label[1:]
 
 
-def _direction(row: Row, grew: bool) -> str:
-    if row.negative and _LOSS.search(row.label):
+# A row shown negative in both periods, named as an analyst names it: a result measure
+# at a loss is that loss ("Net income (loss)" -> "Net loss", which narrows or widens), a
+# cash flow "provided by (used in)" is cash used, a net change in cash is a decrease.
+_OR_LOSS = re.compile(r"(?i)\s*(?:\(\s*loss(?:es)?\s*\)|/\s*\(?\s*loss\s*\)?)")
+_OR_INCOME = re.compile(r"(?i)\s*\(\s*(?:income|earnings|profit)\s*\)")
+_RESULT = re.compile(
+    r"(?i)^(?:total\s+)?(?:net\s+)?(?:operating\s+)?(?:(?:other\s+)?comprehensive\s+)?"
+    r"(?P<measure>income|earnings|profit|loss)"
+    r"(?:\s+(?:from\s+(?:continuing\s+|discontinued\s+)?operations"
+    r"|before\s+(?:provision\s+for\s+)?income\s+tax(?:es)?))?"
+    r"(?:,?\s+net\s+of\s+(?:income\s+)?tax(?:es)?)?"
+    r"(?:\s+attributable\s+to\s+(?:common\s+)?(?:stock|share)holders)?$"
+)
+_CASH_PROVIDED = re.compile(
+    r"(?i)(?<=cash\s)\s*(?:provided\s+by\s*(?:\(\s*used\s+(?:in|for)\s*\)|/\s*\(?\s*used\s+(?:in|for)\s*\)?)?"
+    r"|\(\s*used\s+(?:in|for)\s*\)\s*provided\s+by)(?=\s)"
+)
+_CASH_CHANGE = re.compile(
+    r"(?i)^net\s+(?P<word>change|increase\s*\(\s*decrease\s*\)|\(\s*decrease\s*\)\s*increase"
+    r"|increase\s*/\s*\(?\s*decrease\s*\)?|decrease)(?=\s+in\s+cash\b)"
+)
+
+
+def _same_case(word: str, like: str) -> str:
+    return word.upper() if like.isupper() else word.capitalize() if like[0].isupper() else word
+
+
+def negative_name(label: str) -> tuple[str, bool] | None:
+    """(the row's name for its negative amount, whether that amount is a loss), for a row
+    shown negative in both periods whose size an analyst speaks of; None if no such name.
+    "Net income (loss)" -> ("Net loss", True); "Net cash provided by (used in) investing
+    activities" -> ("Net cash used in investing activities", False); "Net change in cash"
+    -> ("Net decrease in cash", False); "Cost of revenue" (no signed measure) -> itself."""
+    plain = _OR_INCOME.sub("", _OR_LOSS.sub("", label)).strip()
+    if m := _RESULT.match(plain):
+        head, tail = plain[: m.start("measure")], plain[m.end("measure") :]
+        return head + _same_case("loss", m.group("measure")) + tail, True
+    provided = _CASH_PROVIDED.search(label)
+    if provided and re.match(r"(?i)(?:net\s+)?cash\b", label):
+        used = _same_case("used in", provided.group().strip())
+        return label[: provided.start()] + used + label[provided.end() :], False
+    if m := _CASH_CHANGE.match(label):
+        word = _same_case("decrease", m.group("word"))
+        return label[: m.start("word")] + word + label[m.end("word") :], False
+    if _signed_label(label) or _OR_LOSS.search(label) or _OR_INCOME.search(label):
+        return None  # a negative EBITDA, other income, "gains (losses)": no name for its size
+    return label, False  # an expense, a cost or an outflow already named as one
+
+
+def _direction(loss: bool, grew: bool) -> str:
+    if loss:
         return "widened" if grew else "narrowed"
     return "increased" if grew else "decreased"
 
@@ -414,8 +515,11 @@ class BuiltClaim:
         return [{"row": row.label, "period": period} for row, period in self.cited]
 
 
-def _perturbed(value: Decimal, decimals: int, rng: random.Random) -> Decimal | None:
-    """A different figure of the same form: 8-30% off, at the same precision, never zero."""
+def _perturbed(
+    value: Decimal, decimals: int, rng: random.Random, below: Decimal | None = None
+) -> Decimal | None:
+    """A different figure of the same form: 8-30% off, at the same precision, never zero
+    (and under ``below``: a decrease of 120% gives itself away)."""
     if value == 0:
         return None
     factors = [
@@ -435,6 +539,8 @@ def _perturbed(value: Decimal, decimals: int, rng: random.Random) -> Decimal | N
     rng.shuffle(factors)
     for f in factors:
         new = (value * Decimal(f)).quantize(_q(decimals), rounding=ROUND_HALF_UP)
+        if below is not None and new >= below:
+            continue
         if new != 0 and abs(new - value) >= abs(value) * Decimal("0.05") and new != value:
             return new
     return None
@@ -485,7 +591,7 @@ def _lookup(
             return None
     decimals = cell.decimals
     said = stated_value(facts, stated_row, value, decimals)
-    statement = f"{subj}{_name(stated_row.name)} was {said} in {new}{facts.when()}"
+    statement = f"{subj}{_name(row_name(stated_row))} was {said} in {new}{facts.when()}"
     truth = stated_row.cells[new]
     steps = [
         f"The claim gives {said} for {stated_row.label} in {new}; the table shows {truth.text}, "
@@ -509,14 +615,18 @@ def _change(
 ) -> BuiltClaim | None:
     if row.mixed:
         return None  # a sign change has no size to grow or shrink
-    if row.negative and _signed_label(row.label):
-        return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
+    subject, loss = row_name(row), False
+    if row.negative:
+        named = negative_name(row.label)
+        if named is None:
+            return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
+        loss = named[1]
     a, b = row.cells[new], row.cells[old]
     size_new, size_old = abs(a.value), abs(b.value)
     if size_new == size_old or (pct and size_old == 0):
         return None
     grew = size_new > size_old
-    direction = _direction(row, grew)
+    direction = _direction(loss, grew)
     decimals = max(a.decimals, b.decimals)
     if pct:
         true_value = _pct(abs(size_new - size_old) / size_old * 100)
@@ -527,7 +637,9 @@ def _change(
     if refute:
         perturbation = rng.choice(("number", "direction"))
         if perturbation == "number":
-            got = _perturbed(true_value, decimals, rng)
+            # a shrinking amount cannot shrink by 100% or more, nor can a perturbed one
+            below = Decimal(100) if pct and not grew else None
+            got = _perturbed(true_value, decimals, rng, below)
             if got is None:
                 return None
             value = got
@@ -535,9 +647,11 @@ def _change(
             said_direction = _OPPOSITE[direction]
     figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
     statement = (
-        f"{subj}{_name(row.name)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
+        f"{subj}{_name(subject)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
     )
-    size = "amount's size" if row.negative else "amount"
+    size = "amount"
+    if row.negative:
+        size = _name(subject) if subject != row.name else "amount's size"
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
     steps = [
         f"The table shows {a.text} for {new} and {b.text} for {old}: the {size} went from "
@@ -620,6 +734,8 @@ def _claims_from_table(
     new, old = facts.periods[0], facts.periods[1]
     labels = list(facts.rows)
     ratios = _ratio_candidates(facts)
+    if facts.scope:  # a segment's or the parent's table: the claim names whose figures
+        company = facts.scope
     subj = f"{company}'s " if company else ""
     out: list[BuiltClaim] = []
     for _ in range(per_table * 3):  # some draws make no claim (a zero, no change)

@@ -165,11 +165,25 @@ _TAX_OR_LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
 def _signed_measure(claim: dict[str, Any]) -> bool:
     """The claim's row is a signed measure and not a loss (a loss grows by its size)."""
     label = str(((claim.get("cells") or [{}])[0]).get("row", ""))
+    # "Net income (loss)", "Net (loss) income": income that may be a loss is signed
+    label = re.sub(r"(?i)\(\s*loss(?:es)?\s*\)", " ", label)
     # read at the label's head: "Interest expense, net of interest income" is a cost
     head = label.split(",")[0].split("(")[0]
     if re.search(r"(?i)\b(?:expenses?|costs?|charges?)\b", head):
         return False
     return bool(_SIGNED_ROW.search(head)) and not _TAX_OR_LOSS.search(label)
+
+
+def _names_a_shortfall(subject: str) -> bool:
+    """The claim names a negative measure by what it is (a loss, cash used, a decrease in
+    cash), so its size is what "increased" or "narrowed" speaks of: "net loss narrowed",
+    "net cash used in investing activities increased", "net decrease in cash increased"."""
+    names_it = re.search(r"(?i)\b(?:loss(?:es)?|used\s+(?:in|for)|decrease)\b", subject)
+    names_gain = re.search(
+        r"(?i)\b(?:income(?!\s+tax)|earnings|profit|provided|change|increase|ebitda|ebit)\b",
+        subject,
+    )
+    return bool(names_it) and not names_gain
 
 
 def _dec(text: str) -> Decimal:
@@ -211,11 +225,19 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
     counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
     # share counts under "(in thousands, except share data)" are not in thousands
     scale = Decimal(1) if counted and table.shares_unscaled else table.scale
-    row_per_share = any(
+    # a per-share row by its label, unless its cells are whole thousands: "Net loss used to
+    # compute loss per share | (115,461)" is an amount
+    whole_thousands = all(v == v.to_integral_value() and abs(v) >= 1000 for v, _, _ in cited)
+    row_per_share = not whole_thousands and any(
         _PER_SHARE_ROW.search(c["row"])
         and (_PRICED_ROW.search(c["row"]) or not _COUNT_ROW.search(c["row"]))
         for c in claim.get("cells") or []
     )
+    physical = re.compile(
+        r"(?i)\b(?:lineal|linear|square|cubic|board)\s+f(?:ee|oo)t\b|\b(?:tons|barrels|gallons|ounces)\b"
+    )
+    if "$" in statement and any(physical.search(c["row"]) for c in claim.get("cells") or []):
+        return "money figure for a physical measure"  # "I-joists (lineal feet) ... $90 thousand"
     if kind in ("lookup", "change") and row_per_share != per_share:
         return "per-share row and claim unit differ"  # a per-share amount never takes the scale
     if kind == "lookup":
@@ -236,7 +258,9 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         # a negative shown as its size only on rows negative throughout (expenses, outflows),
         # never on a signed measure (a negative EBITDA is no cost)
         sign_ok = said_negative == (value < 0) or (
-            value < 0 and not any(v > 0 for v in row) and not _signed_measure(claim)
+            value < 0
+            and not any(v > 0 for v in row)
+            and (not _signed_measure(claim) or _names_a_shortfall(statement[: m.start()]))
         )
         return stated == size and sign_ok
     if kind in ("change", "pct_change"):
@@ -246,8 +270,11 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         (old, row, _), (new, _, _) = cited
         if any(v < 0 for v in row) and any(v > 0 for v in row):
             return "sign changes"
-        if all(v <= 0 for v in row) and _signed_measure(claim):
-            return "signed measure negative throughout"
+        subject = statement[: m.start()]
+        if all(v <= 0 for v in row) and _signed_measure(claim) and not _names_a_shortfall(subject):
+            return "signed measure negative throughout"  # "EBITDA decreased" of (3,130) <- (4,044)
+        if m.group(1) in ("widened", "narrowed") and not re.search(r"(?i)\bloss(?:es)?\b", subject):
+            return "widened or narrowed, of no loss"
         if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != scale:
             return "scale differs"
         grew = abs(new) > abs(old)
