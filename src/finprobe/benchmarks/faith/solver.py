@@ -75,6 +75,7 @@ from finprobe.benchmarks.faith.context import (
 )
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
 from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
+from finprobe.benchmarks.faith.rules import admissible
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
@@ -232,6 +233,8 @@ def rank_candidates(
                 feats["listed_other"] = 1.0  # the other items' rows hold the other figures
         cand.features = feats
         cand.score = ranker.score(feats)
+    # what the blank can never be, whatever the weights (``rules.py``)
+    candidates = admissible(candidates, context, masked)
     candidates.sort(key=lambda c: c.score, reverse=True)
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)
