@@ -5,12 +5,16 @@ candidates may be ranked at all. Each rule keeps the candidates it allows, and o
 when it allows at least one (a rule that would leave nothing says nothing). They hold
 for any weights, hand-set or learned, so a refit cannot unlearn them:
 
-- **unit kind**: a money blank is never a count row (shares outstanding, square feet,
+- **unit kind**: a money blank is never a percentage, nor a count row (shares outstanding, square feet,
   employees); a per-share blank ("net income per diluted share was [MASK]", "[MASK] per
   share") is a per-share row;
 - **the part of a whole**: "indebtedness was $1.9 billion, of which [MASK] was
   variable-rate": the blank's row carries the words that set the part apart from the
   whole ("variable", "rate"), not only the whole's ("indebtedness");
+- **a list's own item**: "[MASK] and $24.7 million of gross profit and net income,
+  respectively", "oil, gas, and NGL revenues by $X, [MASK], and $Z": the blank's row names
+  its own item and no other item of the list; failing that, a row that names only
+  another item is out;
 - **named rows**: a row the sentence names (its label or body heading, word for word, as a
   phrase, or through the synonym table: "revenue" names "Net sales") outranks every row it
   does not name at all.
@@ -23,6 +27,7 @@ from collections.abc import Callable
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
 from finprobe.benchmarks.faith.context import Candidate, Context
+from finprobe.benchmarks.faith.sensitivity import _names_item
 from finprobe.benchmarks.faith.sentence import _tokens
 from finprobe.numbers import find_numbers
 
@@ -41,22 +46,54 @@ _FILLER = frozenset(
 )
 
 
-def admissible(candidates: list[Candidate], ctx: Context, masked: str) -> list[Candidate]:
-    """The table candidates the hard rules allow (other kinds pass untouched)."""
+def admissible(
+    candidates: list[Candidate],
+    ctx: Context,
+    masked: str,
+    listed: tuple[int, list[str]] | None = None,
+) -> list[Candidate]:
+    """The table candidates the hard rules allow (other kinds pass untouched).
+
+    ``listed``: a parallel list's slot of the blank and its items (``_listed_items``).
+    """
     rules: list[Callable[[Candidate], bool]] = []
     if ctx.wants_money:
-        rules.append(lambda c: not any(cell.count_row for cell in c.cells))
+        rules.append(lambda c: not c.percent and not any(cell.count_row for cell in c.cells))
     if per_share_blank(ctx, masked):
         rules.append(lambda c: all(_per_share(cell) for cell in c.cells))
     apart = part_words(masked)
     if apart:
-        rules.append(lambda c: any(cell.row_tokens & apart for cell in c.cells))
+        rules.append(lambda c: all(cell.row_tokens & apart for cell in c.cells))
+    if listed:
+        slot, names = listed
+        own, others = names[slot], [n for i, n in enumerate(names) if i != slot]
+
+        def names_own(c: Candidate) -> bool:
+            return all(
+                _names_item(label, own) and not any(_names_item(label, n) for n in others)
+                for label in _labels(c)
+            )
+
+        def names_other_only(c: Candidate) -> bool:
+            return any(
+                not _names_item(label, own) and any(_names_item(label, n) for n in others)
+                for label in _labels(c)
+            )
+
+        if any(c.kind in TABLE_KINDS and names_own(c) for c in candidates):
+            rules.append(names_own)
+        else:
+            rules.append(lambda c: not names_other_only(c))
     rules.append(named_by_sentence)
     for allowed in rules:
         kept = [c for c in candidates if c.kind not in TABLE_KINDS or allowed(c)]
         if any(c.kind in TABLE_KINDS for c in kept):
             candidates = kept
     return candidates
+
+
+def _labels(cand: Candidate) -> set[str]:
+    return {cell.table.row_label(cell.row) for cell in cand.cells}
 
 
 def named_by_sentence(cand: Candidate) -> bool:
