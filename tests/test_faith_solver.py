@@ -8,6 +8,7 @@ import pytest
 
 from finprobe.benchmarks.faith.dataset import unit_hint
 from finprobe.benchmarks.faith.ranker import Ranker
+from finprobe.benchmarks.faith.sensitivity import _listed_items
 from finprobe.benchmarks.faith.sentence import mask_role
 from finprobe.benchmarks.faith.solver import SolverOptions, rank_candidates, solve_from_tables
 from finprobe.numbers import reference_scorer_match
@@ -944,6 +945,18 @@ def test_a_respectively_list_of_two_metrics_gives_the_blank_its_own() -> None:
         _assert_answer(metadata, expected)
         answer = solve_from_tables(metadata, perverse).answer
         assert reference_scorer_match(expected, answer), (masked, answer)
+    # nested "and"s or a clause's subject: the items are unclear, the list says nothing
+    assert (
+        _listed_items(
+            "In 2023, we received oil and gas royalty and lease revenues of [MASK] and $635,363,"
+            " respectively."
+        )
+        is None
+    )
+    assert _listed_items(
+        "Decreases of $12.8 million and [MASK] in payroll and other operating expenses,"
+        " respectively."
+    ) == (1, ["payroll", "other operating expenses"])
 
 
 def test_unit_kind_part_and_naming_rules_hold_whatever_the_weights() -> None:

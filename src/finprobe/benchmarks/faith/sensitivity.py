@@ -82,9 +82,14 @@ def _pair_items(masked: str) -> tuple[int, list[str]] | None:
         return None
     if not all(_item_words(n) for n in names):
         return None
+    # "we received oil and gas royalty and lease revenues of [MASK] and $635,363": nested
+    # "and"s or a clause's subject make the items unclear; say nothing
+    if any(set(n.split()) & _NOT_AN_ITEM for n in names):
+        return None
     return values.index("[MASK]"), list(names)
 
 
+_NOT_AN_ITEM = frozenset(["and", "we", "they", "it", "which", "that", "who"])
 # words that name no particular line
 _GENERIC = frozenset(["total", "net", "our", "the", "its", "and", "of", "in", "for"])
 
