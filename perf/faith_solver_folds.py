@@ -2,12 +2,15 @@
 
     python perf/faith_solver_folds.py [--write] PILOT.json [BUILT.json ...] [--train MORE.json ...]
 
-The solver scores each candidate with a linear ranker (``faith/ranker.py``). This
+The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
+candidates its hard rules admit (``faith/rules.py``: the cache holds only those). This
 script reports, in the released scorer's ``reference`` mode:
 
-- ``hand``: the rule weights written while looking at pilot-dev (a tuned figure);
-- ``shipped``: the weights in ``finprobe/data/faith_ranker.json`` (fitted on every
-  file given here, so also a tuned figure on them);
+- ``hand``: the rule weights written while looking at pilot-dev (a tuned figure;
+  ``finprobe/faith-solver-hand``);
+- ``shipped``: the weights in ``finprobe/data/faith_ranker.json``, the default
+  ``finprobe/faith-solver`` (fitted on every file given here, so also a tuned figure
+  on them);
 - ``folds``: leave one report out. For each report of every file, the ranker is
   fitted on all the *other* reports (of every file given) and scores that report;
   this is the figure to quote;

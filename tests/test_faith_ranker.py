@@ -48,13 +48,17 @@ def test_every_weight_names_a_feature() -> None:
     assert set(load_ranker().weights) <= set(FEATURES)
 
 
-def test_the_score_is_the_hand_rules_and_every_candidate_carries_its_features() -> None:
+def test_the_score_is_the_rankers_and_every_candidate_carries_its_features() -> None:
     _, metadata, _ = _synthetic_instances(0)[0]
-    ranked = rank_candidates(metadata)
-    table_kinds = [c for c in ranked if c.features]
-    assert table_kinds, "table candidates carry their features"
-    for cand in table_kinds[:50]:
-        assert cand.score == pytest.approx(HAND_RANKER.score(cand.features))
+    for options, ranker in [
+        (SolverOptions(), load_ranker()),  # the default: the shipped learned weights
+        (SolverOptions(ranker=HAND_RANKER), HAND_RANKER),
+    ]:
+        ranked = rank_candidates(metadata, options)
+        table_kinds = [c for c in ranked if c.features]
+        assert table_kinds, "table candidates carry their features"
+        for cand in table_kinds[:50]:
+            assert cand.score == pytest.approx(ranker.score(cand.features))
 
 
 def _blank(rng: random.Random, right_feature: str) -> tuple[list[dict[str, float]], list[bool]]:

@@ -7,8 +7,10 @@ from typing import Any
 import pytest
 
 from finprobe.benchmarks.faith.dataset import unit_hint
+from finprobe.benchmarks.faith.ranker import Ranker
+from finprobe.benchmarks.faith.sensitivity import _listed_items
 from finprobe.benchmarks.faith.sentence import mask_role
-from finprobe.benchmarks.faith.solver import rank_candidates, solve_from_tables
+from finprobe.benchmarks.faith.solver import SolverOptions, rank_candidates, solve_from_tables
 from finprobe.numbers import reference_scorer_match
 from finprobe.synth import make_report, to_faith_record
 
@@ -879,3 +881,112 @@ def test_a_sentence_that_names_years_speaks_of_them() -> None:
     _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$4.0 million")
     # a sentence with no year still reads the report's latest year
     _assert_answer(_instance([THREE_YEARS], "Interest income was [MASK].", "$1"), "$4.0 million")
+
+
+INCOME = _table(
+    "31",
+    [
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in thousands)", "2023", "2022"],
+        ["Net revenue", "$412,500", "$380,000"],
+        ["Cost of revenue", "250,000", "228,000"],
+        ["Selling, general and administrative", "118,800", "97,660"],
+        ["Operating income", "43,700", "54,340"],
+    ],
+)
+
+
+def test_a_percentage_of_a_base_named_first_or_last_is_the_ratio() -> None:
+    # the base leads the clause: "As a percentage of Y, X increased to [MASK]"
+    masked = (
+        "As a percentage of net revenue, SG&A increased to [MASK] from 25.7% for the years"
+        " ended December 31, 2023 and 2022, respectively."
+    )
+    _assert_answer(_instance([INCOME], masked, "1%"), "28.8%")
+    # "X as a percentage of Y decreased [MASK]": the ratio's change, in points
+    # (54,340 / 380,000 = 14.3%; 43,700 / 412,500 = 10.6%)
+    masked = "For 2023, operating income as a percentage of net revenue decreased [MASK] compared to 2022."
+    _assert_answer(_instance([INCOME], masked, "1%"), "3.7%")
+    # the last clause's noun is the part
+    masked = "Net revenue grew 8.6%, and cost of revenue as a percentage of net revenue was [MASK] in 2023."
+    _assert_answer(_instance([INCOME], masked, "1%"), "60.6%")
+
+
+RESULTS = _table(
+    "32",
+    [
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in millions)", "2023", "2022"],
+        ["Revenue", "$310.4", "$288.1"],
+        ["Gross profit", "88.2", "80.6"],
+        ["Net income", "24.7", "21.3"],
+    ],
+)
+
+
+def test_a_respectively_list_of_two_metrics_gives_the_blank_its_own() -> None:
+    # "[MASK] and $24.7 million of gross profit and net income, respectively": the first
+    # item's row. A hard rule: it holds even for weights that favour the other item's row
+    # (here: the sentence's own figure, net income's $24.7 million)
+    perverse = SolverOptions(ranker=Ranker({"is_anchor": 10.0, "period_target_match": 1.0}))
+    cases = [
+        (
+            "For the year ended December 31, 2023, we recognized [MASK] and $24.7 million of"
+            " gross profit and net income, respectively.",
+            "$88.2 million",
+        ),
+        ("Net income and gross profit were $24.7 million and [MASK], respectively, in 2023.",
+         "$88.2 million"),
+        ("Gross profit and net income were [MASK] and $21.3 million, respectively, in 2022.",
+         "$80.6 million"),
+    ]  # fmt: skip
+    for masked, expected in cases:
+        metadata = _instance([RESULTS], masked, "$1")
+        _assert_answer(metadata, expected)
+        answer = solve_from_tables(metadata, perverse).answer
+        assert reference_scorer_match(expected, answer), (masked, answer)
+    # nested "and"s or a clause's subject: the items are unclear, the list says nothing
+    assert (
+        _listed_items(
+            "In 2023, we received oil and gas royalty and lease revenues of [MASK] and $635,363,"
+            " respectively."
+        )
+        is None
+    )
+    assert _listed_items(
+        "Decreases of $12.8 million and [MASK] in payroll and other operating expenses,"
+        " respectively."
+    ) == (1, ["payroll", "other operating expenses"])
+
+
+def test_unit_kind_part_and_naming_rules_hold_whatever_the_weights() -> None:
+    # hard rules (rules.py), not weights: each case gets weights that favour the wrong
+    # candidate (the learned ranker once did), and the rule still decides
+    cases = [
+        # a per-share blank is a per-share row (net income's row covers the words better)
+        (_instance([PER_SHARE], "Net income per diluted share was [MASK] for 2022.", "$1"),
+         {"coverage": 10.0}, "$8.96"),
+        # the part after "of which" is named by its own words, not the whole's
+        (_instance([SHARES, DEBT_2024], "As of December 31, 2024, our outstanding indebtedness"
+                   " was $1,881.1 million, of which [MASK] was variable-rate indebtedness.", "$1"),
+         {"coverage": 10.0}, "$426.4 million"),
+        # a money blank is never a share count, even when the weights like counts
+        (_instance([SHARES, DEBT_2024], "As of December 31, 2024, [MASK] of our debt was"
+                   " fixed-rate debt.", "$1"), {"money_count": 20.0}, "$1,454.7 million"),
+        # "revenue" names "Net sales" through the synonym table; unnamed rows come after it
+        (_instance([THREE_YEARS], "Revenue for 2023 was [MASK].", "$1"),
+         {"missing": 5.0, "period_target_match": 1.0}, "$950.0 million"),
+    ]  # fmt: skip
+    for metadata, weights, expected in cases:
+        weights.setdefault("period_target_match", 1.0)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=Ranker(weights))).answer
+        assert reference_scorer_match(expected, answer), (metadata["masked_sentence"], answer)
+
+
+def test_a_difference_of_two_lines_is_the_first_less_the_second() -> None:
+    # no row holds it: "the difference between A and B" and "A exceeded B by" name the
+    # two lines of one period (412,500 - 250,000; 2022: 380,000 - 228,000)
+    masked = "In 2023, the difference between net revenue and cost of revenue was [MASK]."
+    _assert_answer(_instance([INCOME], masked, "$1"), "$162.5 million")
+    masked = "For 2022, net revenue exceeded cost of revenue by [MASK]."
+    _assert_answer(_instance([INCOME], masked, "$1"), "$152.0 million")

@@ -18,7 +18,7 @@ from finprobe.benchmarks.faith.context import (
     Scorer,
     _label,
 )
-from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _tokens
+from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens
 
 
 @dataclass
@@ -105,6 +105,16 @@ _NAMED_MEASURES: list[tuple[re.Pattern[str], str, tuple[str, ...], str]] = [
     ]
 ]  # fmt: skip
 
+_DIFFERENCE = re.compile(
+    r"\bdifference between (?:the |our |its )?([^,;]+?) and (?:the |our |its )?([^,;]+?)"
+    r"\s*(?:was|were|is|of|amounted to|totaled)?\s*(?:approximately\s+|about\s+)?\$?\s*$",
+    re.I,
+)
+_EXCEEDED = re.compile(
+    r"([^;]+?)\s+exceeded\s+(?:the |our |its )?([^,;]+?)\s+by\s*(?:approximately\s+|about\s+)?"
+    r"\$?\s*$",
+    re.I,
+)
 _SUM_WORDS = re.compile(r"\b(?:together|combined|in total|in the aggregate|aggregate)\b", re.I)
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
 
@@ -138,6 +148,15 @@ class MeasureReader:
                 line = self.line(name)
                 if line is not None and line not in exclude:
                     return line, 1.0
+        acronym = re.fullmatch(r"\s*([A-Za-z][A-Za-z&]{1,6})\s*(?:expenses?|costs?)?\s*", text)
+        if acronym and "&" in acronym.group(1):
+            # "SG&A", "R&D": the line whose initials they are
+            initials = acronym.group(1).replace("&", "").upper()
+            hits = [
+                m for label, m in self.rows if m not in exclude and _initials(label) == initials
+            ]
+            if hits:
+                return hits[0], 1.0
         words = set(_tokens(text)) - {"net"}
         if not words:
             return None
@@ -267,6 +286,18 @@ def measure_candidates(
             if measure is not None:
                 found.append((measure, "definition", 3.5))
 
+    # "the difference between A and B was [MASK]", "A exceeded B by [MASK]": two lines of
+    # one period, the first less the second
+    difference = _DIFFERENCE.search(before) or _EXCEEDED.search(before)
+    if difference and context.wants_money:
+        first = " ".join(re.split(r"[,;]", difference.group(1))[-1].split()[-6:])
+        a = reader.phrase(first)
+        b = reader.phrase(difference.group(2), (a[0],)) if a else None
+        if a and b:
+            measure = _combine(f"{a[0].name} less {b[0].name}", [a[0], b[0]], "diff")
+            if measure is not None:
+                found.append((measure, "difference", 3.5))
+
     subject = _subject(before)
     # "A, B and C together totaled [MASK]"
     listed = reader.items(subject) if subject else []
@@ -283,20 +314,19 @@ def measure_candidates(
     # "X, or [MASK] of revenue" / "X as a percentage of Y was [MASK]"
     of_total = re.match(
         r"\s*(?:of|as a percent(?:age)? of)\s+(?:our\s+|the\s+|its\s+|total\s+|consolidated\s+)*"
-        r"((?:19|20)\d{2}\s+)?([a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b|\bat\b|\bas of\b)",
+        r"((?:19|20)\d{2}\s+)?([a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b"
+        r"|\bat\b|\bas of\b|\bfrom\b|\bversus\b|\bvs\b)",
         after,
         re.I,
     )
-    as_pct = re.search(
-        r"(.+?)\s+as a percent(?:age)? of\s+(?:total\s+)?(.+?)\s+(?:was|were)\s*$", before, re.I
-    )
+    as_pct = _percent_of(before)
     if (context.wants_percent or context.wants_plain) and (of_total or as_pct):
-        base_phrase = of_total.group(2) if of_total else as_pct.group(2)  # type: ignore[union-attr]
+        base_phrase = of_total.group(2) if of_total else as_pct[1]  # type: ignore[index]
         base = reader.phrase(base_phrase)
         part: Measure | None = None
         if base is not None:
             if as_pct:
-                hit = reader.phrase(_subject(as_pct.group(1)), (base[0],))
+                hit = reader.phrase(_subject(as_pct[0]), (base[0],))
                 part = hit[0] if hit else None
             else:
                 listed = reader.items(subject) if subject else []
@@ -336,6 +366,37 @@ def measure_candidates(
                     _measure_values(measure, "excluding", 3.0, context, current_year, masked)
                 )
     return out
+
+
+# the verb that leads to the blank: "was", "increased to", "decreased by approximately"
+_TO_BLANK = (
+    r"\s+(?:was|were|is|are|increased|decreased|rose|fell|declined|improved|grew|dropped|"
+    r"expanded|contracted|remained|totaled|represented)(?:\s+(?:by|to|at))?"
+    r"(?:\s+(?:approximately|about|roughly|nearly))?\s*$"
+)
+_AS_PCT_BEFORE = re.compile(
+    r"(.+?)\s+as an? (?:percent(?:age)?|%) of\s+(?:total\s+)?(.+?)" + _TO_BLANK, re.I
+)
+# "As a percentage of net revenue, SG&A increased to [MASK]": the base leads the clause
+_AS_PCT_LEADING = re.compile(
+    r"(?:^|[.;]\s+|,\s+)as an? (?:percent(?:age)?|%) of\s+(?:total\s+)?([^,]+?),\s*(.+?)"
+    + _TO_BLANK,
+    re.I,
+)
+
+
+def _percent_of(before: str) -> tuple[str, str] | None:
+    """ "X as a percentage of Y was / increased to / decreased [MASK]", and the same with the
+    base first: "As a percentage of Y, X increased to [MASK]"."""
+    leading = _AS_PCT_LEADING.search(before)
+    if leading:
+        return leading.group(2), leading.group(1)
+    trailing = _AS_PCT_BEFORE.search(re.split(r"[;]|\.\s", before)[-1])
+    if trailing:
+        # "Revenue grew 5%, and gross profit as a percent of sales": the last clause's noun
+        part = re.split(r",\s+(?:and|while|but|whereas)\s+", trailing.group(1))[-1]
+        return part, trailing.group(2)
+    return None
 
 
 def _anchored_part(

@@ -47,12 +47,63 @@ def _listed_items(masked: str) -> tuple[int, list[str]] | None:
             values = [v for v in values if not _YEAR.fullmatch(v.strip())]
             if len(values) == 3 and "[MASK]" in values:
                 return values.index("[MASK]"), names
-    return None
+    return _pair_items(masked)
+
+
+_VALUE = r"(?:\$?\d[\d,.]*(?:\s*(?:million|billion|thousand|percent|%))?|\[MASK\])"
+_ITEM = r"(?:the\s+|our\s+|its\s+)?([a-z][\w&' -]{1,40}?)"
+# "[MASK] and $24.7 million of gross profit and net income, respectively"
+_PAIR_VALUES_FIRST = re.compile(
+    rf"({_VALUE})\s+and\s+({_VALUE})\s+(?:of|in|for|from)\s+{_ITEM}\s+and\s+{_ITEM},?\s+"
+    r"respectively",
+    re.I,
+)
+# "gross profit and net income were [MASK] and $24.7 million, respectively"
+_PAIR_ITEMS_FIRST = re.compile(
+    rf"{_ITEM}\s+and\s+{_ITEM}\s+(?:were|was|of|totaled|totalled|amounted to|increased|"
+    rf"decreased|rose|fell|declined)\s+(?:by\s+|to\s+)?(?:approximately\s+)?({_VALUE})\s+and\s+"
+    rf"({_VALUE}),?\s+respectively",
+    re.I,
+)
+
+
+def _pair_items(masked: str) -> tuple[int, list[str]] | None:
+    """Two metrics, two figures, "respectively": the blank's slot and the two items."""
+    match = _PAIR_VALUES_FIRST.search(masked)
+    if match:
+        values, names = match.group(1, 2), match.group(3, 4)
+    else:
+        match = _PAIR_ITEMS_FIRST.search(masked)
+        if not match:
+            return None
+        names, values = match.group(1, 2), match.group(3, 4)
+    names = tuple(n.split(",")[-1].strip().lower() for n in names)
+    if "[MASK]" not in values or values[0] == values[1] or names[0] == names[1]:
+        return None
+    if not all(_item_words(n) for n in names):
+        return None
+    # "we received oil and gas royalty and lease revenues of [MASK] and $635,363": nested
+    # "and"s or a clause's subject make the items unclear; say nothing
+    if any(set(n.split()) & _NOT_AN_ITEM for n in names):
+        return None
+    return values.index("[MASK]"), list(names)
+
+
+_NOT_AN_ITEM = frozenset(["and", "we", "they", "it", "which", "that", "who"])
+# words that name no particular line
+_GENERIC = frozenset(["total", "net", "our", "the", "its", "and", "of", "in", "for"])
+
+
+def _item_words(name: str) -> list[str]:
+    return [w for w in re.findall(r"[a-z]+", name.lower()) if w not in _GENERIC and len(w) > 1]
 
 
 def _names_item(label: str, name: str) -> bool:
     """A label word that is the item's word or its prefix ("NGLs" ~ "NGL", "metropolitan"
     ~ "Metro")."""
+    if " " in name.strip():  # "gross profit": every word of the item
+        words = _item_words(name)
+        return bool(words) and all(_names_item(label, w) for w in words)
     name = name.lower().rstrip("s")
     return any(
         word.startswith(name) or len(word) >= 4 and name.startswith(word)

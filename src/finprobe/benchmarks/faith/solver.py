@@ -74,7 +74,8 @@ from finprobe.benchmarks.faith.context import (
     read_context,
 )
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
-from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
+from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
+from finprobe.benchmarks.faith.rules import admissible
 from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
@@ -93,8 +94,9 @@ class SolverOptions:
     measures: bool = True
     sensitivity: bool = True
     anchor_rules: bool = True
-    # the candidate score's weights (``ranker.py``): None is the hand-set rule weights;
-    # ``load_ranker()`` is the conditional-logit ranker fitted with folds by report
+    # the candidate score's weights (``ranker.py``): None is the shipped learned ranker
+    # (``load_ranker()``, a conditional logit fitted on built 10-Ks and pilot-dev);
+    # ``HAND_RANKER`` is the rule weights written while looking at pilot-dev
     ranker: Ranker | None = None
 
 
@@ -209,7 +211,7 @@ def rank_candidates(
         }
         for key, group in by_row.items()
     }
-    ranker = options.ranker or HAND_RANKER
+    ranker = options.ranker or load_ranker()
     for cand in candidates:
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
@@ -233,6 +235,10 @@ def rank_candidates(
         cand.features = feats
         cand.score = ranker.score(feats)
     candidates.sort(key=lambda c: c.score, reverse=True)
+    # the what-if rules read their bases (a tax rate for a money blank) from every cell
+    everything = candidates
+    # what the blank can never be, whatever the weights (``rules.py``)
+    candidates = admissible(candidates, context, masked, listed)
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)
     measured = []
@@ -246,7 +252,7 @@ def rank_candidates(
         cand.score = top + cand.score - 2.0
         measured.append(cand)
     if options.sensitivity:
-        measured += sensitivity_candidates(masked, context, candidates, by_row)
+        measured += sensitivity_candidates(masked, context, everything, by_row)
     if measured:
         candidates = sorted(candidates + measured, key=lambda c: c.score, reverse=True)
     return candidates

@@ -1,0 +1,136 @@
+"""Hard rules on the solver's table candidates: what a blank can never be, whatever the weights.
+
+The ranker (``ranker.py``) weighs how well a candidate fits; these rules say which
+candidates may be ranked at all. Each rule keeps the candidates it allows, and only
+when it allows at least one (a rule that would leave nothing says nothing). They hold
+for any weights, hand-set or learned, so a refit cannot unlearn them:
+
+- **unit kind**: a money blank is never a percentage, nor a count row (shares outstanding, square feet,
+  employees); a per-share blank ("net income per diluted share was [MASK]", "[MASK] per
+  share") is a per-share row;
+- **the part of a whole**: "indebtedness was $1.9 billion, of which [MASK] was
+  variable-rate": the blank's row carries the words that set the part apart from the
+  whole ("variable", "rate"), not only the whole's ("indebtedness");
+- **a list's own item**: "[MASK] and $24.7 million of gross profit and net income,
+  respectively", "oil, gas, and NGL revenues by $X, [MASK], and $Z": the blank's row names
+  its own item and no other item of the list; failing that, a row that names only
+  another item is out;
+- **named rows**: a row the sentence names (its label or body heading, word for word, as a
+  phrase, or through the synonym table: "revenue" names "Net sales") outranks every row it
+  does not name at all.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
+from finprobe.benchmarks.faith.context import Candidate, Context
+from finprobe.benchmarks.faith.sensitivity import _names_item
+from finprobe.benchmarks.faith.sentence import _tokens
+from finprobe.numbers import find_numbers
+
+# the candidate kinds these rules judge (measure and what-if rules place themselves)
+TABLE_KINDS = ("lookup", "change", "pct_change", "share", "ratio", "sum")
+# features that say the sentence names a candidate's row (``Scorer.label_parts``)
+NAMING_FEATURES = ("sentence_hits", "synonym_hits", "phrase_sentence", "heading_sentence")
+_OF_WHICH = re.compile(r"\bof which\s*(?:approximately\s+|about\s+)?\$?\s*$", re.I)
+_CLAUSE_END = re.compile(r"[;:]|,\s*(?:and|while|which|compared|as compared)\b|\.\s|\.$")
+# words with no content: they set nothing apart
+_FILLER = frozenset(
+    _tokens(
+        "the a an of to in on for and or with by as at from its our their was were is are be "
+        "been had has have related relating attributable due under which this that these those"
+    )
+)
+
+
+def admissible(
+    candidates: list[Candidate],
+    ctx: Context,
+    masked: str,
+    listed: tuple[int, list[str]] | None = None,
+) -> list[Candidate]:
+    """The table candidates the hard rules allow (other kinds pass untouched).
+
+    ``listed``: a parallel list's slot of the blank and its items (``_listed_items``).
+    """
+    rules: list[Callable[[Candidate], bool]] = []
+    if ctx.wants_money:
+        rules.append(lambda c: not c.percent and not any(cell.count_row for cell in c.cells))
+    if per_share_blank(ctx, masked):
+        rules.append(lambda c: all(_per_share(cell) for cell in c.cells))
+    apart = part_words(masked)
+    if apart:
+        rules.append(lambda c: all(cell.row_tokens & apart for cell in c.cells))
+    if listed:
+        slot, names = listed
+        own, others = names[slot], [n for i, n in enumerate(names) if i != slot]
+
+        def names_own(c: Candidate) -> bool:
+            return all(
+                _names_item(label, own) and not any(_names_item(label, n) for n in others)
+                for label in _labels(c)
+            )
+
+        def names_other_only(c: Candidate) -> bool:
+            return any(
+                not _names_item(label, own) and any(_names_item(label, n) for n in others)
+                for label in _labels(c)
+            )
+
+        if any(c.kind in TABLE_KINDS and names_own(c) for c in candidates):
+            rules.append(names_own)
+        else:
+            rules.append(lambda c: not names_other_only(c))
+    rules.append(named_by_sentence)
+    for allowed in rules:
+        kept = [c for c in candidates if c.kind not in TABLE_KINDS or allowed(c)]
+        if any(c.kind in TABLE_KINDS for c in kept):
+            candidates = kept
+    return candidates
+
+
+def _labels(cand: Candidate) -> set[str]:
+    return {cell.table.row_label(cell.row) for cell in cand.cells}
+
+
+def named_by_sentence(cand: Candidate) -> bool:
+    return any(cand.features.get(name, 0.0) > 0 for name in NAMING_FEATURES)
+
+
+def per_share_blank(ctx: Context, masked: str) -> bool:
+    """The blank is a per-share (or per-unit) figure: the hint or "[MASK] per share" says
+    so, or its own clause names one before it ("net income per diluted share was [MASK]";
+    not "$1.1 billion, or $6.86 per diluted share, and [MASK] of revenue": there the words
+    belong to the figure they follow)."""
+    if ctx.per_share_blank:
+        return True
+    before = masked.partition("[MASK]")[0]
+    figures = [s for s in find_numbers(before) if s.kind not in ("year", "date", "ordinal")]
+    own = before[figures[-1].end :] if figures else before
+    own = _CLAUSE_END.split(own)[-1]
+    return bool(_PER_SHARE_ROW.search(own))
+
+
+def _per_share(cell: Cell) -> bool:
+    label = cell.table.row_label(cell.row)
+    return bool(
+        _PER_SHARE_ROW.search(label) or _PER_SHARE_ROW.search(cell.heading)
+        or _PER_SHARE_ROW.search(cell.col_text)
+    )  # fmt: skip
+
+
+def part_words(masked: str) -> set[str]:
+    """ "X was $1.9 billion, of which [MASK] was variable-rate indebtedness": the words of
+    the part's own clause that the whole's clause does not use ({"variable", "rate"})."""
+    before, _, after = masked.partition("[MASK]")
+    if not _OF_WHICH.search(before):
+        return set()
+    own = _CLAUSE_END.split(after)[0]
+    figures = [s for s in find_numbers(own) if s.kind not in ("year", "date", "ordinal")]
+    if figures:
+        own = own[: figures[0].start]
+    whole = set(_tokens(before))
+    return {w for w in _tokens(own) if w not in whole and w not in _FILLER and not w.isdigit()}
