@@ -123,6 +123,9 @@ def test_a_damaged_entry_is_prepared_again_never_an_error(
         prepared.clear()
         again = findver_samples(claims)
         assert prepared and [_fields(s) for s in again] == [_fields(s) for s in first]
+        prepared.clear()  # the entry was replaced whole: the next run reads it
+        assert [_fields(s) for s in findver_samples(claims)] == [_fields(s) for s in first]
+        assert prepared == []
 
 
 def test_samples_json_cannot_carry_are_never_stored(cache: Path) -> None:
@@ -159,10 +162,42 @@ def test_no_cache_switch_prepares_every_time(
 
 
 @pytest.mark.skipif(not DEV_CLAIMS.is_file(), reason="no FinDVer dev data in ../shared")
-def test_dev_samples_read_back_equal_to_prepared_ones(cache: Path) -> None:
-    _new_process()
+def test_dev_samples_read_back_equal_to_prepared_ones(cache: Path, prepared: list[int]) -> None:
     first = findver_samples(DEV_CLAIMS, limit=30)
     _new_process()
     second = findver_samples(DEV_CLAIMS, limit=30)
+    assert prepared == [1]  # the second call read the entry
     assert len(first) == 30
     assert [_fields(s) for s in second] == [_fields(s) for s in first]
+
+
+def test_a_relative_reports_folder_typed_from_another_folder(
+    cache: Path, claims: Path, prepared: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same folder typed from two working folders: one entry, whose samples name the
+    reports by absolute path, so they are found from either folder."""
+    data = claims.parent
+    (data / "sub").mkdir()
+    monkeypatch.chdir(data)
+    first = findver_samples(claims, reports="reports")
+    monkeypatch.chdir(data / "sub")
+    second = findver_samples(claims, reports="../reports")
+    for samples in (first, second):
+        assert all(Path(s.metadata["report_path"]).is_absolute() for s in samples)
+        assert all(Path(s.metadata["report_path"]).is_file() for s in samples)
+    assert prepared == [1]  # the second read the first's entry: the same reports
+
+
+def test_old_entries_are_pruned(cache: Path, claims: Path) -> None:
+    for top_k in range(1, samplecache.KEEP + 3):
+        findver_samples(claims, top_k=top_k)
+    assert len(list((cache / samplecache.KIND).iterdir())) == samplecache.KEEP
+
+
+def test_the_default_synthetic_data_is_read_back(cache: Path, prepared: list[int]) -> None:
+    from finprobe.benchmarks.findver.task import default_data
+
+    findver_samples(default_data())
+    _new_process()
+    findver_samples(default_data())  # rebuilt byte for byte: the same entry
+    assert prepared == [1]

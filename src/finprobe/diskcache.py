@@ -9,7 +9,8 @@ never code), written atomically; an entry that cannot be read back is ignored,
 rebuilt and rewritten, never an error.
 
 Where: ``$FINPROBE_CACHE_DIR``, else ``$XDG_CACHE_HOME/finprobe``, else
-``~/.cache/finprobe``. Off: ``FINPROBE_NO_CACHE=1`` (``finprobe eval --no-cache``).
+``~/.cache/finprobe``. Off: ``FINPROBE_NO_CACHE=1`` (``finprobe eval --no-cache`` turns
+off inspect's model-response cache only, not this one).
 """
 
 from __future__ import annotations
@@ -84,8 +85,18 @@ def cached_json(
         pass  # missing, half-written by an old crash, or corrupt: rebuilt below
     value = build()
     if storable is None or storable(value):
-        _store(path, json.dumps({"value": value}, ensure_ascii=False).encode("utf-8"))
+        store_json(path, value)
     return value
+
+
+def store_json(path: Path, value: Any) -> None:
+    """Write ``value`` as the entry at ``path``; a value JSON cannot encode (a lone
+    surrogate in a report's text) or a disk that refuses costs the entry, never the run."""
+    try:
+        data = json.dumps({"value": value}, ensure_ascii=False).encode("utf-8")
+    except (TypeError, ValueError, UnicodeEncodeError):
+        return
+    _store(path, data)
 
 
 def cached_arrays(

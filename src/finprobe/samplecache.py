@@ -24,10 +24,11 @@ from importlib import metadata as package_metadata
 from pathlib import Path
 from typing import Any
 
-from finprobe.diskcache import cache_enabled, cached_json, file_digest
+from finprobe.diskcache import cache_enabled, cached_json, entry_path, file_digest
 
 KIND = "samples"
 FORMAT = 1
+KEEP = 8  # entries kept (the most recent); a FinDVer dev RAG entry is about 11 MB
 # libraries whose output is part of a prepared sample: the HTML parser and the ranker
 LIBRARIES = ("lxml", "bm25s", "numpy")
 
@@ -64,29 +65,35 @@ def samples_key(kind: str, files: Sequence[str | Path], arguments: Mapping[str, 
 
 
 def _json_exact(value: Any) -> bool:
-    """True when ``json.loads(json.dumps(value)) == value`` with the same types."""
-    if value is None or isinstance(value, bool | str):
+    """True when ``json.loads(json.dumps(value)) == value`` with the same types (exact
+    types: a str or int enum would come back a plain str or int)."""
+    kind = type(value)
+    if value is None or kind in (bool, str):
         return True
-    if isinstance(value, int | float):
+    if kind in (int, float):
         return value == value and value not in (float("inf"), float("-inf"))
-    if isinstance(value, list):
+    if kind is list:
         return all(_json_exact(v) for v in value)
-    if isinstance(value, dict):
-        return all(isinstance(k, str) and _json_exact(v) for k, v in value.items())
-    return False  # tuples, sets, objects: not carried exactly
+    if kind is dict:
+        return all(type(k) is str and _json_exact(v) for k, v in value.items())
+    return False  # tuples, sets, enums, objects: not carried exactly
 
 
 def _row(sample: Any) -> dict[str, Any] | None:
     messages = []
     for message in sample.input if isinstance(sample.input, list) else []:
-        if not isinstance(message.content, str) or message.role not in ("system", "user"):
+        if type(message.content) is not str or message.role not in ("system", "user"):
+            return None
+        if message.source is not None or message.metadata:  # not carried: prepare each run
             return None
         messages.append([message.role, message.content])
     if not isinstance(sample.input, list) or not isinstance(sample.id, str):
         return None
     if not isinstance(sample.target, str) or not _json_exact(sample.metadata or {}):
         return None
-    if sample.choices or sample.sandbox or sample.files or sample.setup:
+    extras = (sample.choices, sample.sandbox, sample.files, sample.setup, sample.description,
+              getattr(sample, "checkpoint", None))  # fmt: skip
+    if any(extras):
         return None
     return {"id": sample.id, "messages": messages, "target": sample.target,
             "metadata": sample.metadata}  # fmt: skip
@@ -117,8 +124,24 @@ def cached_samples(key: str, prepare: Callable[[], list[Any]]) -> list[Any]:
 
     rows = cached_json(KIND, FORMAT, key, build, storable=lambda value: value is not None)
     if prepared:  # built in this call: the samples themselves, not a JSON round trip
+        _prune()
         return prepared
     try:
         return [_sample(row) for row in rows]
-    except (KeyError, TypeError, ValueError):  # an entry of another shape: prepare again
-        return prepare()
+    except (KeyError, TypeError, ValueError, AttributeError):
+        # an entry of another shape (valid JSON, so never rebuilt by cached_json):
+        # prepare again and replace it
+        entry_path(KIND, FORMAT, key, ".json").unlink(missing_ok=True)
+        return cached_samples(key, prepare)
+
+
+def _prune(keep: int = KEEP) -> None:
+    """Keep the ``keep`` most recently written entries: each new code version, argument
+    or input makes a new one, and old ones are never read again."""
+    folder = entry_path(KIND, FORMAT, "0" * 40, ".json").parent
+    try:
+        entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
+        for stale in entries[keep:]:
+            stale.unlink(missing_ok=True)
+    except OSError:  # another process pruned first, or a read-only cache: nothing lost
+        pass

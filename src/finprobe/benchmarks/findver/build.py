@@ -841,7 +841,7 @@ def build_dataset(
                 if path.suffix == ".gz":
                     shutil.copyfile(path, target)
                 else:
-                    target.write_bytes(gzip.compress(path.read_bytes()))
+                    target.write_bytes(gzip.compress(path.read_bytes(), mtime=0))
             sources[name] = target
         built += claims
     if synthetic:
@@ -850,7 +850,7 @@ def build_dataset(
         for i, report in enumerate(make_corpus(synthetic, seed=seed)):
             name = f"synth-{seed}-{i}.json"
             target = reports_dir / (name + ".gz")
-            target.write_bytes(gzip.compress(json.dumps(to_findver_json(report)).encode()))
+            target.write_bytes(gzip.compress(json.dumps(to_findver_json(report)).encode(), mtime=0))
             doc = load_findver_report(target)
             doc.metadata["company_name"] = report.company
             built += build_claims_for_document(doc, name, seed, per_table, max_tables)

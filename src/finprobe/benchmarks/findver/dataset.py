@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -354,7 +355,9 @@ def claim_metadata(
         "subset": claim.subset,
         "statement": claim.statement,
         "report": claim.report,
-        "report_path": str(report_file),
+        # absolute: a log read (or a cached sample served) from another folder still
+        # finds the report (os.path.abspath keeps a linked folder's name as given)
+        "report_path": os.path.abspath(report_file),
         "split": claim.split,  # testmini / test (released) or built: what a report compares
         "setting": evidence.setting,
         "context_ids": [p.id for p in evidence.passages],

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from inspect_ai import Task, task
@@ -65,8 +66,10 @@ def findver_samples(
     def prepare() -> list[Sample]:
         return _prepare_samples(claims, reports_dir, builder, setting, prompt)
 
-    if setting == "rag" and (retriever != "bm25" or fusion is not None):
-        return prepare()  # a dense encoder's output is not keyed here: prepared each run
+    if setting == "long-context" or (setting == "rag" and (retriever != "bm25" or fusion)):
+        # long-context prompts hold whole reports (86 MB for the dev claims) and come
+        # fast from the per-report cache; a dense encoder's output is not keyed here
+        return prepare()
     # the whole prepared list is kept on disk by content hash (finprobe.samplecache):
     # a second run of the same claims and reports reads it back at once
     from finprobe.samplecache import cached_samples, samples_key
@@ -74,7 +77,7 @@ def findver_samples(
     paths = sorted({report_path(reports_dir, c.report) for c in claims})
     arguments = {"setting": setting, "retriever": retriever, "top_k": top_k, "prompt": prompt,
                  "max_context_tokens": max_context_tokens, "truncation": truncation,
-                 "limit": limit, "reports_dir": str(reports_dir.resolve())}  # fmt: skip
+                 "limit": limit, "reports_dir": os.path.abspath(reports_dir)}  # fmt: skip
     return cached_samples(samples_key("findver", [data, *paths], arguments), prepare)
 
 
