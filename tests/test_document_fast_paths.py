@@ -9,8 +9,10 @@ attributes (which must send the table to the element walk), and malformed spans.
 
 from __future__ import annotations
 
+import json
 import random
 import re
+from pathlib import Path
 
 import pytest
 from lxml import html as lhtml
@@ -132,3 +134,114 @@ def test_item_headings_quick_test_misses_no_heading(text: str, items: list[str])
     from finprobe.document.sections import _heading_view, _item_headings
 
     assert [item for _, item, _ in _item_headings(_heading_view(text))] == items
+
+
+# ----------------------------------------------------------------------------- passages only
+# findver_report_parts (what retrieval passages read, without the document) against the
+# straightforward path: passages_from_document(load_findver_report(path)).
+
+FINDVER_REPORTS = Path(__file__).resolve().parents[2] / "shared/data/findver/reports"
+
+
+def _passages_both_ways(path: Path) -> tuple[list, list]:
+    from finprobe.document import load_findver_report
+    from finprobe.document.loaders import findver_report_parts
+    from finprobe.retrieval import passages_from_document, passages_from_parts
+
+    return (
+        passages_from_parts(findver_report_parts(path)),
+        passages_from_document(load_findver_report(path)),
+    )
+
+
+@pytest.mark.skipif(not FINDVER_REPORTS.is_dir(), reason="FinDVer dev reports not present")
+def test_passages_only_parse_equals_the_documents_passages_on_findver_reports() -> None:
+    # every third report (the identity check, perf/findver_samples_identity.py, covers all)
+    reports = sorted(FINDVER_REPORTS.iterdir())[::3]
+    assert len(reports) > 40
+    for path in reports:
+        fast, full = _passages_both_ways(path)
+        assert fast == full, path.name
+
+
+_TWIN = "<table><tr><td>Revenue</td><td>$</td><td>1,200</td></tr><tr><td>Costs</td><td>(300</td><td>)</td></tr></table>"  # noqa: E501
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # html twin wins; prose before, a mixed entry, a pipe table without a twin
+        {
+            "context": [
+                {"id": 0, "context": "Results (in thousands)", "type": "text"},
+                {"id": 1, "context": "| Revenue | $ 1,200 |\n| Costs | (300) |", "type": "table"},
+                {"id": 2, "context": "Intro\n| a | 1 |\n| b | 2 |\nOutro", "type": "text"},
+            ],
+            "html_tables": [_TWIN],
+        },
+        # twins that do not match, do not parse, are not strings, or hold no table
+        {
+            "context": [
+                {"id": "a", "context": "| x | 1 |\n| y | 2 |\n| z | 3 |"},
+                {"id": "b", "context": "| p | q |"},
+                {"id": "c", "context": "| k | 9 |"},
+                {"id": "d", "context": "| m | 5 |"},
+            ],
+            "html_tables": [_TWIN, "<tr><td>broken", None, "<p>no table</p>"],
+        },
+        # ids missing or repeated (entries grouped into one passage), empty entries
+        {
+            "context": [
+                {"context": "first, no id"},
+                {"id": 7, "context": "seven"},
+                {"id": 7, "context": "| again | 7 |"},
+                {"id": 8, "context": ""},
+                {"context": "   \n  "},
+                {"context": "last, no id"},
+            ],
+            "html_tables": ["<table><tr><td>again</td><td>7</td></tr></table>"],
+        },
+        # spans, footnote columns, spacer rows and columns in the twin
+        {
+            "context": [
+                {"id": 0, "context": "| Item | 2023 | 2022 |\n| Sales (1) | 10 | 9 |"},
+            ],
+            "html_tables": [
+                "<table><tr><td></td><td colspan=2>Year</td><td></td></tr>"
+                "<tr><td>Item</td><td>2023</td><td>2022</td><td></td></tr><tr><td></td></tr>"
+                "<tr><td>Sales</td><td>10</td><td>9</td><td>(1)</td></tr></table>"
+            ],
+        },
+    ],
+)
+def test_passages_only_parse_equals_the_documents_passages_on_edge_cases(
+    report: dict, tmp_path: Path
+) -> None:
+    path = tmp_path / "X-2024-01-01_10-K.json"
+    path.write_text(json.dumps(report))
+    fast, full = _passages_both_ways(path)
+    assert fast == full
+    assert fast  # not vacuous
+
+
+@pytest.mark.parametrize(
+    ("report", "message"),
+    [
+        ({"context": []}, "report has no text"),
+        ({"context": [{"id": 1, "context": ""}]}, "report has no text"),
+        ({"context": "text"}, "not a FinDVer report"),
+        ({"context": [{"id": 1}]}, "context entry without 'context' text"),
+    ],
+)
+def test_passages_only_parse_refuses_bad_reports_as_the_loader_does(
+    report: dict, message: str, tmp_path: Path
+) -> None:
+    from finprobe.document import load_findver_report
+    from finprobe.document.loaders import findver_report_parts
+    from finprobe.errors import InputError
+
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(report))
+    for load in (findver_report_parts, load_findver_report):
+        with pytest.raises(InputError, match=message):
+            load(path)

@@ -77,15 +77,24 @@ def passages_from_document(doc: FinancialDocument, group_by_source: bool = True)
             kind = "table" if isinstance(block, Table) else "paragraph"
             passages.append(Passage(block.id, _block_text(block), kind, i))
         return passages
-    groups: dict[str, list[Block]] = {}
-    for block in doc.blocks:
-        groups.setdefault(block.source_id if block.source_id is not None else block.id, []).append(
-            block
+    return passages_from_parts(
+        (b.id, b.source_id, isinstance(b, Table), _block_text(b)) for b in doc.blocks
+    )
+
+
+def passages_from_parts(parts: Iterable[tuple[str, str | None, bool, str]]) -> list[Passage]:
+    """One passage per source id (a block without one: per block id), in order of first
+    appearance, from each block's (id, source id, is a table, text)."""
+    groups: dict[str, list[tuple[bool, str]]] = {}
+    for block_id, source_id, is_table, text in parts:
+        groups.setdefault(source_id if source_id is not None else block_id, []).append(
+            (is_table, text)
         )
-    for i, (key, blocks) in enumerate(groups.items()):
-        kinds = {"table" if isinstance(b, Table) else "paragraph" for b in blocks}
+    passages: list[Passage] = []
+    for i, (key, members) in enumerate(groups.items()):
+        kinds = {"table" if is_table else "paragraph" for is_table, _ in members}
         kind = kinds.pop() if len(kinds) == 1 else "mixed"
-        passages.append(Passage(key, "\n".join(_block_text(b) for b in blocks), kind, i))
+        passages.append(Passage(key, "\n".join(text for _, text in members), kind, i))
     return passages
 
 
