@@ -28,6 +28,8 @@ from finprobe.document.html import (
     _html_parser,
     _rows_from_elements,
     _rows_from_flat,
+    _table_cells,
+    markup_is_marker_free,
 )
 
 
@@ -41,6 +43,8 @@ def reference_clean_text(text: str, keep_newlines: bool = False) -> str:
         return "\n".join(line for line in lines if line)
     return " ".join(text.split())
 
+
+FINDVER_REPORTS = Path(__file__).resolve().parents[2] / "shared/data/findver/reports"
 
 ODD = ["\u00a0", "\u2002", "\u2009", "\u202f", "\u3000", "\t", "\r", "\f", "\v", "\u200b",
        "\ufeff", "\u00ad", "\u2060", "\x1c", "\x85", "\u2028", "  ", " ", "\n", "\n\n"]  # fmt: skip
@@ -136,11 +140,60 @@ def test_item_headings_quick_test_misses_no_heading(text: str, items: list[str])
     assert [item for _, item, _ in _item_headings(_heading_view(text))] == items
 
 
+# ----------------------------------------------------------------------------- trusted pass
+# A FinDVer twin whose markup holds no marker (markup_is_marker_free) is flattened without
+# the stylesheet's marker test.
+
+
+@pytest.mark.parametrize(
+    "markup",
+    [
+        "<table><tr><td>a&#57344;b</td></tr></table>",
+        "<table><tr><td>a&#xE001;b</td></tr></table>",
+        "<table><tr><td>a&#Xe002b</td></tr></table>",  # no ";": still a reference
+        "<table><tr><td>a&#00057346;b</td></tr></table>",  # leading zeros
+        "<table><tr><td>a&#x000e000;b</td></tr></table>",
+        f"<table><tr><td>a{_ROW}b</td></tr></table>",
+        f"<table><tr><td>a</td></tr></table><!-- {_CELL} -->",
+        f"<table><tr><td colspan='1{_SEP}'>a</td></tr></table>",
+    ],
+)
+def test_markup_that_could_hold_a_marker_is_not_trusted(markup: str) -> None:
+    assert not markup_is_marker_free(markup)
+    el = _table(markup)
+    # the test that decides matters: the full stylesheet reads the element walk's cells
+    assert _table_cells(el) == _rows_from_elements(el)
+
+
+def test_the_trusted_pass_would_misread_a_marker() -> None:
+    """Why the markup is checked: without the marker test, a marker in a cell's text
+    splits the cell (so the check above is what keeps the result exact)."""
+    el = _table("<table><tr><td>a&#57345;b</td><td>c</td></tr></table>")
+    assert _table_cells(el, marker_free=True) != _rows_from_elements(el)
+    assert markup_is_marker_free("<table><tr><td>a &#160; &#8212; &#xE00A; &#57347;</td></tr>")
+
+
+@pytest.mark.skipif(not FINDVER_REPORTS.is_dir(), reason="FinDVer dev reports not present")
+def test_trusted_pass_reads_every_findver_twin_as_the_full_pass() -> None:
+    from finprobe.document.loaders import _load_json
+
+    trusted = 0
+    for path in sorted(FINDVER_REPORTS.iterdir())[::3]:
+        for markup in _load_json(path).get("html_tables") or []:
+            if not (isinstance(markup, str) and "<t" in markup):
+                continue
+            root = lhtml.fromstring(markup, parser=_html_parser())
+            el = root if root.tag == "table" else next(root.iter("table"), None)
+            if el is None or not markup_is_marker_free(markup):
+                continue
+            trusted += 1
+            assert _table_cells(el, marker_free=True) == _table_cells(el), path.name
+    assert trusted > 1500
+
+
 # ----------------------------------------------------------------------------- passages only
 # findver_report_parts (what retrieval passages read, without the document) against the
 # straightforward path: passages_from_document(load_findver_report(path)).
-
-FINDVER_REPORTS = Path(__file__).resolve().parents[2] / "shared/data/findver/reports"
 
 
 def _passages_both_ways(path: Path) -> tuple[list, list]:

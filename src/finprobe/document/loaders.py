@@ -11,8 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.document.blocks import Block, FinancialDocument, Paragraph, Table, pipe_text
-from finprobe.document.cells import _normalize_grid, _rectangular, clean_text, normalize_cells
-from finprobe.document.html import _grid_from_table_element, _html_blocks, _html_parser
+from finprobe.document.cells import _normalize_grid, clean_text, normalize_cells
+from finprobe.document.html import (
+    _grid_from_table_element,
+    _html_blocks,
+    _html_parser,
+    markup_is_marker_free,
+)
 from finprobe.document.pipes import _compact_pipe_rows, _html_matches_pipe, _split_mixed
 from finprobe.document.sections import _assign_sections
 from finprobe.errors import InputError
@@ -273,7 +278,9 @@ def _html_twin(html: Any) -> tuple[list[list[str]], list[list[Any]], list[Any]] 
 
         root = lhtml.fromstring(html, parser=_html_parser())
         el = root if root.tag == "table" else next(root.iter("table"), None)
-        return _grid_from_table_element(el) if el is not None else None
+        if el is None:
+            return None
+        return _grid_from_table_element(el, marker_free=markup_is_marker_free(html))
     except Exception:  # a broken HTML twin must not lose the pipe table
         return None
 
@@ -303,11 +310,13 @@ def _findver_table(bid: str, sid: str, rows: list[list[str]], html: Any, pre_tex
 
 def _findver_table_cells(rows: list[list[str]], html: Any) -> list[list[str]]:
     """The cells that ``_findver_table``'s Table ends with, and nothing else of it (the
-    Table's ``__post_init__``: ``_rectangular`` when the HTML grid wins, else
-    ``normalize_cells``)."""
+    Table's ``__post_init__``: ``normalize_cells`` of the pipe rows, or, when the HTML
+    grid wins, ``_rectangular`` of it, which leaves it as it is: its rows are equally
+    long and its cells clean_text'ed (grid cells are; merged cells join two of them with
+    "" or one space, a dropped footnote leaves a stripped prefix), so not called here)."""
     twin = _html_twin(html)
     if twin is not None and _html_matches_pipe(_row_texts(twin[0], twin[1]), rows):
-        return _rectangular(_normalize_grid(twin[0], twin[1]))
+        return _normalize_grid(twin[0], twin[1])
     return normalize_cells(_compact_pipe_rows(rows))
 
 
