@@ -298,3 +298,61 @@ def test_passages_only_parse_refuses_bad_reports_as_the_loader_does(
     for load in (findver_report_parts, load_findver_report):
         with pytest.raises(InputError, match=message):
             load(path)
+
+
+# ----------------------------------------------------------------------------- html vs pipe
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_squash_matches_its_definition(seed: int) -> None:
+    from finprobe.document.pipes import _squash
+
+    rng = random.Random(seed)
+    pieces = [*ODD, *WORDS, "$", "(", ")", "%", ",", "1,234.5", "\u2003(12)%", "\x1f", "\x0b"]
+    text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 12)))
+    assert _squash(text) == re.sub(r"[\s$()%,]", "", text)
+
+
+def reference_row_texts(grid: list[list[str]], origins: list[list]) -> list[list[str]]:
+    """_row_texts as it was: a set of seen origins per row."""
+    out = []
+    for row, org in zip(grid, origins, strict=True):
+        seen, texts = set(), []
+        for text, o in zip(row, org, strict=True):
+            if o in seen:
+                continue
+            seen.add(o)
+            if text:
+                texts.append(text)
+        if texts:
+            out.append(texts)
+    return out
+
+
+@pytest.mark.parametrize("markup", TRICKY)
+def test_row_texts_match_their_definition_on_tricky_tables(markup: str) -> None:
+    from finprobe.document.loaders import _row_texts
+
+    grid, origins, _ = _grid_from_table_element(_table(markup))
+    assert _row_texts(grid, origins) == reference_row_texts(grid, origins)
+
+
+@pytest.mark.skipif(not FINDVER_REPORTS.is_dir(), reason="FinDVer dev reports not present")
+def test_row_texts_and_squash_match_their_definitions_on_findver_twins() -> None:
+    from finprobe.document.loaders import _html_twin, _load_json, _row_texts
+    from finprobe.document.pipes import _squash
+
+    grids = 0
+    for path in sorted(FINDVER_REPORTS.iterdir())[1::4]:
+        for markup in _load_json(path).get("html_tables") or []:
+            twin = _html_twin(markup)
+            if twin is None:
+                continue
+            grids += 1
+            grid, origins, _ = twin
+            rows = _row_texts(grid, origins)
+            assert rows == reference_row_texts(grid, origins), path.name
+            for row in rows:
+                joined = "".join(row)
+                assert _squash(joined) == re.sub(r"[\s$()%,]", "", joined)
+    assert grids > 1000

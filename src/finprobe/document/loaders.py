@@ -324,13 +324,9 @@ def _row_texts(grid: list[list[str]], origins: list[list[Any]]) -> list[list[str
     """Each non-empty HTML row as its source cells' texts (a span counted once)."""
     out = []
     for row, org in zip(grid, origins, strict=True):
-        seen, texts = set(), []
-        for text, o in zip(row, org, strict=True):
-            if o in seen:
-                continue
-            seen.add(o)
-            if text:
-                texts.append(text)
+        # one entry per source cell, at its first column; every grid cell of a source
+        # cell holds its text (padding: None, "")
+        texts = [text for text in dict(zip(org, row, strict=True)).values() if text]
         if texts:
             out.append(texts)
     return out
