@@ -214,7 +214,7 @@ _TOKEN_TABLES = {(n, s): _TokenTable(n, s) for n in (True, False) for s in (True
 
 class _WordIds(dict):
     """``analyze``'s tokens as ints: matched word -> the ids of its tokens (memo), and
-    the token strings by id. Ids only grow while an index is built (see ``reset``)."""
+    the token strings by id. Ids only grow while an index is built (``reset_if_large``)."""
 
     def __init__(self) -> None:
         super().__init__()
