@@ -37,13 +37,13 @@ def _new_process() -> None:
 @pytest.fixture
 def parse_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     calls: list[str] = []
-    real = document.load_findver_report
+    real = document.findver_report_parts  # what preparing passages parses with
 
     def counted(path):  # type: ignore[no-untyped-def]
         calls.append(str(path))
         return real(path)
 
-    monkeypatch.setattr(document, "load_findver_report", counted)
+    monkeypatch.setattr(document, "findver_report_parts", counted)
     _new_process()
     yield calls
     _new_process()

@@ -77,15 +77,24 @@ def passages_from_document(doc: FinancialDocument, group_by_source: bool = True)
             kind = "table" if isinstance(block, Table) else "paragraph"
             passages.append(Passage(block.id, _block_text(block), kind, i))
         return passages
-    groups: dict[str, list[Block]] = {}
-    for block in doc.blocks:
-        groups.setdefault(block.source_id if block.source_id is not None else block.id, []).append(
-            block
+    return passages_from_parts(
+        (b.id, b.source_id, isinstance(b, Table), _block_text(b)) for b in doc.blocks
+    )
+
+
+def passages_from_parts(parts: Iterable[tuple[str, str | None, bool, str]]) -> list[Passage]:
+    """One passage per source id (a block without one: per block id), in order of first
+    appearance, from each block's (id, source id, is a table, text)."""
+    groups: dict[str, list[tuple[bool, str]]] = {}
+    for block_id, source_id, is_table, text in parts:
+        groups.setdefault(source_id if source_id is not None else block_id, []).append(
+            (is_table, text)
         )
-    for i, (key, blocks) in enumerate(groups.items()):
-        kinds = {"table" if isinstance(b, Table) else "paragraph" for b in blocks}
+    passages: list[Passage] = []
+    for i, (key, members) in enumerate(groups.items()):
+        kinds = {"table" if is_table else "paragraph" for is_table, _ in members}
         kind = kinds.pop() if len(kinds) == 1 else "mixed"
-        passages.append(Passage(key, "\n".join(_block_text(b) for b in blocks), kind, i))
+        passages.append(Passage(key, "\n".join(text for _, text in members), kind, i))
     return passages
 
 
@@ -201,6 +210,53 @@ class _TokenTable(dict):
 
 
 _TOKEN_TABLES = {(n, s): _TokenTable(n, s) for n in (True, False) for s in (True, False)}
+
+
+class _WordIds(dict):
+    """``analyze``'s tokens as ints: matched word -> the ids of its tokens (memo), and
+    the token strings by id. Ids only grow while an index is built (``reset_if_large``)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.strings: list[str] = []
+        self.ids: dict[str, int] = {}
+
+    def __missing__(self, word: str) -> tuple[int, ...]:
+        ids = self[word] = tuple(map(self.id, _TOKEN_TABLES[True, True][word]))
+        return ids
+
+    def id(self, token: str) -> int:
+        found = self.ids.get(token)
+        if found is None:
+            found = self.ids[token] = len(self.strings)
+            self.strings.append(token)
+        return found
+
+    def reset_if_large(self) -> None:
+        """Bound the memo (call between indexes only: ids must hold within one)."""
+        if len(self.strings) > 1 << 20 or len(self) > 1 << 20:
+            self.clear()
+            self.strings.clear()
+            self.ids.clear()
+
+
+_WORD_IDS = _WordIds()
+EMPTY_PLACEHOLDER = "\u2205"  # the token of a passage without any (bm25s needs one)
+
+
+def analyze_corpus_ids(texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """``analyze`` (its defaults) over many texts, as ids: every text's token ids
+    concatenated, each text's count, and the strings by id. A text without tokens gets
+    the one token ``EMPTY_PLACEHOLDER``, as ``BM25Retriever`` indexes it."""
+    words = _WORD_IDS
+    words.reset_if_large()
+    lookup = words.__getitem__
+    docs = [list(chain.from_iterable(map(lookup, _TOKEN.findall(t.lower())))) for t in texts]
+    empty = words.id(EMPTY_PLACEHOLDER) if not all(docs) else -1
+    docs = [ids or [empty] for ids in docs]
+    lengths = np.fromiter(map(len, docs), dtype=np.int64, count=len(docs))
+    flat = np.fromiter(chain.from_iterable(docs), dtype=np.int64, count=int(lengths.sum()))
+    return flat, lengths, words.strings
 
 
 def _word_tokens(token: str, numbers: bool, stemming: bool) -> tuple[str, ...]:
@@ -361,9 +417,14 @@ class BM25Retriever(_Base):
         enabled = gc.isenabled()
         gc.disable()
         try:
+            if self.tokenizer is analyze:  # ids and numpy arrays: bm25s's index, faster
+                from finprobe.bm25_index import build_bm25
+
+                flat, lengths, strings = analyze_corpus_ids([p.text for p in self.passages])
+                return build_bm25(flat, lengths, strings, self.k1, self.b)
             corpus = [self.tokenizer(p.text) for p in self.passages]
             # bm25s rejects an all-empty corpus; a placeholder token keeps shapes intact
-            corpus = [tokens or ["\u2205"] for tokens in corpus]
+            corpus = [tokens or [EMPTY_PLACEHOLDER] for tokens in corpus]
             model = bm25s.BM25(k1=self.k1, b=self.b)
             model.index(corpus, show_progress=False)
         finally:
@@ -423,8 +484,9 @@ def _index_key(passages: Sequence[Passage], k1: float, b: float) -> str:
 
 @lru_cache(maxsize=1)
 def _tokenizer_source() -> bytes:
-    """This module's code: editing the tokenizer invalidates cached indexes by itself."""
-    return Path(__file__).read_bytes()
+    """This module's code and the index builder's: editing the tokenizer or the build
+    invalidates cached indexes by itself."""
+    return Path(__file__).read_bytes() + Path(__file__).with_name("bm25_index.py").read_bytes()
 
 
 def _index_token_sets(model: Any, n: int) -> list[frozenset[str]]:

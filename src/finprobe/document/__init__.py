@@ -26,6 +26,7 @@ from finprobe.document.blocks import Block, FinancialDocument, Paragraph, Table
 from finprobe.document.cells import clean_text, close_paren_spaces, normalize_cells
 from finprobe.document.html import parse_html_table
 from finprobe.document.loaders import (
+    findver_report_parts,
     load_document,
     load_faith_report,
     load_findver_report,
@@ -49,6 +50,7 @@ __all__ = [
     "Table",
     "clean_text",
     "close_paren_spaces",
+    "findver_report_parts",
     "load_document",
     "load_faith_report",
     "load_findver_report",

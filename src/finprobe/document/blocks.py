@@ -356,7 +356,7 @@ class Table:
         return " ".join(parts)
 
     def to_pipe_text(self) -> str:
-        return "\n".join(" | ".join(row) for row in self.cells)
+        return pipe_text(self.cells)
 
     def to_markdown(self) -> str:
         if not self.cells:
@@ -376,6 +376,11 @@ class Table:
 
     def text(self) -> str:
         return self.to_pipe_text()
+
+
+def pipe_text(cells: list[list[str]]) -> str:
+    """Rows of cells as text: one line a row, cells joined by " | "."""
+    return "\n".join(" | ".join(row) for row in cells)
 
 
 Block = Paragraph | Table

@@ -201,7 +201,7 @@ def _columns_agree(
     """Does every row let the cells of these two neighbouring columns merge?"""
     # "(31)" cells: footnote markers only in a column of markers (every row
     # must agree, below) of a table whose values dwarf them
-    markers_ok = any(_DIGIT_MARKER.match(x) for x in right) and _values_dwarf_markers(
+    markers_ok = any(map(_DIGIT_MARKER.match, right)) and _values_dwarf_markers(
         everything,
         right,
         (a for a, b in zip(left, right, strict=True) if _DIGIT_MARKER.match(b)),

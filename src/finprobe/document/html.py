@@ -59,6 +59,13 @@ _FLAT_TABLE = f"""<xsl:stylesheet version="1.0" xmlns:xsl="http://www.w3.org/199
  select="{_NO_MARKS.format("@rowspan", _ROW, _CELL, _SEP)}"/>,<xsl:value-of
  select="{_NO_MARKS.format("@colspan", _ROW, _CELL, _SEP)}"/>{_SEP}</xsl:if><xsl:value-of
  select="."/></xsl:for-each></xsl:for-each></xsl:for-each></xsl:template></xsl:stylesheet>"""
+# The same stylesheet without the marker test, for a table whose markup is known to be
+# free of markers (``markup_is_marker_free``): the test evaluates the table's whole text
+# three times, a quarter of the pass.
+_FLAT_TRUSTED_TABLE = re.sub(r"<xsl:if test=\"contains\(.*?</xsl:if>", "", _FLAT_TABLE, flags=re.S)
+# A character reference that could stand for a marker (U+E000-U+E002), however written
+# (leading zeros, no ";"); it also matches some that do not: those only cost the test.
+_MARK_REFERENCE = re.compile(r"&#(?:[xX]0*[eE]00[0-2]|0*5734[4-6])")
 _SPAN_PAIR = re.compile(r"([0-9]*),([0-9]*)")
 _WHITESPACE = re.compile(r"\s+")  # \s is exactly str.isspace(): what str.split() splits on
 
@@ -69,10 +76,22 @@ _SPAN_PAIRS: dict[str, tuple[int, int] | None] = {}
 
 
 @cache
-def _flattener() -> Any:
+def _flattener(trusted: bool = False) -> Any:
     from lxml import etree
 
-    return etree.XSLT(etree.XML(_FLAT_TABLE.encode("utf-8")))
+    return etree.XSLT(etree.XML((_FLAT_TRUSTED_TABLE if trusted else _FLAT_TABLE).encode("utf-8")))
+
+
+def markup_is_marker_free(markup: str) -> bool:
+    """Can no text parsed from this markup hold a marker character? Text comes from
+    the markup's characters and its character references (no named HTML entity is a
+    private-use character), so: no marker character and no reference to one."""
+    return (
+        _ROW not in markup
+        and _CELL not in markup
+        and _SEP not in markup
+        and not _MARK_REFERENCE.search(markup)
+    )
 
 
 def _span_pair(text: str) -> tuple[int, int] | None:
@@ -129,10 +148,11 @@ def _rows_from_elements(table_el) -> list[Row]:
     return rows
 
 
-def _table_cells(table_el) -> list[Row]:
-    """Each row's cell texts (clean_text'ed) and spans, flattened in C when possible."""
+def _table_cells(table_el, marker_free: bool = False) -> list[Row]:
+    """Each row's cell texts (clean_text'ed) and spans, flattened in C when possible.
+    ``marker_free``: the caller knows the table's text holds no marker character."""
     try:
-        rows = _rows_from_flat(str(_flattener()(table_el)))
+        rows = _rows_from_flat(str(_flattener(marker_free)(table_el)))
     except Exception:  # noqa: BLE001 - any XSLT failure: the element walk below is exact
         rows = None
     return rows if rows is not None else _rows_from_elements(table_el)
@@ -162,13 +182,14 @@ def _colspans_only(
 
 
 def _grid_from_table_element(
-    table_el,
+    table_el, marker_free: bool = False
 ) -> tuple[list[list[str]], list[list[Any]], list[tuple[int, int, int, int]]]:
-    """Resolve colspan/rowspan into a grid; each grid cell knows its source cell."""
+    """Resolve colspan/rowspan into a grid; each grid cell knows its source cell.
+    ``marker_free``: see ``_table_cells``."""
     grid: list[list[str | None]] = []
     origin: list[list[Any]] = []
     spans: list[tuple[int, int, int, int]] = []
-    for r, (texts, spanned) in enumerate(_table_cells(table_el)):
+    for r, (texts, spanned) in enumerate(_table_cells(table_el, marker_free)):
         while len(grid) <= r:
             grid.append([])
             origin.append([])

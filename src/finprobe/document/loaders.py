@@ -6,12 +6,18 @@ from __future__ import annotations
 import gc
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from finprobe.document.blocks import Block, FinancialDocument, Paragraph, Table
-from finprobe.document.cells import _normalize_grid, clean_text
-from finprobe.document.html import _grid_from_table_element, _html_blocks, _html_parser
+from finprobe.document.blocks import Block, FinancialDocument, Paragraph, Table, pipe_text
+from finprobe.document.cells import _normalize_grid, clean_text, normalize_cells
+from finprobe.document.html import (
+    _grid_from_table_element,
+    _html_blocks,
+    _html_parser,
+    markup_is_marker_free,
+)
 from finprobe.document.pipes import _compact_pipe_rows, _html_matches_pipe, _split_mixed
 from finprobe.document.sections import _assign_sections
 from finprobe.errors import InputError
@@ -166,42 +172,71 @@ def load_findver_report(path: str | Path) -> FinancialDocument:
     both show the same rows the HTML grid (exact columns) becomes the cells,
     else the pipe text stays primary and the HTML grid is kept as html_cells.
     """
+    return _without_gc(_load_findver_report, Path(path))
+
+
+def findver_report_parts(path: str | Path) -> list[tuple[str, str, bool, str]]:
+    """Each block of ``load_findver_report(path)`` as (block id, source id, is a table,
+    its passage text), without building the document: what retrieval passages read.
+
+    A table's text is its final cells as pipe text (``Table.to_pipe_text``; FinDVer
+    tables have no caption). Skipped, because passages never read them: header rows
+    and columns, scale and unit, raw cells, pre-texts, sections, and the normalised HTML
+    rendering of a table whose pipe text wins (tests/test_document_fast_paths.py checks
+    the result against the document's blocks on every FinDVer report).
+    """
+    return _without_gc(_findver_report_parts, Path(path))
+
+
+def _without_gc(load: Any, path: Path) -> Any:
     # a report allocates millions of objects and no reference cycles: pausing the
     # cyclic collector saves its repeated scans of the growing heap (a fifth of the
     # FinDVer preparation's CPU), as load_filing does
     if not gc.isenabled():
-        return _load_findver_report(Path(path))
+        return load(path)
     gc.disable()
     try:
-        return _load_findver_report(Path(path))
+        return load(path)
     finally:
         gc.enable()
 
 
-def _load_findver_report(path: Path) -> FinancialDocument:
-    data = _load_json(path)
+def _findver_parts(path: Path, data: Any) -> Iterator[tuple[str, str, str, Any, Any]]:
+    """Each block-to-be of a FinDVer report, in order: (block id, source id, "p" or "t",
+    the prose or the pipe rows, the paired ``html_tables`` entry (tables; else None)).
+    One block is made of each part (an entry without an id is numbered by them)."""
     if not isinstance(data, dict) or not isinstance(data.get("context"), list):
         raise InputError(path, "not a FinDVer report: expected an object with a 'context' list")
     html_tables = data.get("html_tables") or []
-    blocks: list[Block] = []
+    n_parts = 0
     pipe_index = 0
-    last_text = ""
     for entry in data["context"]:
         if not isinstance(entry, dict) or "context" not in entry:
             raise InputError(path, "context entry without 'context' text")
-        sid = str(entry.get("id", len(blocks)))
+        sid = str(entry.get("id", n_parts))
         parts = _split_mixed(str(entry["context"]))
         if not parts:
             continue
         single = len(parts) == 1 and parts[0][0] == "p"
         for k, (kind, payload) in enumerate(parts):
             bid = f"c{sid}" if single else f"c{sid}.{kind}{k}"
-            if kind == "p":
-                blocks.append(Paragraph(id=bid, text=payload, source_id=sid))
-                last_text = payload
-                continue
-            html = html_tables[pipe_index] if pipe_index < len(html_tables) else None
-            pipe_index += 1
+            html = None
+            if kind != "p":
+                html = html_tables[pipe_index] if pipe_index < len(html_tables) else None
+                pipe_index += 1
+            n_parts += 1
+            yield bid, sid, kind, payload, html
+
+
+def _load_findver_report(path: Path) -> FinancialDocument:
+    data = _load_json(path)
+    blocks: list[Block] = []
+    last_text = ""
+    for bid, sid, kind, payload, html in _findver_parts(path, data):
+        if kind == "p":
+            blocks.append(Paragraph(id=bid, text=payload, source_id=sid))
+            last_text = payload
+        else:
             blocks.append(_findver_table(bid, sid, payload, html, last_text))
     if not blocks:
         raise InputError(path, "report has no text")
@@ -212,7 +247,7 @@ def _load_findver_report(path: Path) -> FinancialDocument:
         "format": "findver",
         "url": data.get("url"),
         "report_type": data.get("report_type"),
-        "n_html_tables": len(html_tables),
+        "n_html_tables": len(data.get("html_tables") or []),
     }
     if m := _FINDVER_NAME.match(stem):
         meta.update(company=m["ticker"], ticker=m["ticker"], filing_date=m["date"])
@@ -222,19 +257,38 @@ def _load_findver_report(path: Path) -> FinancialDocument:
     return FinancialDocument(id=stem, blocks=blocks, metadata=meta)
 
 
-def _findver_table(bid: str, sid: str, rows: list[list[str]], html: Any, pre_text: str) -> Table:
-    grid = origins = None
-    if isinstance(html, str) and "<t" in html:
-        try:
-            from lxml import html as lhtml
+def _findver_report_parts(path: Path) -> list[tuple[str, str, bool, str]]:
+    out = [
+        (bid, sid, False, payload)
+        if kind == "p"
+        else (bid, sid, True, pipe_text(_findver_table_cells(payload, html)))
+        for bid, sid, kind, payload, html in _findver_parts(path, _load_json(path))
+    ]
+    if not out:
+        raise InputError(path, "report has no text")
+    return out
 
-            root = lhtml.fromstring(html, parser=_html_parser())
-            el = root if root.tag == "table" else next(root.iter("table"), None)
-            if el is not None:
-                grid, origins, spans = _grid_from_table_element(el)
-        except Exception:  # a broken HTML twin must not lose the pipe table
-            grid = None
-    if grid is not None and origins is not None:
+
+def _html_twin(html: Any) -> tuple[list[list[str]], list[list[Any]], list[Any]] | None:
+    """(grid, origins, spans) of a pipe table's HTML twin; None: none, or unreadable."""
+    if not (isinstance(html, str) and "<t" in html):
+        return None
+    try:
+        from lxml import html as lhtml
+
+        root = lhtml.fromstring(html, parser=_html_parser())
+        el = root if root.tag == "table" else next(root.iter("table"), None)
+        if el is None:
+            return None
+        return _grid_from_table_element(el, marker_free=markup_is_marker_free(html))
+    except Exception:  # a broken HTML twin must not lose the pipe table
+        return None
+
+
+def _findver_table(bid: str, sid: str, rows: list[list[str]], html: Any, pre_text: str) -> Table:
+    twin = _html_twin(html)
+    if twin is not None:
+        grid, origins, spans = twin
         # the grid's cells are clean_text'ed and its rows padded: no second pass
         html_cells = _normalize_grid(grid, origins)
         if _html_matches_pipe(_row_texts(grid, origins), rows):
@@ -254,17 +308,25 @@ def _findver_table(bid: str, sid: str, rows: list[list[str]], html: Any, pre_tex
     )
 
 
+def _findver_table_cells(rows: list[list[str]], html: Any) -> list[list[str]]:
+    """The cells that ``_findver_table``'s Table ends with, and nothing else of it (the
+    Table's ``__post_init__``: ``normalize_cells`` of the pipe rows, or, when the HTML
+    grid wins, ``_rectangular`` of it, which leaves it as it is: its rows are equally
+    long and its cells clean_text'ed (grid cells are; merged cells join two of them with
+    "" or one space, a dropped footnote leaves a stripped prefix), so not called here)."""
+    twin = _html_twin(html)
+    if twin is not None and _html_matches_pipe(_row_texts(twin[0], twin[1]), rows):
+        return _normalize_grid(twin[0], twin[1])
+    return normalize_cells(_compact_pipe_rows(rows))
+
+
 def _row_texts(grid: list[list[str]], origins: list[list[Any]]) -> list[list[str]]:
     """Each non-empty HTML row as its source cells' texts (a span counted once)."""
     out = []
     for row, org in zip(grid, origins, strict=True):
-        seen, texts = set(), []
-        for text, o in zip(row, org, strict=True):
-            if o in seen:
-                continue
-            seen.add(o)
-            if text:
-                texts.append(text)
+        # one entry per source cell, at its first column; every grid cell of a source
+        # cell holds its text (padding: None, "")
+        texts = [text for text in dict(zip(org, row, strict=True)).values() if text]
         if texts:
             out.append(texts)
     return out

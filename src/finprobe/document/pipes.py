@@ -155,7 +155,12 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
 
 
 def _squash(s: str) -> str:
-    return re.sub(r"[\s$()%,]", "", s)
+    r"""``s`` without whitespace and the characters $()%, (what ``re.sub(r"[\s$()%,]",
+    "", s)`` gives: ``\s`` is exactly ``str.isspace()``, what ``split()`` splits on)."""
+    return (
+        "".join(s.split()).replace("$", "").replace("(", "").replace(")", "")
+        .replace("%", "").replace(",", "")
+    )  # fmt: skip
 
 
 def _html_matches_pipe(html_grid: list[list[str]], pipe_rows: list[list[str]]) -> bool:

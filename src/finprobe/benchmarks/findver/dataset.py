@@ -27,7 +27,7 @@ from typing import Any
 
 from finprobe.errors import InputError
 from finprobe.files import read_bytes
-from finprobe.retrieval import Passage, in_document_order, passages_from_document
+from finprobe.retrieval import Passage, in_document_order, passages_from_parts
 from finprobe.retrievers import make_retriever
 from finprobe.schemas import FinDVerClaimRecord, validate_records
 
@@ -180,7 +180,10 @@ def _report_passages(path: str) -> tuple[Passage, ...]:
 
 
 def _parse_passages(path: str) -> list[Passage]:
-    return passages_from_document(_load_document(path))
+    # the passages only: not the whole document (header rows, scale, sections, ...)
+    from finprobe.document import findver_report_parts
+
+    return passages_from_parts(findver_report_parts(path))
 
 
 def report_passages(path: str | Path) -> list[Passage]:
