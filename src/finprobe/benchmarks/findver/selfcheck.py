@@ -6,7 +6,9 @@ context entry's pipe text line by line, finds the cited row by its label, reads
 the row's figures with its own small reader (parentheses negative even when split
 across cells, dashes zero), maps them to the header's years, finds the table's
 scale in the entry and the text before it, and reads the claim's figure, scale
-word and direction back out of the statement. An entailed claim must hold on
+word and direction back out of the statement (whose subject must name the cited
+row; a row negative throughout is read by its size only when the subject names
+something that goes out, by this module's own word lists). An entailed claim must hold on
 those cells; a refuted one must fail. Anything it cannot read fails the check: a
 claim that cannot be confirmed is dropped, never kept on trust.
 """
