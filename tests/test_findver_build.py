@@ -602,7 +602,7 @@ def test_self_check_refuses_a_negative_row_named_as_a_gain(tmp_path: Path) -> No
     used = "Net cash used in investing activities increased by $400 thousand from 2022 to 2023."
     assert check(used, cash) == "ok"
     provided = used.replace("used in", "provided by (used in)")
-    assert check(provided, cash) == "signed measure negative throughout"
+    assert check(provided, cash) == "negative throughout, read by size"
     row = "Allowance for credit losses"
     assert check(f"{row} increased by $30 thousand from 2022 to 2023.", row) == "ok"
     revenue = "Revenue narrowed by $1,000 thousand from 2022 to 2023."
@@ -749,3 +749,199 @@ def test_a_physical_volume_is_no_money(tmp_path: Path) -> None:
         "cells": [{"row": row, "period": "2022"}, {"row": row, "period": "2023"}],
     }
     assert self_check(claim, report).reason == "money figure for a physical measure"
+
+
+def _old_claim(statement: str, row: str, periods: tuple[str, ...], evidence: int) -> dict:
+    kind = "lookup" if " was " in statement else "pct_change" if "%" in statement else "change"
+    return {
+        "statement": statement,
+        "entailment_label": True,
+        "kind": kind,
+        "relevant_context": [evidence],
+        "cells": [{"row": row, "period": p} for p in periods],
+    }
+
+
+_SIGNED_HEADINGS = (
+    "| | 2023 | 2022 |\n| Revenue | $ 5,000 | $ 4,000 |\n"
+    "| Net cash provided (used) by financing activities | (1,010) | (72) |\n"
+    "| Net cash provided by (used in) | | |\n"
+    "| Investing activities | (26,981) | (47,034) |\n"
+    "| Operating activities | (900) | (2,000) |\n"
+    "| Operating income (loss) | | |\n"
+    "| Other Bets | (2,305) | (3,288) |"
+)
+
+
+def test_signed_measures_in_headings_and_variant_wording_are_not_read_by_size(
+    tmp_path: Path,
+) -> None:
+    """Review 11, finding 1: "provided (used) by", and "Net cash provided by (used in)" or
+    "Operating income (loss)" as a heading, were read by size ("was $1,010" of (1,010));
+    the builder names them as cash used or says "negative", and the self-check refuses the
+    size reading on its own criterion and a subject that does not name the cited row."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    report = _report(tmp_path, table=_SIGNED_HEADINGS)
+    rows = [r for r in _built(tmp_path, report, seeds=40) if r["relevant_context"] == [1]]
+    fin = [r for r in rows if r["cells"][0]["row"].startswith("Net cash provided (used)")]
+    assert fin and all("used in financing" in r["statement"] for r in fin)
+    under = [r for r in rows if r["cells"][0]["row"] in ("Investing activities", "Other Bets")]
+    assert under and all(r["kind"] == "lookup" for r in under)
+    assert all(" was negative " in r["statement"] for r in under)
+    assert all(self_check(r, report).passed for r in rows)
+
+    def check(statement: str, row: str, *periods: str) -> str:
+        return self_check(_old_claim(statement, row, periods, 1), report).reason
+
+    financing = "Net cash provided (used) by financing activities"
+    assert check(f"{financing} was $1,010 thousand in 2023.", financing, "2023") != "ok"
+    assert check(f"{financing} increased by $938 thousand from 2022 to 2023.", financing, "2022", "2023") != "ok"  # fmt: skip
+    said = "Net cash used in financing activities was $1,010 thousand in 2023."
+    assert check(said, financing, "2023") == "ok"
+    inv = "Investing activities (Net cash provided by (used in)) decreased by $20,053 thousand"
+    assert check(f"{inv} from 2022 to 2023.", "Investing activities", "2022", "2023") != "ok"
+    bets = "Other Bets (Operating income (loss)) decreased by $983 thousand from 2022 to 2023."
+    assert check(bets, "Other Bets", "2022", "2023") != "ok"
+    assert check("Revenue was $1,010 thousand in 2023.", financing, "2023") == (
+        "subject does not name the row"
+    )
+
+
+@pytest.mark.skipif(not (SHARED / "data/findver/reports").is_dir(), reason="no shared data")
+def test_review_11_claims_on_real_reports_are_refused_and_not_built() -> None:
+    """The review's cited claims (QRTEA, ASIX, GOOG, CNSL, SDSYA): the self-check refuses
+    each, read again from the report file, and the builder no longer makes them."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    reports = SHARED / "data/findver/reports"
+    cited = {
+        "QRTEA-2024-02-28_10-K.json": [
+            _old_claim(
+                "Net cash provided (used) by financing activities was $1,010 million in 2023.",
+                "Net cash provided (used) by financing activities", ("2023",), 64,
+            ),
+            _old_claim(
+                "Net cash provided (used) by financing activities increased by 1,302.78% from "
+                "2022 to 2023.",
+                "Net cash provided (used) by financing activities", ("2022", "2023"), 64,
+            ),
+        ],
+        "ASIX-2024-02-16_10-K.json": [
+            _old_claim(
+                "Investing activities (Cash provided by (used for)) was $110,897 thousand in 2023.",
+                "Investing activities", ("2023",), 203,
+            ),
+        ],
+        "GOOG-2024-04-26_10-Q.json": [
+            _old_claim(
+                "Alphabet-level activities (Operating income (loss)) decreased by $983 million "
+                "from 2023 to 2024, for the three months ended March 31.",
+                "Alphabet-level activities", ("2023", "2024"), 151,
+            ),
+        ],
+        "CNSL-2024-03-05_10-K.json": [
+            _old_claim(
+                "Net current period other comprehensive income (loss) was $46,361 thousand in 2023.",
+                "Net current period other comprehensive income (loss)", ("2023",), 110,
+            ),
+        ],
+        "SDSYA-2024-03-22_10-K.json": [
+            _old_claim(
+                "Trade accounts receivable (Changes in operating assets and liabilities) "
+                "decreased by $6,917,303 from 2022 to 2023.",
+                "Trade accounts receivable", ("2022", "2023"), 199,
+            ),
+        ],
+    }  # fmt: skip
+    for name, claims in cited.items():
+        path = reports / (name + ".gz")
+        for claim in claims:
+            assert not self_check(claim, path).passed, claim["statement"]
+        doc = load_findver_report(path)
+        built = {r["statement"] for s in range(10) for r in build_claims_for_document(doc, name, s, 6, 80)}  # fmt: skip
+        assert built and not built & {c["statement"] for c in claims}, name
+
+
+def test_a_second_table_whose_header_has_no_years_ends_the_first(tmp_path: Path) -> None:
+    """Review 11, finding 2 (CNSL): a roll-forward with columns "Obligations | Instruments |
+    Total" below a 2023/2022 table is not read under 2023/2022, by builder or self-check."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Restricted stock | $ 4,506 | $ 5,296 |\n"
+        "| Performance shares | 3,107 | 5,459 |\n| Total | $ 7,613 | $ 10,755 |\n"
+        "| | Pension and | |\n| (In thousands) | Obligations | Instruments |\n"
+        "| Other comprehensive gain | 47,123 | 10,879 |\n"
+        "| Net current period other comprehensive income (loss) | 46,361 | 12,600 |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = _built(tmp_path, report)
+    assert rows and not any("comprehensive" in r["statement"] for r in rows)
+    row = "Net current period other comprehensive income (loss)"
+    claim = _old_claim(f"{row} was $46,361 thousand in 2023.", row, ("2023",), 1)
+    assert self_check(claim, report).reason == "row not found"
+    stock = _old_claim(
+        "Restricted stock was $4,506 thousand in 2023.", "Restricted stock", ("2023",), 1
+    )
+    assert self_check(stock, report).passed
+
+
+def test_a_direction_flip_never_says_a_decrease_over_100_percent(tmp_path: Path) -> None:
+    """Review 11, finding 3: a row that grew by 250% flipped to "decreased by 250.00%" gives
+    its refuted label away: not built, and refused by the self-check."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | $ 5,000 | $ 4,000 |\n"
+        "| Cost of goods sold | (350) | (100) |\n| Marketing expense | 700 | 200 |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = [r for r in _built(tmp_path, report, seeds=60) if r["kind"] == "pct_change"]
+    assert any(not r["entailment_label"] for r in rows)
+    for r in rows:
+        if m := re.search(r"(?:decreased|narrowed) by ([\d.,]+)%", r["statement"]):
+            assert Decimal(m.group(1).replace(",", "")) <= 100, r["statement"]
+    row = "Marketing expense"
+    claim = dict(
+        _old_claim(f"{row} decreased by 250.00% from 2022 to 2023.", row, ("2022", "2023"), 1),
+        entailment_label=False,
+    )
+    assert self_check(claim, report).reason == "a decrease of more than 100%"
+
+
+def test_negative_rows_without_a_cost_or_outflow_name_get_no_change_claim(
+    tmp_path: Path,
+) -> None:
+    """Review 11, finding 4: "Free cash flow", "Working capital" and a receivable's change
+    under "Changes in operating assets and liabilities", negative in both periods, have no
+    safe size reading: no change claim; a cost keeps one."""
+    from finprobe.benchmarks.findver.build import negative_name
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | $ 5,000 | $ 4,000 |\n"
+        "| Free cash flow | (300) | (500) |\n| Working capital | (800) | (600) |\n"
+        "| Changes in operating assets and liabilities: | | |\n"
+        "| Trade accounts receivable | (30) | (6,948) |\n"
+        "| Cost of goods sold | (717) | (850) |"
+    )
+    report = _report(tmp_path, table=table)
+    rows = [r for r in _built(tmp_path, report, seeds=40) if r["relevant_context"] == [1]]
+    changes = {r["cells"][0]["row"] for r in rows if r["kind"] != "lookup"}
+    assert "Cost of goods sold" in changes
+    assert not changes & {"Free cash flow", "Working capital", "Trade accounts receivable"}
+    for label in ("Cash flows from investing activities", "Income tax benefit (expense)"):
+        assert negative_name(label) is None, label
+    row = "Trade accounts receivable"
+    claim = _old_claim(
+        f"{row} (Changes in operating assets and liabilities) decreased by $6,918 thousand "
+        "from 2022 to 2023.",
+        row, ("2022", "2023"), 1,
+    )  # fmt: skip
+    assert self_check(claim, report).reason == "negative throughout, read by size"
+    fcf = _old_claim(
+        "Free cash flow decreased by $200 thousand from 2022 to 2023.",
+        "Free cash flow", ("2022", "2023"), 1,
+    )  # fmt: skip
+    assert not self_check(fcf, report).passed

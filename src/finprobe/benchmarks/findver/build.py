@@ -87,7 +87,7 @@ _PROSE_SCALE = re.compile(r"(?i)\((?:amounts |dollars |\$ )?in (?:thousands|mill
 # cost): shown negative throughout, their size is not what "increased" speaks of
 _SIGNED_MEASURE = re.compile(
     r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|"
-    r"net\s+(?:change|increase|decrease)|provided\s+by)\b"
+    r"net\s+(?:change|increase|decrease)|provided)\b"
 )
 _EXPENSE = re.compile(r"(?i)\b(?:expenses?|costs?|charges?)\b")
 
@@ -221,13 +221,24 @@ def _end_of_first_table(table: Any) -> int:
     """The row where a second table's header starts inside the same grid (EDGAR entries
     may hold several tables: "(in thousands) | 2024 | 2025 | 2026 | Total" under a
     2023/2022 header): rows below it sit under other columns."""
+    body = False
     for r in range(table.header_rows, table.n_rows):
         values = [str(cell).strip() for cell in table.cells[r][table.header_cols :]]
         filled = [v for v in values if v and v not in ("$", "\u200b")]
         dated = [v for v in filled if _YEAR.search(v)]
         if len(dated) >= 2 and all(_YEAR.search(v) or not re.search(r"\d", v) for v in filled):
             return r
+        # a header without years ("(In thousands) | Obligations | Instruments | Total"):
+        # words, no figures, in the value columns once figures have begun
+        worded = [v for v in filled if _COLUMN_WORDS.search(v) and not _NOT_APPLICABLE.match(v)]
+        if body and worded and not any(re.search(r"\d", v) for v in filled):
+            return r
+        body = body or any(re.search(r"\d", v) for v in filled)
     return table.n_rows
+
+
+_COLUMN_WORDS = re.compile(r"[A-Za-z]{3,}")
+_NOT_APPLICABLE = re.compile(r"(?i)^\(?(?:n/?a|n/?m|nil|none|not\s+\w+)\)?\*?$")
 
 
 def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | None:
@@ -399,7 +410,7 @@ def amount(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
 def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
     """A lookup's figure as an analyst says it: a negative is an outflow, a loss or "negative"."""
     text = amount(facts, row, value, decimals)
-    if value >= 0 or row.negative and negative_name(row.label) is not None:
+    if value >= 0 or row.negative and row_negative_name(row) is not None:
         return text  # expenses, losses and outflows in parentheses: their size, under their name
     if _LOSS.search(row.label):
         return f"a loss of {text}"
@@ -409,7 +420,7 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
 def row_name(row: Row) -> str:
     """The row as a claim names it; a row negative in both periods by what its amount is
     ("Net income (loss)" at a loss in both periods: "Net loss")."""
-    named = negative_name(row.label) if row.negative else None
+    named = row_negative_name(row) if row.negative else None
     return named[0] + row.name[len(row.label) :] if named else row.name
 
 
@@ -436,7 +447,23 @@ _RESULT = re.compile(
 )
 _CASH_PROVIDED = re.compile(
     r"(?i)(?<=cash\s)\s*(?:provided\s+by\s*(?:\(\s*used\s+(?:in|for)\s*\)|/\s*\(?\s*used\s+(?:in|for)\s*\)?)?"
+    r"|provided\s*\(\s*used\s*\)\s*(?:by|in)"  # "provided (used) by"
     r"|\(\s*used\s+(?:in|for)\s*\)\s*provided\s+by)(?=\s)"
+)
+# what a row shown negative in both periods may be named by its size: an expense, a cost,
+# a loss or an outflow; anything else (a receivable's change, "Free cash flow", "Working
+# capital", "Investing activities" under a signed heading) has no safe size reading
+_OUTFLOW_NAME = re.compile(
+    r"(?i)\b(?:loss(?:es)?|expenses?|costs?|charges?|used\s+(?:in|for)|paid|payments?|"
+    r"purchases?|acquisitions?|outflows?|deficit|impairments?|amorti[sz]ation|depreciation|"
+    r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
+    r"withdrawals?|treasury|deductions?|write-?(?:offs?|downs?)|capital\s+expenditures?)\b"
+)
+# a label that names its own opposite or a signed quantity: "Income tax benefit (expense)",
+# "Gain (loss)", "Change in fair value", "Free cash flow", "Cash flows from ..."
+_NOT_A_SIZE = re.compile(
+    r"(?i)\(\s*(?:expenses?|costs?|charges?|used)\s*\)|\bbenefits?\b|\bgains?\b|"
+    r"\bchanges?\s+in\b|\bcash\s+flows?\b|\bworking\s+capital\b|\bprovided\b"
 )
 _CASH_CHANGE = re.compile(
     r"(?i)^net\s+(?P<word>change|increase\s*\(\s*decrease\s*\)|\(\s*decrease\s*\)\s*increase"
@@ -467,7 +494,30 @@ def negative_name(label: str) -> tuple[str, bool] | None:
         return label[: m.start("word")] + word + label[m.end("word") :], False
     if _signed_label(label) or _OR_LOSS.search(label) or _OR_INCOME.search(label):
         return None  # a negative EBITDA, other income, "gains (losses)": no name for its size
+    if _NOT_A_SIZE.search(label) or not _OUTFLOW_NAME.search(label):
+        return None  # not named as a cost, loss or outflow: no safe size reading
     return label, False  # an expense, a cost or an outflow already named as one
+
+
+def _signed_heading(heading: str) -> bool:
+    """A body heading that carries a signed measure ("Net cash provided by (used in)",
+    "Operating income (loss)", "Changes in operating assets and liabilities"): the rows
+    under it are signed amounts, whatever their own short labels say."""
+    return bool(
+        _SIGNED_MEASURE.search(heading)
+        or _OR_LOSS.search(heading)
+        or _OR_INCOME.search(heading)
+        or _NOT_A_SIZE.search(heading)
+    )
+
+
+def row_negative_name(row: Row) -> tuple[str, bool] | None:
+    """``negative_name`` of the row, read with its heading: under a signed heading only a
+    label that itself names an expense or a loss keeps its size reading."""
+    signed_heading = bool(row.heading) and _signed_heading(row.heading)
+    if signed_heading and not (_EXPENSE.search(row.label) or _LOSS.search(row.label)):
+        return None
+    return negative_name(row.label)
 
 
 def _direction(loss: bool, grew: bool) -> str:
@@ -617,7 +667,7 @@ def _change(
         return None  # a sign change has no size to grow or shrink
     subject, loss = row_name(row), False
     if row.negative:
-        named = negative_name(row.label)
+        named = row_negative_name(row)
         if named is None:
             return None  # a negative EBITDA grows as its size shrinks: neither reading is safe
         loss = named[1]
@@ -636,6 +686,8 @@ def _change(
     value, said_direction, perturbation = true_value, direction, None
     if refute:
         perturbation = rng.choice(("number", "direction"))
+        if perturbation == "direction" and pct and grew and true_value >= 100:
+            perturbation = "number"  # "decreased by 140%" cannot be true: it gives itself away
         if perturbation == "number":
             # a shrinking amount cannot shrink by 100% or more, nor can a perturbed one
             below = Decimal(100) if pct and not grew else None

@@ -6,7 +6,9 @@ context entry's pipe text line by line, finds the cited row by its label, reads
 the row's figures with its own small reader (parentheses negative even when split
 across cells, dashes zero), maps them to the header's years, finds the table's
 scale in the entry and the text before it, and reads the claim's figure, scale
-word and direction back out of the statement. An entailed claim must hold on
+word and direction back out of the statement (whose subject must name the cited
+row; a row negative throughout is read by its size only when the subject names
+something that goes out, by this module's own word lists). An entailed claim must hold on
 those cells; a refuted one must fail. Anything it cannot read fails the check: a
 claim that cannot be confirmed is dropped, never kept on trust.
 """
@@ -62,6 +64,7 @@ _CHANGE = re.compile(
     rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from (\d{{4}}) to (\d{{4}})(?:,| \(| for|\.$)"
 )
 _SHARE = re.compile(rf"(?: made up |\) was ){_NUM}%")
+_HEADER_WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 @dataclass(frozen=True)
@@ -147,43 +150,53 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
             continue
         if body and no_figures and len(_YEAR.findall(rest)) >= 2:
             break  # another table's header in the same entry: its rows are not under ours
+        if body and no_figures and any(_HEADER_WORD.search(c) for c in cells[1:]):
+            break  # ... also one without years ("Obligations | Instruments | Total")
         if figures:
             body = True
         rows.append((label, figures))
     return _RawTable(rows, years, scale, unscaled)
 
 
-# what an analyst reads as signed, not as a cost's size: profits, EBITDA, net changes
-# ("Income before income taxes" is signed; "income" directly followed by "tax" is a tax)
-_SIGNED_ROW = re.compile(
-    r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|provided by|"
-    r"net (?:change|increase|decrease))\b"
+# Reading a row shown negative throughout by its size ("increased" as it grows more
+# negative, "was $850" of (850)) is right only when the claim's subject says what goes
+# out: a loss, a cost, cash used, a payment. This is judged from the statement's own
+# subject (the row's label and any heading it quotes), never from the builder's renaming.
+_GOES_OUT = re.compile(
+    r"(?i)\b(?:loss|losses|deficit|used|spent|paid|payments?|purchases?|acquisitions?|"
+    r"expenses?|costs?|charges?|outflows?|decrease|depreciation|amortization|impairments?|"
+    r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
+    r"withdrawals?|treasury|deductions?|write-?offs?|write-?downs?|expenditures?)\b"
 )
-_TAX_OR_LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
+# ... and says nothing that runs the other way or is signed by nature
+_RUNS_BOTH_WAYS = re.compile(
+    r"(?i)\b(?:(?:income|earnings|profits?)(?!(?:\s+[\w-]+)?\s+(?:tax|taxes|expenses?|costs?|charges?)\b)"
+    r"|gains?|benefits?|provided|changes?|"
+    r"increase|ebitda|ebit|receivables?|flows?|working\s+capital)\b"
+    r"|\(\s*(?:loss|losses|used|expense|cost)\s*\)"
+)
 
 
-def _signed_measure(claim: dict[str, Any]) -> bool:
-    """The claim's row is a signed measure and not a loss (a loss grows by its size)."""
-    label = str(((claim.get("cells") or [{}])[0]).get("row", ""))
-    # "Net income (loss)", "Net (loss) income": income that may be a loss is signed
-    label = re.sub(r"(?i)\(\s*loss(?:es)?\s*\)", " ", label)
-    # read at the label's head: "Interest expense, net of interest income" is a cost
-    head = label.split(",")[0].split("(")[0]
-    if re.search(r"(?i)\b(?:expenses?|costs?|charges?)\b", head):
-        return False
-    return bool(_SIGNED_ROW.search(head)) and not _TAX_OR_LOSS.search(label)
+def _size_reading_ok(subject: str) -> bool:
+    """May the claim's subject be read by its size when its row is negative throughout?"""
+    subject = subject.split("'s ", 1)[-1]  # the company's name says nothing of the row
+    subject = re.sub(r"(?i),\s*net\s+of\b[^(]*", " ", subject)  # "expense, net of interest income"
+    return bool(_GOES_OUT.search(subject)) and not _RUNS_BOTH_WAYS.search(subject)
 
 
-def _names_a_shortfall(subject: str) -> bool:
-    """The claim names a negative measure by what it is (a loss, cash used, a decrease in
-    cash), so its size is what "increased" or "narrowed" speaks of: "net loss narrowed",
-    "net cash used in investing activities increased", "net decrease in cash increased"."""
-    names_it = re.search(r"(?i)\b(?:loss(?:es)?|used\s+(?:in|for)|decrease)\b", subject)
-    names_gain = re.search(
-        r"(?i)\b(?:income(?!\s+tax)|earnings|profit|provided|change|increase|ebitda|ebit)\b",
-        subject,
-    )
-    return bool(names_it) and not names_gain
+# words a claim may drop or replace when it names a signed row by its negative amount
+# ("Net income (loss)" -> "net loss", "provided by (used in)" -> "used in")
+_SIGN_WORDS = {
+    "income", "earnings", "profit", "loss", "losses", "provided", "used", "by", "in", "for",
+    "change", "increase", "decrease", "net", "the", "of", "and", "to", "from",
+}  # fmt: skip
+
+
+def _names_row(subject: str, label: str) -> bool:
+    """Does the claim's subject name the cited row: every other word of its label?"""
+    said = set(re.findall(r"[a-z0-9]+", _clean(subject).lower()))
+    words = set(re.findall(r"[a-z0-9]+", _MARK.sub("", _clean(label)).lower())) - _SIGN_WORDS
+    return words <= said
 
 
 def _dec(text: str) -> Decimal:
@@ -257,10 +270,10 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         said_negative = m.group(1) is not None
         # a negative shown as its size only on rows negative throughout (expenses, outflows),
         # never on a signed measure (a negative EBITDA is no cost)
+        if not _names_row(statement[: m.start()], claim["cells"][0]["row"]):
+            return "subject does not name the row"
         sign_ok = said_negative == (value < 0) or (
-            value < 0
-            and not any(v > 0 for v in row)
-            and (not _signed_measure(claim) or _names_a_shortfall(statement[: m.start()]))
+            value < 0 and not any(v > 0 for v in row) and _size_reading_ok(statement[: m.start()])
         )
         return stated == size and sign_ok
     if kind in ("change", "pct_change"):
@@ -271,8 +284,10 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         if any(v < 0 for v in row) and any(v > 0 for v in row):
             return "sign changes"
         subject = statement[: m.start()]
-        if all(v <= 0 for v in row) and _signed_measure(claim) and not _names_a_shortfall(subject):
-            return "signed measure negative throughout"  # "EBITDA decreased" of (3,130) <- (4,044)
+        if not _names_row(subject, claim["cells"][0]["row"]):
+            return "subject does not name the row"
+        if any(v < 0 for v in row) and not _size_reading_ok(subject):
+            return "negative throughout, read by size"  # "EBITDA decreased" of (3,130) <- (4,044)
         if m.group(1) in ("widened", "narrowed") and not re.search(r"(?i)\bloss(?:es)?\b", subject):
             return "widened or narrowed, of no loss"
         if not per_share and m.group(3) is None and _WORD_SCALE[m.group(4) or ""] != scale:
@@ -280,6 +295,8 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         grew = abs(new) > abs(old)
         said_grew = m.group(1) in ("increased", "widened")
         stated = _dec(m.group(2))
+        if m.group(3) and not said_grew and stated > 100:
+            return "a decrease of more than 100%"  # cannot be true: gives a refuted claim away
         if m.group(3):  # a percentage change, to two decimals
             if old == 0:
                 return "no base"
