@@ -340,7 +340,10 @@ print("finished after", len(answered))
 
 def test_ctrl_c_stops_a_baseline_run_mid_way_as_cancelled(tmp_path) -> None:
     # in a fresh process, as a user's run from a terminal: no state of earlier tests
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(SRC), os.environ.get("PYTHONPATH", "")]),
+    }
     done = subprocess.run([sys.executable, "-c", _CTRL_C_RUN, str(TINY), str(tmp_path)],
                           capture_output=True, text=True, env=env, timeout=300)  # fmt: skip
     assert done.returncode == 130, done.stdout + done.stderr  # the interrupt propagated

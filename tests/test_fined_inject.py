@@ -789,7 +789,9 @@ def test_direction_word_against_result_change_and_base():
     assert not _direction_conflict("Revenue was $10 million in 2023, a decrease of 5% from 2022.")
     assert not _direction_conflict("Revenue was $10.0 million, a decrease of 2% from 12.0%.")
     # the real sentence: a year before the result must not hide the result from the check
-    real = ("G&A expenses for the twelve months ended October 31, 2023 were $116.9 million, an "
-            "increase of $3.4 million from {} million in the twelve months ended October 31, 2022.")
+    real = (
+        "G&A expenses for the twelve months ended October 31, 2023 were $116.9 million, an "
+        "increase of $3.4 million from {} million in the twelve months ended October 31, 2022."
+    )
     assert _direction_conflict(real.format("$173.5"))
     assert not _direction_conflict(real.format("$113.5"))

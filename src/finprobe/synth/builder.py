@@ -189,5 +189,3 @@ class _Builder:
         if "%" not in text and "per share" not in t.cells[r][0]:
             v *= self.scale
         return -v if neg else v
-
-

@@ -121,5 +121,3 @@ def ratio_text(value: Decimal) -> str:
             digits = -step.as_tuple().exponent
             return f"{_round(abs(value), step):.{digits}f}"
     return _plain(abs(value))
-
-

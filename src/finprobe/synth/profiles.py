@@ -323,5 +323,3 @@ def _calc_relations(ind: _Industry) -> list[CalcRelation]:
             ("NetCashProvidedByUsedInOperatingActivities", one), ("NetCashProvidedByUsedInInvestingActivities", one),
             ("NetCashProvidedByUsedInFinancingActivities", one)),
     ]  # fmt: skip
-
-

@@ -123,5 +123,3 @@ class SynthReport:
     filing_date: str = ""
     fiscal_year_end: str = "December 31"
     ticker: str = ""
-
-

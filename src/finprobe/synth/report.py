@@ -23,7 +23,6 @@ MDNA_HEADING = (
 ITEM8_HEADING = "Item 8. Financial Statements and Supplementary Data"
 
 
-
 def _pick(rng: random.Random, items: list[SynthSentence], lo: int, hi: int) -> list[SynthSentence]:
     """A random subset in the original order."""
     k = min(len(items), rng.randint(lo, hi))
@@ -211,5 +210,3 @@ def make_corpus(n: int, seed: int = 0) -> list[SynthReport]:
         names.add(rep.company)
         out.append(rep)
     return out
-
-

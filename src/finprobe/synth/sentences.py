@@ -435,13 +435,9 @@ class _Writer:
         return out
 
 
-
-
 def _buyback(revenue: Decimal, rng: random.Random) -> str:
     """A round authorisation of about 2-8% of revenue: "$50.0 million", "$1.5 billion"."""
     target = float(revenue) * rng.uniform(0.02, 0.08)
     if target >= 1e9:
         return f"${round(target / 1e9 * 2) / 2:.1f} billion"
     return f"${max(5, round(target / 25e6) * 25 if target >= 25e6 else round(target / 5e6) * 5)}.0 million"
-
-

@@ -133,5 +133,3 @@ def _close_balance(y: dict[str, Any], plug_equity: bool) -> None:
         y["retained"] = equity - y["common_stock"]
     y["total_equity"] = y["common_stock"] + y["retained"]
     y["total_le"] = y["total_liabilities"] + y["total_equity"]
-
-

@@ -73,7 +73,6 @@ def edit_concentration(docs: list[FinEDDocument]) -> dict[str, dict[str, Any]]:
     return out
 
 
-
 def untouched_lines(doc: FinEDDocument) -> list[str]:
     """The document's prose lines (25-700 characters, no table rows) that no injected error
     touches, in document order: the negatives of the surface and pattern probes."""
@@ -86,6 +85,7 @@ def untouched_lines(doc: FinEDDocument) -> list[str]:
             if usable and not any(x in line or line in x for x in edited):
                 out.append(line)
     return out
+
 
 def probe_sample(
     docs: list[FinEDDocument], seed: int = 0, negatives_from: str = "untouched"

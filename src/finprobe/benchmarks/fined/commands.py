@@ -314,7 +314,9 @@ def print_summary(summary: dict[str, Any], sample: int = 20) -> None:
     head.add_row("duplicate filings (dropped)", str(summary.get("duplicates_dropped", 0)))
     check = summary.get("card", {}).get("self_check")
     if check:  # each error re-read against its source file (selfcheck.py)
-        head.add_row("self-check against the sources", f"{check['passed']} of {check['checked']} hold")
+        head.add_row(
+            "self-check against the sources", f"{check['passed']} of {check['checked']} hold"
+        )
     console.print(head)
     if check and check["failures"]:
         for f in check["failures"][:10]:

@@ -85,9 +85,7 @@ def inject_conflicting_expression(
             r"\s+(?:the|its|our|their|a|an)\b", s[m.end(1) :]
         )
         if word in ("increase", "decrease", "decline") and as_verb:
-            flipped = rng.choice(
-                ("decrease", "reduce", "lower") if up else ("increase", "raise")
-            )
+            flipped = rng.choice(("decrease", "reduce", "lower") if up else ("increase", "raise"))
         elif word in ("increase", "decrease", "decline"):
             flipped = rng.choice(("decrease", "decline") if up else ("increase",))
         elif not re.match(
