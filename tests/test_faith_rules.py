@@ -189,3 +189,11 @@ def test_a_pair_item_named_by_a_synonym_keeps_its_row() -> None:
     for ranker in (None, HAND_RANKER, perverse):
         answer = _answer([RESULTS], masked, ranker)
         assert reference_scorer_match("$310.4 million", answer), answer
+
+
+def test_the_old_name_of_the_learned_solver_still_runs_it() -> None:
+    from finprobe.benchmarks.faith.task import BASELINES
+    from finprobe.defaults import CATALOG
+
+    assert BASELINES["faith-solver-learned"] is BASELINES["faith-solver"]
+    assert "faith-solver-learned" in dict(CATALOG["faith"])["faith"]
