@@ -197,3 +197,29 @@ def test_the_old_name_of_the_learned_solver_still_runs_it() -> None:
 
     assert BASELINES["faith-solver-learned"] is BASELINES["faith-solver"]
     assert "faith-solver-learned" in dict(CATALOG["faith"])["faith"]
+
+
+INCOME = _table("31", _YEARS + [
+    ["Net revenue", "$412,500", "$380,000"],
+    ["Cost of revenue", "250,000", "228,000"],
+    ["Selling, general and administrative", "118,800", "97,660"],
+    ["Operating income", "43,700", "54,340"],
+])  # fmt: skip
+
+
+def test_as_a_percentage_of_is_read_in_the_blanks_own_clause() -> None:
+    from finprobe.benchmarks.faith.measures import _percent_of
+
+    # another clause's ratio (and its own figure, 60.6%) is not the blank's
+    masked = (
+        "Cost of revenue as a percentage of net revenue was 60.6% in 2023, while operating"
+        " income was [MASK] of net revenue."
+    )
+    assert _percent_of(masked.partition("[MASK]")[0]) is None
+    answer = _answer([INCOME], masked, hint="1%")
+    assert reference_scorer_match("10.6%", answer), answer
+    two = (
+        "Cost of revenue as a percentage of net revenue was 60.0% in 2022, and operating income"
+        " as a percentage of net revenue was"
+    )
+    assert _percent_of(two) == ("operating income", "net revenue")
