@@ -138,6 +138,7 @@ def test_per_share_wording_outside_the_blanks_clause_does_not_make_it_per_share(
         "Net income, the numerator used in computing diluted earnings per share, was [MASK] in"
         " 2023.",
         "Net income for 2023 was $817.9 million, or $6.86 per diluted share, on revenue of [MASK].",
+        "In 2023, we paid dividends of [MASK] per our dividend policy.",
     ]
     for masked in negatives:
         assert not fires(masked), masked

@@ -125,9 +125,9 @@ def per_share_blank(ctx: Context, masked: str) -> bool:
     dividend per share, total dividends paid were [MASK]" and "the numerator used in
     computing diluted earnings per share, was [MASK]" are not per-share blanks. "As per
     our program ... shares" and "per our policy ... shareholders" never are."""
-    if ctx.per_share_blank:
+    before, _, after = masked.partition("[MASK]")
+    if "per_share" in ctx.hint_units or _PER_SHARE_CLAUSE.match(after.lstrip()):
         return True
-    before = masked.partition("[MASK]")[0]
     figures = [s for s in find_numbers(before) if s.kind not in ("year", "date", "ordinal")]
     own = before[figures[-1].end :] if figures else before
     own = _CLAUSE_END.split(own)[-1].split(",")[-1]
