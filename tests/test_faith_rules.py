@@ -224,3 +224,22 @@ def test_as_a_percentage_of_is_read_in_the_blanks_own_clause() -> None:
         " as a percentage of net revenue was"
     )
     assert _percent_of(two) == ("operating income", "net revenue")
+
+
+def test_a_synonym_of_another_item_does_not_make_the_own_row_ambiguous() -> None:
+    # "profit" is a synonym of "income", but "Gross profit (loss)" is still gross profit's
+    # row, not net income's: the cash-flow rows must not come back in
+    table = _table("6", _YEARS + [
+        ["Revenue", "$310,400", "$288,100"],
+        ["Gross profit (loss)", "24,263", "6,700"],
+        ["Net income (loss)", "24,700", "(3,100)"],
+        ["Net cash used in operating activities", "(11,297)", "(44,632)"],
+    ])  # fmt: skip
+    masked = (
+        "Although the Company has a history of negative cash flows from operations, it recognized"
+        " [MASK] and $24.7 million of gross profit and net income, respectively, in 2023."
+    )
+    perverse = Ranker({"coverage": 10.0, "period_target_match": 1.0})
+    for ranker in (None, HAND_RANKER, perverse):
+        answer = _answer([table], masked, ranker)
+        assert reference_scorer_match("$24.3 million", answer), answer

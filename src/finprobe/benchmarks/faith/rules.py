@@ -31,6 +31,7 @@ from collections.abc import Callable
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
 from finprobe.benchmarks.faith.context import Candidate, Context
 from finprobe.benchmarks.faith.sensitivity import (
+    _names_item,
     confident_list,
     label_is_item,
     names_item_or_synonym,
@@ -81,17 +82,17 @@ def admissible(
                 for label in _labels(c)
             )
 
+        # synonyms widen only the own item: "profit" (a synonym of "income") does not
+        # make "Gross profit (loss)" net income's row
         def names_own(c: Candidate) -> bool:
             return all(
-                names_item_or_synonym(label, own)
-                and not any(names_item_or_synonym(label, n) for n in others)
+                names_item_or_synonym(label, own) and not any(_names_item(label, n) for n in others)
                 for label in _labels(c)
             )
 
         def names_other_only(c: Candidate) -> bool:
             return any(
-                not names_item_or_synonym(label, own)
-                and any(names_item_or_synonym(label, n) for n in others)
+                not names_item_or_synonym(label, own) and any(_names_item(label, n) for n in others)
                 for label in _labels(c)
             )
 
