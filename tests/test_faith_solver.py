@@ -959,6 +959,17 @@ def test_a_respectively_list_of_two_metrics_gives_the_blank_its_own() -> None:
     ) == (1, ["payroll", "other operating expenses"])
 
 
+REPURCHASES = _table(
+    "2",
+    [
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in thousands, except per share data)", "2023", "2022"],
+        ["Total number of shares repurchased", "1,200", "800"],
+        ["Total cost of shares repurchased", "$54,240", "$31,280"],
+    ],
+)
+
+
 def test_unit_kind_part_and_naming_rules_hold_whatever_the_weights() -> None:
     # hard rules (rules.py), not weights: each case gets weights that favour the wrong
     # candidate (the learned ranker once did), and the rule still decides
@@ -970,9 +981,10 @@ def test_unit_kind_part_and_naming_rules_hold_whatever_the_weights() -> None:
         (_instance([SHARES, DEBT_2024], "As of December 31, 2024, our outstanding indebtedness"
                    " was $1,881.1 million, of which [MASK] was variable-rate indebtedness.", "$1"),
          {"coverage": 10.0}, "$426.4 million"),
-        # a money blank is never a share count, even when the weights like counts
-        (_instance([SHARES, DEBT_2024], "As of December 31, 2024, [MASK] of our debt was"
-                   " fixed-rate debt.", "$1"), {"money_count": 20.0}, "$1,454.7 million"),
+        # a money blank is never a count row, even when the weights like counts: both rows
+        # are named ("shares", "repurchased"), so the named-rows rule cannot decide it
+        (_instance([REPURCHASES], "In 2023, we repurchased shares for a total of [MASK].", "$1"),
+         {"money_count": 20.0}, "$54.2 million"),
         # "revenue" names "Net sales" through the synonym table; unnamed rows come after it
         (_instance([THREE_YEARS], "Revenue for 2023 was [MASK].", "$1"),
          {"missing": 5.0, "period_target_match": 1.0}, "$950.0 million"),

@@ -18,7 +18,7 @@ DEFAULT_FAIL_ON_ERROR = 0.2
 
 # benchmark -> ((inspect task, (its non-LLM baselines, as --model finprobe/<name>)), ...)
 CATALOG: dict[str, tuple[tuple[str, tuple[str, ...]], ...]] = {
-    "faith": (("faith", ("faith-solver", "faith-solver-hand")),),
+    "faith": (("faith", ("faith-solver", "faith-solver-hand", "faith-solver-learned")),),
     "findver": (("findver", ("findver-verifier",)),),
     "finauditing": (
         ("finsm", ("finsm-retriever",)),

@@ -93,6 +93,47 @@ class Cell:
             and not re.search(r"\$|dollars|amount|rent|value|cost", self.col_text, re.I)
         )
 
+    @cached_property
+    def counts(self) -> bool:
+        """A row that says it counts ("Number of shares repurchased", "Weighted average
+        diluted shares", "Square feet", "Employees", a "(in shares)" column): the hard
+        rule's narrow test (``count_row`` is the ranker's broader feature). "Dividends paid
+        on common shares" is money; when unsure, not a count."""
+        if "$" in self.text:
+            return False
+        label = self.table.row_label(self.row)
+        if re.search(r"\$|dollars|\bper\b|amount|value", label, re.I):
+            return False
+        if _SAYS_COUNT.search(label):
+            return True
+        if _COUNT_UNIT.search(label):
+            return not _MONEY_WORDS.search(label)
+        return bool(
+            (_SAYS_COUNT.search(self.col_text) or _COUNT_UNIT.search(self.col_text))
+            and not re.search(r"\$|dollars|amount|rent|value", self.col_text, re.I)
+            and not _MONEY_WORDS.search(self.col_text)
+        )
+
+
+# a label that says outright it counts
+_SAYS_COUNT = re.compile(
+    r"\bnumber of\b|\bweighted[- ]average (?:number of )?(?:basic |diluted )?(?:common )?shares\b|"
+    r"\(in shares\)|\bin (?:thousands|millions) of shares\b|\bshares \(in (?:thousands|millions)\)",
+    re.I,
+)
+# a counted unit: a count unless the label also names money ("Salaries of employees")
+_COUNT_UNIT = re.compile(
+    r"\b(?:common |ordinary |preferred )?shares (?:issued and )?outstanding\b|"
+    r"\boutstanding (?:common |ordinary |op )?(?:shares|units)\b|\bunits outstanding\b|"
+    r"\bsquare f(?:ee|oo)t\b|\bsq\.? ?ft\b|\bgross leasable area\b|\bheadcount\b|\bemployees\b",
+    re.I,
+)
+_MONEY_WORDS = re.compile(
+    r"\b(?:paid|pay|proceeds|repurchase[sd]?|purchases?d?|costs?|dividends?|price|salar\w*|wages|"
+    r"expenses?|compensation|issuance|sales?|revenues?|cash|rent)\b",
+    re.I,
+)
+
 
 _COUNT_LABEL = re.compile(
     r"\b(?:number of|(?:common |ordinary |preferred )?shares outstanding|outstanding (?:common |"

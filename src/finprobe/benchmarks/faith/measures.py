@@ -385,13 +385,23 @@ _AS_PCT_LEADING = re.compile(
 )
 
 
+# where the blank's clause starts ("Revenue grew 5%, and gross profit as a percent of
+# sales was" keeps its last clause's noun below)
+_PCT_CLAUSE = re.compile(
+    r";|\.\s|,?\s+(?:while|whereas)\b|,\s+(?:and|but)\b|\b(?:as )?compared (?:with|to)\b|\bversus\b",
+    re.I,
+)
+
+
 def _percent_of(before: str) -> tuple[str, str] | None:
     """ "X as a percentage of Y was / increased to / decreased [MASK]", and the same with the
-    base first: "As a percentage of Y, X increased to [MASK]"."""
-    leading = _AS_PCT_LEADING.search(before)
+    base first: "As a percentage of Y, X increased to [MASK]". Only in the blank's own
+    clause: not "Cost as a percentage of revenue was 60.6%, while income was [MASK]"."""
+    own = _PCT_CLAUSE.split(before)[-1].lstrip()
+    leading = _AS_PCT_LEADING.search(own)
     if leading:
         return leading.group(2), leading.group(1)
-    trailing = _AS_PCT_BEFORE.search(re.split(r"[;]|\.\s", before)[-1])
+    trailing = _AS_PCT_BEFORE.search(own)
     if trailing:
         # "Revenue grew 5%, and gross profit as a percent of sales": the last clause's noun
         part = re.split(r",\s+(?:and|while|but|whereas)\s+", trailing.group(1))[-1]

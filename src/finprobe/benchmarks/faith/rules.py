@@ -5,16 +5,19 @@ candidates may be ranked at all. Each rule keeps the candidates it allows, and o
 when it allows at least one (a rule that would leave nothing says nothing). They hold
 for any weights, hand-set or learned, so a refit cannot unlearn them:
 
-- **unit kind**: a money blank is never a percentage, nor a count row (shares outstanding, square feet,
-  employees); a per-share blank ("net income per diluted share was [MASK]", "[MASK] per
-  share") is a per-share row;
+- **unit kind**: a money blank is never a percentage, nor a row that says it counts
+  (``Cell.counts``: number of shares, shares outstanding, weighted average shares, square
+  feet, employees; "Dividends paid on common shares" is money); a per-share blank ("net
+  income per diluted share was [MASK]", "[MASK] per share": the blank's own clause, never
+  "as per our ...") is a per-share row;
 - **the part of a whole**: "indebtedness was $1.9 billion, of which [MASK] was
   variable-rate": the blank's row carries the words that set the part apart from the
   whole ("variable", "rate"), not only the whole's ("indebtedness");
 - **a list's own item**: "[MASK] and $24.7 million of gross profit and net income,
-  respectively", "oil, gas, and NGL revenues by $X, [MASK], and $Z": the blank's row names
-  its own item and no other item of the list; failing that, a row that names only
-  another item is out;
+  respectively", "oil, gas, and NGL revenues by $X, [MASK], and $Z", only when the list
+  is read with confidence (``confident_list``): the blank's row is its own item ("Net
+  sales" is "revenue", through the synonym table), failing that names its own item and no
+  other; failing both, a row that names only another item is out;
 - **named rows**: a row the sentence names (its label or body heading, word for word, as a
   phrase, or through the synonym table: "revenue" names "Net sales") outranks every row it
   does not name at all.
@@ -27,7 +30,12 @@ from collections.abc import Callable
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
 from finprobe.benchmarks.faith.context import Candidate, Context
-from finprobe.benchmarks.faith.sensitivity import _names_item
+from finprobe.benchmarks.faith.sensitivity import (
+    _names_item,
+    confident_list,
+    label_is_item,
+    names_item_or_synonym,
+)
 from finprobe.benchmarks.faith.sentence import _tokens
 from finprobe.numbers import find_numbers
 
@@ -58,30 +66,40 @@ def admissible(
     """
     rules: list[Callable[[Candidate], bool]] = []
     if ctx.wants_money:
-        rules.append(lambda c: not c.percent and not any(cell.count_row for cell in c.cells))
+        rules.append(lambda c: not c.percent and not any(cell.counts for cell in c.cells))
     if per_share_blank(ctx, masked):
         rules.append(lambda c: all(_per_share(cell) for cell in c.cells))
     apart = part_words(masked)
     if apart:
         rules.append(lambda c: all(cell.row_tokens & apart for cell in c.cells))
-    if listed:
+    if listed and confident_list(masked):
         slot, names = listed
         own, others = names[slot], [n for i, n in enumerate(names) if i != slot]
 
+        def is_own(c: Candidate) -> bool:  # "Net sales" is the item "revenue"
+            return all(
+                label_is_item(label, own) and not any(label_is_item(label, n) for n in others)
+                for label in _labels(c)
+            )
+
+        # synonyms widen only the own item: "profit" (a synonym of "income") does not
+        # make "Gross profit (loss)" net income's row
         def names_own(c: Candidate) -> bool:
             return all(
-                _names_item(label, own) and not any(_names_item(label, n) for n in others)
+                names_item_or_synonym(label, own) and not any(_names_item(label, n) for n in others)
                 for label in _labels(c)
             )
 
         def names_other_only(c: Candidate) -> bool:
             return any(
-                not _names_item(label, own) and any(_names_item(label, n) for n in others)
+                not names_item_or_synonym(label, own) and any(_names_item(label, n) for n in others)
                 for label in _labels(c)
             )
 
-        if any(c.kind in TABLE_KINDS and names_own(c) for c in candidates):
-            rules.append(names_own)
+        for binding in (is_own, names_own):
+            if any(c.kind in TABLE_KINDS and binding(c) for c in candidates):
+                rules.append(binding)
+                break
         else:
             rules.append(lambda c: not names_other_only(c))
     rules.append(named_by_sentence)
@@ -102,16 +120,28 @@ def named_by_sentence(cand: Candidate) -> bool:
 
 def per_share_blank(ctx: Context, masked: str) -> bool:
     """The blank is a per-share (or per-unit) figure: the hint or "[MASK] per share" says
-    so, or its own clause names one before it ("net income per diluted share was [MASK]";
-    not "$1.1 billion, or $6.86 per diluted share, and [MASK] of revenue": there the words
-    belong to the figure they follow)."""
-    if ctx.per_share_blank:
+    so, or the blank's own clause does ("net income per diluted share was [MASK]", "EPS
+    was [MASK]"). The clause starts after the last figure and the last comma before the
+    blank: "$6.86 per diluted share, on revenue of [MASK]", "Following the increase in our
+    dividend per share, total dividends paid were [MASK]" and "the numerator used in
+    computing diluted earnings per share, was [MASK]" are not per-share blanks. "As per
+    our program ... shares" and "per our policy ... shareholders" never are."""
+    before, _, after = masked.partition("[MASK]")
+    if "per_share" in ctx.hint_units or _PER_SHARE_CLAUSE.match(after.lstrip()):
         return True
-    before = masked.partition("[MASK]")[0]
     figures = [s for s in find_numbers(before) if s.kind not in ("year", "date", "ordinal")]
     own = before[figures[-1].end :] if figures else before
-    own = _CLAUSE_END.split(own)[-1]
-    return bool(_PER_SHARE_ROW.search(own))
+    own = _CLAUSE_END.split(own)[-1].split(",")[-1]
+    return bool(_PER_SHARE_CLAUSE.search(own))
+
+
+# per-share wording in the blank's clause: "per (diluted|basic) (common) share", EPS,
+# "per unit / BOE"; never "as per" nor "per our"
+_PER_SHARE_CLAUSE = re.compile(
+    r"(?<!\bas )\bper (?:diluted |basic )?(?:common |ordinary )?(?:share|unit|boe|bbl|mcf)\b|"
+    r"\bEPS\b",
+    re.I,
+)
 
 
 def _per_share(cell: Cell) -> bool:

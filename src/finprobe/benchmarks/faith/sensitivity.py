@@ -7,8 +7,8 @@ import re
 from decimal import Decimal
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, _near
-from finprobe.benchmarks.faith.context import Candidate, Context
-from finprobe.benchmarks.faith.sentence import _YEAR
+from finprobe.benchmarks.faith.context import _SYNONYM_GROUPS, Candidate, Context
+from finprobe.benchmarks.faith.sentence import _YEAR, _tokens
 
 _SHOCK_SIZE = r"(\d+(?:\.\d+)?|one|two|three|five|ten|\[MASK\])"
 _SHOCK = re.compile(
@@ -44,7 +44,8 @@ def _listed_items(masked: str) -> tuple[int, list[str]] | None:
             _VALUE_ITEM.findall(after) if "respectively" in masked else [],
             _VALUE_ITEM.findall(re.split(r"\.\s", before)[-1])[-3:],
         ):
-            values = [v for v in values if not _YEAR.fullmatch(v.strip())]
+            # "December 31, 2023, compared with 2022,": a year, whatever punctuation follows
+            values = [v for v in values if not _YEAR.fullmatch(v.strip().rstrip(",.;"))]
             if len(values) == 3 and "[MASK]" in values:
                 return values.index("[MASK]"), names
     return _pair_items(masked)
@@ -109,6 +110,45 @@ def _names_item(label: str, name: str) -> bool:
         word.startswith(name) or len(word) >= 4 and name.startswith(word)
         for word in re.findall(r"[a-z]+", label.lower())
     )
+
+
+def confident_list(masked: str) -> bool:
+    """A list read with confidence, fit for a hard rule: "respectively" pairs the figures
+    with the items, or the blank stands in one written run of three figures ("$X, [MASK],
+    and $Z"). Figures gathered from across a clause are only a feature."""
+    return "respectively" in masked or bool(_FIGURE_RUN.search(masked))
+
+
+_FIGURE_RUN = re.compile(
+    rf"(?:{_VALUE},\s+\[MASK\],?\s+and\s+{_VALUE}|{_VALUE},\s+{_VALUE},?\s+and\s+\[MASK\]|"
+    rf"\[MASK\],\s+{_VALUE},?\s+and\s+{_VALUE})",
+    re.I,
+)
+
+
+def names_item_or_synonym(label: str, name: str) -> bool:
+    """``_names_item`` where an item word may also be named by a synonym ("revenue" names
+    "Net sales")."""
+    words = _item_words(name) if " " in name.strip() else [name]
+    return bool(words) and all(
+        any(_names_item(label, w) for w in _with_synonyms(word)) for word in words
+    )
+
+
+def label_is_item(label: str, name: str) -> bool:
+    """Every content word of the label is the item's word or a synonym of it: "Net sales"
+    is "revenue"; "Cost of revenue" is not (it only contains it)."""
+    named = [w for word in _item_words(name) for w in _with_synonyms(word)]
+    words = _item_words(label)
+    return bool(words) and all(any(_names_item(word, n) for n in named) for word in words)
+
+
+def _with_synonyms(word: str) -> list[str]:
+    stem = _tokens(word)[0] if _tokens(word) else word
+    for group in _SYNONYM_GROUPS:
+        if stem in group:
+            return [word, *group]
+    return [word]
 
 
 def _above(base: Candidate, ranked: list[Candidate]) -> float:

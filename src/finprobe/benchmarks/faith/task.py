@@ -100,6 +100,8 @@ def faith_solver_hand_baseline(metadata: dict) -> str:
 BASELINES = {
     "faith-solver": faith_solver_baseline,  # the learned ranker (``faith_ranker.json``)
     "faith-solver-hand": faith_solver_hand_baseline,
+    # the name the learned ranker had before it became the default: old commands still work
+    "faith-solver-learned": faith_solver_baseline,
 }
 
 

@@ -1,0 +1,245 @@
+"""The solver's hard rules (faith/rules.py) on ordinary 10-K wording where they must NOT
+fire, or must keep the right row: negatives on project-made tables (review 10, H1-H3)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from finprobe.benchmarks.faith.cells import numeric_cells
+from finprobe.benchmarks.faith.context import read_context
+from finprobe.benchmarks.faith.dataset import unit_hint
+from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
+from finprobe.benchmarks.faith.rules import per_share_blank
+from finprobe.benchmarks.faith.sensitivity import _listed_items, confident_list
+from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
+from finprobe.document import Table
+from finprobe.numbers import reference_scorer_match
+
+
+def _instance(tables: list[dict[str, Any]], masked: str, hint_of: str = "$1") -> dict:
+    return {
+        "tables": tables,
+        "masked_sentence": masked,
+        "pre_sentence": "",
+        "post_sentence": "",
+        "hint": unit_hint(hint_of),
+        "filing_date": "2024-02-20",
+    }
+
+
+def _table(index: str, cells: list[list[str]], pre_text: str = "") -> dict[str, Any]:
+    return {"index": index, "pre_text": pre_text, "cells": cells}
+
+
+def _answer(tables: list[dict], masked: str, ranker: Ranker | None = None, hint: str = "$1") -> str:
+    return solve_from_tables(_instance(tables, masked, hint), SolverOptions(ranker=ranker)).answer
+
+
+_YEARS = [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands)", "2023", "2022"],
+]
+# a cash-flow statement: "$" on the first row only, money rows that speak of "shares"
+CASH_FLOW = _table("8", _YEARS + [
+    ["Net cash provided by operating activities", "$500,100", "$455,300"],
+    ["Purchases of property and equipment", "(120,400)", "(98,700)"],
+    ["Repurchases of common shares", "(54,240)", "(31,280)"],
+    ["Dividends paid on common shares", "(45,000)", "(40,500)"],
+    ["Net cash used in financing activities", "(99,240)", "(71,780)"],
+])  # fmt: skip
+DIVIDENDS = _table("1", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands, except per share data)", "2023", "2022"],
+    ["Net income", "$817,880", "$1,111,952"],
+    ["Revenue", "$4,120,300", "$3,980,100"],
+    ["Cash dividends paid", "$45,000", "$40,500"],
+    ["Diluted net income per common share", "$6.86", "$8.96"],
+    ["Cash dividends declared per common share", "$1.00", "$0.90"],
+])  # fmt: skip
+REPURCHASES = _table("2", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands, except per share data)", "2023", "2022"],
+    ["Total number of shares repurchased", "1,200", "800"],
+    ["Average price paid per share", "$45.20", "$39.10"],
+    ["Total cost of shares repurchased", "$54,240", "$31,280"],
+])  # fmt: skip
+COUNTS = _table("9", _YEARS + [
+    ["Weighted average diluted shares", "52,310", "51,900"],
+    ["Square feet", "5,400", "5,100"],
+    ["Employees", "1,250", "1,180"],
+    ["Outstanding Common Shares", "95,361", "94,800"],
+    ["Salaries paid to employees", "88,000", "80,000"],
+])  # fmt: skip
+RESULTS = _table("4", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in millions)", "2023", "2022"],
+    ["Net sales", "$310.4", "$288.1"],
+    ["Cost of revenue", "222.2", "207.5"],
+    ["Gross profit", "88.2", "80.6"],
+    ["Net income", "24.7", "21.3"],
+])  # fmt: skip
+PRODUCTION = _table("5", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands)", "2023", "2022"],
+    ["Oil revenue", "$600,000", "$800,000"],
+    ["Gas revenue", "200,000", "300,000"],
+    ["NGL revenue", "100,000", "160,000"],
+    ["Total oil, gas and NGL production revenue", "$900,000", "$1,260,000"],
+])  # fmt: skip
+
+
+def _counts(table: dict) -> dict[str, bool]:
+    tb = Table(id="t", cells=table["cells"], pre_text=table["pre_text"])
+    return {tb.row_label(c.row): c.counts for c in numeric_cells(tb, table["index"])}
+
+
+def test_a_count_row_is_one_that_says_it_counts() -> None:
+    # money rows that speak of shares are money, "$" or not
+    assert not any(_counts(CASH_FLOW).values())
+    counts = _counts(COUNTS)
+    assert counts == {
+        "Weighted average diluted shares": True,
+        "Square feet": True,
+        "Employees": True,
+        "Outstanding Common Shares": True,
+        "Salaries paid to employees": False,
+    }
+    assert _counts(REPURCHASES)["Total number of shares repurchased"] is True
+    assert _counts(REPURCHASES)["Total cost of shares repurchased"] is False
+
+
+def test_the_money_rule_keeps_money_rows_named_for_shares() -> None:
+    masked = "Dividends paid on common shares were [MASK] in 2023."
+    for ranker in (None, HAND_RANKER):
+        answer = _answer([CASH_FLOW], masked, ranker)
+        assert reference_scorer_match("$45.0 million", answer), answer
+    answer = _answer([CASH_FLOW], "In 2022, repurchases of common shares used [MASK] of cash.")
+    assert reference_scorer_match("$31.3 million", answer), answer
+
+
+def test_the_money_rule_drops_a_named_count_row_whatever_the_weights() -> None:
+    # both rows are named ("shares", "repurchased"), so only the money/count rule can
+    # drop the count row the weights favour
+    masked = "In 2023, we repurchased shares for a total of [MASK]."
+    perverse = Ranker({"money_count": 20.0, "period_target_match": 1.0})
+    answer = _answer([REPURCHASES], masked, perverse)
+    assert reference_scorer_match("$54.2 million", answer), answer
+
+
+def test_per_share_wording_outside_the_blanks_clause_does_not_make_it_per_share() -> None:
+    def fires(masked: str, hint: str = "$1") -> bool:
+        return per_share_blank(read_context(_instance([DIVIDENDS], masked, hint)), masked)
+
+    negatives = [
+        "As per our repurchase program, in 2023 we bought back shares of common stock for [MASK].",
+        "Per our dividend policy, dividends paid to shareholders in 2023 totaled [MASK].",
+        "Following the increase in our quarterly dividend per share, total dividends paid in 2023"
+        " were [MASK].",
+        "Net income, the numerator used in computing diluted earnings per share, was [MASK] in"
+        " 2023.",
+        "Net income for 2023 was $817.9 million, or $6.86 per diluted share, on revenue of [MASK].",
+        "In 2023, we paid dividends of [MASK] per our dividend policy.",
+    ]
+    for masked in negatives:
+        assert not fires(masked), masked
+    for masked in [
+        "Net income per diluted share was [MASK] for 2022.",
+        "Diluted EPS was [MASK] in 2023.",
+        "Cash dividends declared per common share were [MASK] in 2023.",
+        "We declared dividends of [MASK] per share in 2023.",
+    ]:
+        assert fires(masked), masked
+    cases = [
+        ([REPURCHASES], negatives[0], "$54.2 million"),
+        ([DIVIDENDS], negatives[1], "$45.0 million"),
+        ([DIVIDENDS], negatives[2], "$45.0 million"),
+        ([DIVIDENDS], negatives[3], "$817.9 million"),
+    ]
+    for tables, masked, expected in cases:
+        answer = _answer(tables, masked)
+        assert reference_scorer_match(expected, answer), (masked, answer)
+
+
+def test_a_year_with_its_comma_is_not_a_listed_figure() -> None:
+    masked = (
+        "Production revenue fell for the year ended December 31, 2023, compared with 2022,"
+        " resulting in a [MASK] decrease in oil, gas, and NGL production revenue."
+    )
+    assert _listed_items(masked) is None
+    answer = _answer([PRODUCTION], masked, hint="29%")
+    assert reference_scorer_match("29%", answer), answer
+
+
+def test_a_list_binds_only_when_read_with_confidence() -> None:
+    assert confident_list(
+        "Oil, gas, and NGL revenues rose by $1.0 million, [MASK], and $2.0 million."
+    )
+    assert confident_list("[MASK] and $24.7 million of revenue and net income, respectively.")
+    # figures gathered from across the sentence are no list of the items
+    assert not confident_list(
+        "Revenue grew 5% to $310.4 million, and margin reached [MASK] on oil, gas, and NGL prices."
+    )
+
+
+def test_a_pair_item_named_by_a_synonym_keeps_its_row() -> None:
+    # "revenue" is "Net sales"; "Cost of revenue" only contains the word
+    masked = (
+        "In 2023, we recognized [MASK] and $24.7 million of revenue and net income, respectively."
+    )
+    perverse = Ranker({"sentence_hits": 10.0, "period_target_match": 1.0})
+    for ranker in (None, HAND_RANKER, perverse):
+        answer = _answer([RESULTS], masked, ranker)
+        assert reference_scorer_match("$310.4 million", answer), answer
+
+
+def test_the_old_name_of_the_learned_solver_still_runs_it() -> None:
+    from finprobe.benchmarks.faith.task import BASELINES
+    from finprobe.defaults import CATALOG
+
+    assert BASELINES["faith-solver-learned"] is BASELINES["faith-solver"]
+    assert "faith-solver-learned" in dict(CATALOG["faith"])["faith"]
+
+
+INCOME = _table("31", _YEARS + [
+    ["Net revenue", "$412,500", "$380,000"],
+    ["Cost of revenue", "250,000", "228,000"],
+    ["Selling, general and administrative", "118,800", "97,660"],
+    ["Operating income", "43,700", "54,340"],
+])  # fmt: skip
+
+
+def test_as_a_percentage_of_is_read_in_the_blanks_own_clause() -> None:
+    from finprobe.benchmarks.faith.measures import _percent_of
+
+    # another clause's ratio (and its own figure, 60.6%) is not the blank's
+    masked = (
+        "Cost of revenue as a percentage of net revenue was 60.6% in 2023, while operating"
+        " income was [MASK] of net revenue."
+    )
+    assert _percent_of(masked.partition("[MASK]")[0]) is None
+    answer = _answer([INCOME], masked, hint="1%")
+    assert reference_scorer_match("10.6%", answer), answer
+    two = (
+        "Cost of revenue as a percentage of net revenue was 60.0% in 2022, and operating income"
+        " as a percentage of net revenue was"
+    )
+    assert _percent_of(two) == ("operating income", "net revenue")
+
+
+def test_a_synonym_of_another_item_does_not_make_the_own_row_ambiguous() -> None:
+    # "profit" is a synonym of "income", but "Gross profit (loss)" is still gross profit's
+    # row, not net income's: the cash-flow rows must not come back in
+    table = _table("6", _YEARS + [
+        ["Revenue", "$310,400", "$288,100"],
+        ["Gross profit (loss)", "24,263", "6,700"],
+        ["Net income (loss)", "24,700", "(3,100)"],
+        ["Net cash used in operating activities", "(11,297)", "(44,632)"],
+    ])  # fmt: skip
+    masked = (
+        "Although the Company has a history of negative cash flows from operations, it recognized"
+        " [MASK] and $24.7 million of gross profit and net income, respectively, in 2023."
+    )
+    perverse = Ranker({"coverage": 10.0, "period_target_match": 1.0})
+    for ranker in (None, HAND_RANKER, perverse):
+        answer = _answer([table], masked, ranker)
+        assert reference_scorer_match("$24.3 million", answer), answer
