@@ -32,6 +32,24 @@ def progress_line(
     return label + tail
 
 
+class _Figure:
+    """The ``status()`` figure, asked at most every ``every`` seconds (first at
+    ``asked_at + every``) and once more when the work is done."""
+
+    def __init__(
+        self, status: Callable[[], str] | None, every: float, total: int, asked_at: float
+    ) -> None:
+        self.status, self.every, self.total, self.at = status, every, total, asked_at
+        self.text = ""
+
+    def refresh(self, done: int, now: float) -> bool:
+        """Ask for the figure when it is due; True when it was asked."""
+        if self.status is None or (now - self.at < self.every and done < self.total):
+            return False
+        self.text, self.at = self.status(), now
+        return True
+
+
 @contextmanager
 def preparing(
     label: str,
@@ -58,30 +76,29 @@ def preparing(
 
         with Progress(console=Console(file=stream), transient=True) as bar:
             task = bar.add_task(label, total=total)
-            asked = {"at": start, "done": 0}
+            shown = _Figure(status, status_every, total, asked_at=start)
+            done = 0
 
             def advance_bar(n: int = 1) -> None:
+                nonlocal done
                 bar.advance(task, n)
-                asked["done"] += n
-                now = time.monotonic()
-                if status and (now - asked["at"] >= status_every or asked["done"] >= total):
-                    bar.update(task, description=f"{label} · {status()}")
-                    asked["at"] = now
+                done += n
+                if shown.refresh(done, time.monotonic()):
+                    bar.update(task, description=f"{label} · {shown.text}")
 
             yield advance_bar
         return
     state = {"done": 0, "shown": 0, "at": start}
     step = max(1, total // 10)
-    figure = {"text": "", "at": start - status_every}
+    figure = _Figure(status, status_every, total, asked_at=start - status_every)  # first line
 
     def advance(n: int = 1) -> None:
         state["done"] += n
         now = time.monotonic()
         done = state["done"]
         if done - state["shown"] >= step or now - state["at"] >= interval or done == total:
-            if status and (now - figure["at"] >= status_every or done == total):
-                figure["text"], figure["at"] = status(), now
-            line = progress_line(label, done, total, now - start, unit, str(figure["text"]))
+            figure.refresh(done, now)
+            line = progress_line(label, done, total, now - start, unit, figure.text)
             print(line, file=stream, flush=True)
             state["shown"], state["at"] = done, now
 

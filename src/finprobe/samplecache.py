@@ -24,7 +24,7 @@ from importlib import metadata as package_metadata
 from pathlib import Path
 from typing import Any
 
-from finprobe.diskcache import cache_enabled, cached_json, entry_path, file_digest
+from finprobe.diskcache import cache_enabled, cache_root, cached_json, entry_path, file_digest
 
 KIND = "samples"
 FORMAT = 1
@@ -80,15 +80,15 @@ def _json_exact(value: Any) -> bool:
 
 
 def _row(sample: Any) -> dict[str, Any] | None:
+    if not isinstance(sample.input, list) or not isinstance(sample.id, str):
+        return None
     messages = []
-    for message in sample.input if isinstance(sample.input, list) else []:
+    for message in sample.input:
         if type(message.content) is not str or message.role not in ("system", "user"):
             return None
         if message.source is not None or message.metadata:  # not carried: prepare each run
             return None
         messages.append([message.role, message.content])
-    if not isinstance(sample.input, list) or not isinstance(sample.id, str):
-        return None
     if not isinstance(sample.target, str) or not _json_exact(sample.metadata or {}):
         return None
     extras = (sample.choices, sample.sandbox, sample.files, sample.setup, sample.description,
@@ -138,7 +138,7 @@ def cached_samples(key: str, prepare: Callable[[], list[Any]]) -> list[Any]:
 def _prune(keep: int = KEEP) -> None:
     """Keep the ``keep`` most recently written entries: each new code version, argument
     or input makes a new one, and old ones are never read again."""
-    folder = entry_path(KIND, FORMAT, "0" * 40, ".json").parent
+    folder = cache_root() / KIND
     try:
         entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime, reverse=True)
         for stale in entries[keep:]:
