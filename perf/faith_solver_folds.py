@@ -55,6 +55,7 @@ from finprobe.benchmarks.faith.ranker import (
     fit_ranker,
     load_ranker,
 )
+from finprobe.benchmarks.faith.rules import TABLE_KINDS
 from finprobe.benchmarks.faith.scorer import parse_answer, score_answer
 from finprobe.benchmarks.faith.solver import (
     SolverOptions,
@@ -63,7 +64,6 @@ from finprobe.benchmarks.faith.solver import (
     solve_from_tables,
 )
 
-TABLE_KINDS = ("lookup", "change", "pct_change", "share", "ratio", "sum")
 SHIPPED = Path(__file__).resolve().parents[1] / "src/finprobe/data/faith_ranker.json"
 # Feature extraction is the slow part (minutes per 1,000 blanks); its result is kept
 # here, keyed by the data file's content and the FAITH code's content, so a changed

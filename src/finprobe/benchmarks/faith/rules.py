@@ -31,9 +31,9 @@ from collections.abc import Callable
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
 from finprobe.benchmarks.faith.context import Candidate, Context
 from finprobe.benchmarks.faith.sensitivity import (
-    _names_item,
     confident_list,
     label_is_item,
+    names_item,
     names_item_or_synonym,
 )
 from finprobe.benchmarks.faith.sentence import _tokens
@@ -86,13 +86,13 @@ def admissible(
         # make "Gross profit (loss)" net income's row
         def names_own(c: Candidate) -> bool:
             return all(
-                names_item_or_synonym(label, own) and not any(_names_item(label, n) for n in others)
+                names_item_or_synonym(label, own) and not any(names_item(label, n) for n in others)
                 for label in _labels(c)
             )
 
         def names_other_only(c: Candidate) -> bool:
             return any(
-                not names_item_or_synonym(label, own) and any(_names_item(label, n) for n in others)
+                not names_item_or_synonym(label, own) and any(names_item(label, n) for n in others)
                 for label in _labels(c)
             )
 

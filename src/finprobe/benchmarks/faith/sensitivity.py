@@ -99,12 +99,12 @@ def _item_words(name: str) -> list[str]:
     return [w for w in re.findall(r"[a-z]+", name.lower()) if w not in _GENERIC and len(w) > 1]
 
 
-def _names_item(label: str, name: str) -> bool:
+def names_item(label: str, name: str) -> bool:
     """A label word that is the item's word or its prefix ("NGLs" ~ "NGL", "metropolitan"
     ~ "Metro")."""
     if " " in name.strip():  # "gross profit": every word of the item
         words = _item_words(name)
-        return bool(words) and all(_names_item(label, w) for w in words)
+        return bool(words) and all(names_item(label, w) for w in words)
     name = name.lower().rstrip("s")
     return any(
         word.startswith(name) or len(word) >= 4 and name.startswith(word)
@@ -127,11 +127,11 @@ _FIGURE_RUN = re.compile(
 
 
 def names_item_or_synonym(label: str, name: str) -> bool:
-    """``_names_item`` where an item word may also be named by a synonym ("revenue" names
+    """``names_item`` where an item word may also be named by a synonym ("revenue" names
     "Net sales")."""
     words = _item_words(name) if " " in name.strip() else [name]
     return bool(words) and all(
-        any(_names_item(label, w) for w in _with_synonyms(word)) for word in words
+        any(names_item(label, w) for w in _with_synonyms(word)) for word in words
     )
 
 
@@ -140,7 +140,7 @@ def label_is_item(label: str, name: str) -> bool:
     is "revenue"; "Cost of revenue" is not (it only contains it)."""
     named = [w for word in _item_words(name) for w in _with_synonyms(word)]
     words = _item_words(label)
-    return bool(words) and all(any(_names_item(word, n) for n in named) for word in words)
+    return bool(words) and all(any(names_item(word, n) for n in named) for word in words)
 
 
 def _with_synonyms(word: str) -> list[str]:
@@ -227,7 +227,7 @@ def sensitivity_candidates(
         slot, names = items
 
         def named(c: Candidate, name: str) -> bool:
-            return _names_item(c.cells[0].table.row_label(c.cells[0].row), name)
+            return names_item(c.cells[0].table.row_label(c.cells[0].row), name)
 
         own = [
             c

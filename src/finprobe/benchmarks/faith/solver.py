@@ -76,7 +76,7 @@ from finprobe.benchmarks.faith.context import (
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
 from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
 from finprobe.benchmarks.faith.rules import admissible
-from finprobe.benchmarks.faith.sensitivity import _listed_items, _names_item, sensitivity_candidates
+from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
 from finprobe.numbers import find_numbers, released_value_and_resolution
@@ -227,10 +227,10 @@ def rank_candidates(
             # the blank's item of a parallel list names its row; the other items do not
             slot, names = listed
             label = cand.cells[0].table.row_label(cand.cells[0].row)
-            others = any(_names_item(label, n) for n in names if n != names[slot])
-            if _names_item(label, names[slot]) and not others:
+            others = any(names_item(label, n) for n in names if n != names[slot])
+            if names_item(label, names[slot]) and not others:
                 feats["listed_item"] = 1.0
-            elif others and not _names_item(label, names[slot]):
+            elif others and not names_item(label, names[slot]):
                 feats["listed_other"] = 1.0  # the other items' rows hold the other figures
         cand.features = feats
         cand.score = ranker.score(feats)
