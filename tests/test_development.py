@@ -34,7 +34,9 @@ def test_the_faith_solvers_were_developed_on_every_pilot_dev_span() -> None:
     assert mixed is not None and mixed["share"] == 0.5
 
 
-@pytest.mark.skipif(not FINDVER_DEV.exists(), reason="needs ../shared/data/findver/testmini-dev.json")
+@pytest.mark.skipif(
+    not FINDVER_DEV.exists(), reason="needs ../shared/data/findver/testmini-dev.json"
+)
 def test_the_findver_verifier_was_developed_on_the_dev_claims_not_on_other_ids() -> None:
     from finprobe.benchmarks.findver.dataset import load_claims
 
