@@ -7,6 +7,7 @@ from typing import Any
 
 from rich.table import Table as RichTable
 
+from finprobe.development import is_tuned
 from finprobe.likeness import headline_key
 from finprobe.results import headline_columns, published_notes, published_split
 
@@ -35,12 +36,17 @@ def run_label(results: dict) -> str:
         label += f" [{(results.get('dataset') or {}).get('name')}]"
     if not results.get("finished", True):
         label += " (stopped)"
+    if is_tuned(results):  # its rules were written on these samples: not an unseen figure
+        label += " (tuned on this data)"
     if results.get("errors"):
         label += f" ({results['errors']} failed)"  # its figures are over the scored samples
     coverage = results.get("coverage") or {}
     if coverage.get("partial"):  # not comparable with the published rows as it stands
         label += f" (PARTIAL: {coverage['samples']} of {coverage['published_samples']} samples)"
     return label
+
+
+TUNED_NOTE = "note, tuned on this data: not a figure on unseen documents. "
 
 
 def _mark_datasets(runs: list[dict]) -> list[dict]:
@@ -213,6 +219,11 @@ def comparison_table(
         title = f"{benchmark}" + (f" · published split: {split_name}" if split_name else "")
         notes = published_notes(benchmark, split_name) if published and split_name else {}
         caption = "\n".join(f"note, {model}: {note}" for model, note in notes.items())
+        tuned = [r for r in group if is_tuned(r)]
+        if tuned:
+            caption = "\n".join(
+                filter(None, [caption, TUNED_NOTE + tuned[0]["developed_on"]["data"]])
+            )
         table = RichTable(title=title, caption=caption or None)
         table.add_column("model")
         for column in columns:

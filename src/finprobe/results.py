@@ -24,6 +24,7 @@ from finprobe.benchmark import (
     benchmark_info,
     samples_fingerprint,
 )
+from finprobe.development import developed_on
 from finprobe.errors import InputError
 from finprobe.files import (  # noqa: F401 (write_text_atomic re-exported)
     parse_json_bytes,
@@ -111,6 +112,8 @@ def results_from_log(
         examples.setdefault(cause, plain_error(record.error)[:300])
     spec = log.eval
     finprobe_meta = (spec.metadata or {}).get("finprobe", {})
+    # a baseline scored on the data it was developed on gives a tuned figure: say so
+    tuned_on = developed_on(info.name, spec.model, [r.id for r in records])
     return {
         "benchmark": info.name,
         "task": spec.task,
@@ -143,6 +146,7 @@ def results_from_log(
         "prompt_fit": _prompt_fit_summary(records),
         "log": str(log_path),
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        **({"developed_on": tuned_on} if tuned_on else {}),
         **summary,
     }
 

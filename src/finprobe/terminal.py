@@ -65,49 +65,59 @@ def _longest_word(table: Table) -> int:
 
 
 def fit_tables(tables: Iterable[Table], width: int) -> list[Table]:
-    """Each table as it is when it fits ``width``, else split by columns or stacked by row."""
+    """Each table as it is when it fits ``width``, else split by columns or stacked by row;
+    a table's caption (its notes) goes under its last piece."""
     out: list[Table] = []
     for table in tables:
-        n = len(table.columns)
-        if not n:
-            out.append(table)
-            continue
-        widths = [_width([_plain(col.header), *map(_plain, col.cells)]) for col in table.columns]
-        # a rich box: per column its width, one space each side and one rule; one more rule
-        if sum(w + 3 for w in widths) + 1 <= width or n == 1:
-            out.append(_copy(table, table.title, list(range(n)), widths[0]))
-            continue
-        if n == 2:  # a name and its value: the value wraps between its words
-            out.append(_copy(table, table.title, [0, 1], widths[0], wrap_last=True))
-            continue
-        # the first column whole if it leaves room, else wrapped between its words
-        labels = (widths[0], _longest_word(table))
-        for label in labels:
-            grouped = _by_prefix(table, widths, width - 1 - (label + 3))
-            if grouped:
-                for prefix, group in grouped:
-                    title = f"{table.title or ''} · {prefix}".strip(" ·")
-                    out.append(_copy(table, title, [0, *group], label, strip=f"{prefix}."))
-                break
-        if grouped:
-            continue
-        label = labels[0] if labels[0] <= width // 2 else labels[1]
-        room = width - 1 - (label + 3)
-        if n > 2 and room >= min(w + 3 for w in widths[1:]):
-            groups: list[list[int]] = [[]]
-            used = 0
-            for i in range(1, n):
-                if groups[-1] and used + widths[i] + 3 > room:
-                    groups.append([])
-                    used = 0
-                groups[-1].append(i)
-                used += widths[i] + 3
-            for k, group in enumerate(groups, 1):
-                title = f"{table.title or ''} ({k} of {len(groups)})".strip()
-                out.append(_copy(table, title, [0, *group], label))
-            continue
-        out += _stacked(table)
+        pieces = _fit_table(table, width)
+        if pieces and table.caption and pieces[-1] is not table:
+            pieces[-1].caption = table.caption
+            pieces[-1].caption_style = table.caption_style
+        out += pieces
     return out
+
+
+def _fit_table(table: Table, width: int) -> list[Table]:
+    n = len(table.columns)
+    if not n:
+        return [table]
+    widths = [_width([_plain(col.header), *map(_plain, col.cells)]) for col in table.columns]
+    # a rich box: per column its width, one space each side and one rule; one more rule
+    if sum(w + 3 for w in widths) + 1 <= width or n == 1:
+        return [_copy(table, table.title, list(range(n)), widths[0])]
+    if n == 2:  # a name and its value: the value wraps between its words
+        return [_copy(table, table.title, [0, 1], widths[0], wrap_last=True)]
+    # the first column whole if it leaves room, else wrapped between its words
+    labels = (widths[0], _longest_word(table))
+    for label in labels:
+        grouped = _by_prefix(table, widths, width - 1 - (label + 3))
+        if grouped:
+            return [
+                _copy(
+                    table,
+                    f"{table.title or ''} · {prefix}".strip(" ·"),
+                    [0, *group],
+                    label,
+                    strip=f"{prefix}.",
+                )  # fmt: skip
+                for prefix, group in grouped
+            ]
+    label = labels[0] if labels[0] <= width // 2 else labels[1]
+    room = width - 1 - (label + 3)
+    if n > 2 and room >= min(w + 3 for w in widths[1:]):
+        groups: list[list[int]] = [[]]
+        used = 0
+        for i in range(1, n):
+            if groups[-1] and used + widths[i] + 3 > room:
+                groups.append([])
+                used = 0
+            groups[-1].append(i)
+            used += widths[i] + 3
+        return [
+            _copy(table, f"{table.title or ''} ({k} of {len(groups)})".strip(), [0, *group], label)
+            for k, group in enumerate(groups, 1)
+        ]
+    return _stacked(table)
 
 
 def _by_prefix(table: Table, widths: list[int], room: int) -> list[tuple[str, list[int]]]:

@@ -389,7 +389,7 @@ def numerical_inconsistency_candidates(
     """Change the later of two mentions of the same quantity (same figure, same metric words,
     same period): the reader has seen the figure once and meets it again, different.
     ``document`` (the whole text) gives a sentence that names no period its section's."""
-    from finprobe.benchmarks.fined.review import figure_mentions, period_at, same_quantity
+    from finprobe.benchmarks.fined.matchers import figure_mentions, period_at, same_quantity
 
     earlier = [(a, span) for a in first if _usable(a) for span in figure_mentions(a.text)]
     out = []
@@ -581,7 +581,7 @@ RESTATE_FORMS = _DATED + _DUE_IN + _EXPIRES_IN + _PAID + _CEILING
 
 
 def _stip_key(st: Any) -> object:
-    from finprobe.benchmarks.fined.review import _stip_value
+    from finprobe.benchmarks.fined.matchers import _stip_value
 
     return _stip_value(st.kind, st.value)
 
@@ -655,7 +655,8 @@ _SUPERSEDED = re.compile(
 def superseded(subject: str, document: str) -> bool:
     """Does a sentence of the document that names the subject say its terms were changed
     (amended, increased, extended, replaced...)? Then which value holds is not clear-cut."""
-    from finprobe.benchmarks.fined.review import _prose_sentences, stipulations
+    from finprobe.benchmarks.fined.matchers import stipulations
+    from finprobe.benchmarks.fined.review import _prose_sentences
 
     subj = subject.lower()
     for x in _prose_sentences(document):
@@ -744,7 +745,7 @@ def clause_conflict_candidates(
     is skipped, and so is a new value that is already a figure of the document.
     """
     document = document or "\n\n".join(p[2] for p in paragraphs)
-    from finprobe.benchmarks.fined.review import stipulations
+    from finprobe.benchmarks.fined.matchers import stipulations
 
     found = [(s, st) for s in sentences if _usable(s) for st in stipulations(s.text)]
     # a subject the document already gives two values of the same kind is ambiguous (two

@@ -1,0 +1,100 @@
+"""A baseline scored on the data it was developed on is marked as tuned, in its results
+and wherever a report sets it beside published models."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from finprobe.development import developed_on, id_hash, is_tuned
+from finprobe.report import comparison_table, run_label
+from finprobe.terminal import fit_tables, print_tables
+
+SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
+PILOT = SHARED / "faith" / "pilot-dev.json"
+FINDVER_DEV = SHARED / "findver" / "testmini-dev.json"
+
+
+@pytest.mark.skipif(not PILOT.exists(), reason="needs ../shared/data/faith/pilot-dev.json")
+def test_the_faith_solvers_were_developed_on_every_pilot_dev_span() -> None:
+    from finprobe.benchmarks.faith.task import faith_samples
+
+    ids = [str(s.id) for s in faith_samples(PILOT)]
+    for name in ("faith-solver", "faith-solver-hand", "faith-solver-learned"):
+        record = developed_on("faith", f"finprobe/{name}", ids)
+        assert record is not None and record["share"] == 1.0 and record["samples"] == 160
+        assert "pilot-dev" in record["data"]
+    # an LLM, or another benchmark's baseline, is never "developed on" it
+    assert developed_on("faith", "openai/gpt-4.1-mini", ids) is None
+    assert developed_on("findver", "finprobe/findver-verifier", ids) is None
+    # half the samples from elsewhere: the share says so
+    mixed = developed_on("faith", "finprobe/faith-solver", ids[:80] + [f"x{i}" for i in range(80)])
+    assert mixed is not None and mixed["share"] == 0.5
+
+
+@pytest.mark.skipif(
+    not FINDVER_DEV.exists(), reason="needs ../shared/data/findver/testmini-dev.json"
+)
+def test_the_findver_verifier_was_developed_on_the_dev_claims_not_on_other_ids() -> None:
+    from finprobe.benchmarks.findver.dataset import load_claims
+
+    ids = [c.example_id for c in load_claims(FINDVER_DEV)]
+    record = developed_on("findver", "finprobe/findver-verifier", ids)
+    assert record is not None and record["share"] == 1.0
+    # the released validation claims that are not in the dev file (odd/even gaps) are unseen
+    unseen = [f"ie-val-{n}" for n in range(1, 400)]
+    unseen = [i for i in unseen if i not in set(ids)]
+    assert developed_on("findver", "finprobe/findver-verifier", unseen) is None
+
+
+def test_ids_are_hashed_per_benchmark() -> None:
+    assert id_hash("faith", "a") != id_hash("findver", "a")
+    assert len(id_hash("faith", "a")) == 12
+
+
+def _faith_run(model: str, share: float | None) -> dict:
+    run = {
+        "benchmark": "faith", "model": model, "finished": True, "samples": 160,
+        "dataset": {"name": "faith:pilot-dev.json", "fingerprint": "f"},
+        "headline": {"overall": 78.12, "value": 78.12, "unit": 100.0, "A": 89.15, "B": 64.29,
+                     "C": 9.09, "D": 0.0},
+    }  # fmt: skip
+    if share is not None:
+        run["developed_on"] = {"data": "FAITH pilot-dev.json", "samples": 160, "share": share}
+    return run
+
+
+def test_a_tuned_baseline_is_labelled_wherever_it_is_ranked() -> None:
+    tuned = _faith_run("finprobe/faith-solver", 1.0)
+    assert is_tuned(tuned)
+    assert run_label(tuned) == "finprobe/faith-solver (tuned on this data)"
+    # a few shared ids are a coincidence of naming, not tuning
+    assert not is_tuned(_faith_run("finprobe/faith-solver", 0.1))
+    assert run_label(_faith_run("finprobe/faith-solver", 0.1)) == "finprobe/faith-solver"
+    assert run_label(_faith_run("openai/gpt-4.1-mini", None)) == "openai/gpt-4.1-mini"
+
+    console = Console(width=100, record=True, color_system=None)
+    print_tables(console, comparison_table([tuned], published=True, split="pilot"))
+    text = " ".join(console.export_text().split())
+    assert "finprobe/faith-solver (tuned on this data)" in text
+    assert "not a figure on unseen documents" in text
+
+
+def test_a_split_table_keeps_its_caption_under_its_last_piece() -> None:
+    from rich.table import Table
+
+    table = Table(title="wide", caption="note: read me")
+    table.add_column("model")
+    for i in range(12):
+        table.add_column(f"metric number {i}")
+    table.add_row("m", *(f"{i}.00" for i in range(12)))
+    pieces = fit_tables([table], 80)
+    assert len(pieces) > 1
+    assert [p.caption for p in pieces] == [None] * (len(pieces) - 1) + ["note: read me"]
+    # a table that fits keeps its caption too
+    small = Table(caption="small note")
+    small.add_column("a")
+    small.add_row("1")
+    assert fit_tables([small], 80)[0].caption == "small note"
