@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+from shared_data import SHARED
+
 from finprobe.benchmarks.findver.verifier import (
     DEFAULT_CHECKS,
+    PRIOR_MIN_WORDS,
+    RULE_CHECKS,
     WITH_SUPPORT,
+    content_words,
     verifier_baseline,
     verify_claim,
 )
@@ -78,11 +86,16 @@ def test_dates_are_checked() -> None:
 
 
 def test_support_is_an_opt_in_bet_not_a_default() -> None:
-    # by default a verified date never turns an entailed claim refuted (monotone)
+    # by default a verified date never turns an entailed claim refuted (monotone); the
+    # undated claim has nothing to check, so the length prior answers it
     assert "support" not in DEFAULT_CHECKS and "support" in WITH_SUPPORT
     undated = verify_claim("Tom Zapatinas signed the report in 2024.", EVIDENCE)
     dated = verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE)
-    assert undated.label == dated.label == "entailed"
+    assert dated.label == "entailed" and [c.kind for c in dated.checks] == ["date"]
+    assert [c.kind for c in undated.checks] == ["prior"]
+    assert verify_claim(
+        "Tom Zapatinas signed the report in 2024.", EVIDENCE, kinds=RULE_CHECKS
+    ).label == ("entailed")
     # opted in: the date holds, but what happened on it is not checked
     verdict = verify_claim(
         "Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE, kinds=WITH_SUPPORT
@@ -92,10 +105,9 @@ def test_support_is_an_opt_in_bet_not_a_default() -> None:
     # a figure checked beside the date: the claim stands on it
     both = "Research and development was $2,486 thousand in 2023, as reported on April 17, 2024."
     assert verify_claim(both, EVIDENCE, kinds=WITH_SUPPORT).label == "entailed"
-    # no checkable fact at all: nothing contradicts the claim (unchanged)
-    assert verify_claim("Tom Zapatinas signed the report.", EVIDENCE, kinds=WITH_SUPPORT).label == (
-        "entailed"
-    )
+    # no checkable fact at all: the support bet says nothing (the length prior answers)
+    verdict = verify_claim("Tom Zapatinas signed the report.", EVIDENCE, kinds=WITH_SUPPORT)
+    assert [c.kind for c in verdict.checks] == ["prior"]
 
 
 def test_explanation_follows_the_paper_template() -> None:
@@ -513,3 +525,59 @@ def test_opt_in_like_with_like_combines_only_what_counts_the_same() -> None:
     same = "The fleet and the locations number 1,730 in total."
     plain = Passage("11", "We have 1,580 trucks. We have 150 depots.", "paragraph", 2)
     assert verify_claim(same, [plain], rules=OPT_IN_RULES).label == "entailed"
+
+
+SHORT = "The company eliminated all going concern doubts."
+LONG = (
+    "The company faces substantial doubt about its ability to continue as a going concern, "
+    "as recurring operating losses, negative cash flows from operations and an accumulated "
+    "deficit persist, and management plans to raise additional capital through equity "
+    "offerings, debt financing or strategic partnerships with pharmaceutical collaborators."
+)
+
+
+def test_a_claim_with_nothing_to_check_is_answered_by_its_length() -> None:
+    assert content_words(SHORT) < PRIOR_MIN_WORDS <= content_words(LONG)
+    short, long = verify_claim(SHORT, EVIDENCE), verify_claim(LONG, EVIDENCE)
+    assert [(c.kind, c.passed) for c in short.checks] == [("prior", False)]
+    assert short.label == "refuted" and long.label == "entailed"
+    # the explanation says it is a guess, not a contradiction found in the evidence
+    text = short.explanation()
+    assert "guess from the claim's length" in text and "checks fail" not in text
+    assert text.endswith("Answer: refuted")
+    assert "guess" in long.explanation() and long.explanation().endswith("Answer: entailed")
+    # the rule checks alone (the default before the prior): nothing contradicts it
+    assert verify_claim(SHORT, EVIDENCE, kinds=RULE_CHECKS).label == "entailed"
+    # a claim with a figure to check is never answered by the prior
+    checked = verify_claim("Cost of sales was $163.8 million in 2023.", EVIDENCE)
+    assert "prior" not in [c.kind for c in checked.checks]
+
+
+@pytest.mark.skipif(not (SHARED / "data/findver/reports").is_dir(), reason="no shared data")
+def test_the_length_prior_on_two_dev_claims_of_one_report() -> None:
+    """CRSR's 10-K, BM25 top-10 as the task's RAG setting: a short refuted claim with no
+    figure (18 content words) was entailed before the prior; a long entailed one (27)
+    stays entailed."""
+    from finprobe.benchmarks.findver.dataset import report_passages, report_path
+    from finprobe.retrieval import in_document_order
+    from finprobe.retrievers import make_retriever
+
+    data = SHARED / "data/findver"
+    claims = {
+        c["example_id"]: c
+        for c in json.loads((data / "testmini-dev.json").read_text())
+        if c["example_id"] in ("knowledge-val-185", "knowledge-val-80")
+    }
+    retriever = make_retriever("bm25")
+    retriever.index(report_passages(report_path(data / "reports", "CRSR-2024-02-27_10-K.json")))
+    said = {}
+    for example_id, claim in claims.items():
+        evidence = in_document_order(retriever.retrieve(claim["statement"], 10))
+        said[example_id] = (
+            verify_claim(claim["statement"], evidence).label,
+            verify_claim(claim["statement"], evidence, kinds=RULE_CHECKS).label,
+        )
+    assert str(claims["knowledge-val-185"]["entailment_label"]) == "False"
+    assert said["knowledge-val-185"] == ("refuted", "entailed")
+    assert str(claims["knowledge-val-80"]["entailment_label"]) == "True"
+    assert said["knowledge-val-80"] == ("entailed", "entailed")
