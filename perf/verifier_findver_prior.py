@@ -25,6 +25,7 @@ verifier scripts use (sorted report names, i % 5); seeds 1-9 shuffle the reports
 from __future__ import annotations
 
 import argparse
+import math
 import statistics
 import sys
 from collections import Counter, defaultdict
@@ -300,9 +301,21 @@ def main() -> None:
         print(f"  {s:10} {len(idx):4d} claims  rules {rules_s:5.1f}  folds (seed 0) {folds_s:5.1f}")
     changed = [i for i in range(len(rows)) if pred0[i] != rules[i]]
     gained = sum(pred0[i] == labels[i] for i in changed)
+    # paired: an exact two-sided sign test on the changed answers
+    n, k = len(changed), min(gained, len(changed) - gained)
+    p_value = min(1.0, 2 * sum(math.comb(n, j) for j in range(k + 1)) / 2**n) if n else 1.0
     print(
-        f"  seed 0: {len(changed)} answers changed, {gained} now right, {len(changed) - gained} now wrong"
+        f"  seed 0: {n} answers changed, {gained} now right, {n - gained} now wrong "
+        f"(sign test p = {p_value:.3f})"
     )
+    folds0 = fold_of(reports_of, args.folds, 0)
+    per_fold = []
+    for k in range(args.folds):
+        idx = [i for i in range(len(rows)) if folds0[reports_of[i]] == k]
+        prior_k = 100 * sum(pred0[i] == labels[i] for i in idx) / len(idx)
+        rules_k = 100 * sum(rules[i] == labels[i] for i in idx) / len(idx)
+        per_fold.append(f"{prior_k:.1f} ({rules_k:.1f})")
+    print(f"  seed 0 per fold, prior (rules): {', '.join(per_fold)}")
     everything = list(range(len(rows)))
     fitted = choose_threshold(everything)
     print(
