@@ -145,13 +145,12 @@ def main() -> None:
         if said == c.label:
             continue
         what = "says entailed, is refuted" if said else "says refuted, is entailed"
-        why = (
-            "no checkable figure, "
-            + ("long" if said else "short")
-            + " (the length prior answered)" * any(k == "prior" for k in default[1])
-            if failed == ("none",)
-            else ("every check held" if said else "failed: " + "+".join(failed))
-        )
+        if failed == ("none",):
+            why = "no checkable figure"
+            if "prior" in default[1]:
+                why += f", {'long' if said else 'short'} (the length prior answered)"
+        else:
+            why = "every check held" if said else "failed: " + "+".join(failed)
         extra = (
             f" [{raw.get(c.example_id, {}).get(args.kind_field)}]"
             if args.kind_field
