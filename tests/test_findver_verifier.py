@@ -93,9 +93,10 @@ def test_support_is_an_opt_in_bet_not_a_default() -> None:
     dated = verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE)
     assert dated.label == "entailed" and [c.kind for c in dated.checks] == ["date"]
     assert [c.kind for c in undated.checks] == ["prior"]
-    assert verify_claim(
-        "Tom Zapatinas signed the report in 2024.", EVIDENCE, kinds=RULE_CHECKS
-    ).label == ("entailed")
+    assert (
+        verify_claim("Tom Zapatinas signed the report in 2024.", EVIDENCE, kinds=RULE_CHECKS).label
+        == "entailed"
+    )
     # opted in: the date holds, but what happened on it is not checked
     verdict = verify_claim(
         "Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE, kinds=WITH_SUPPORT
@@ -551,6 +552,64 @@ def test_a_claim_with_nothing_to_check_is_answered_by_its_length() -> None:
     # a claim with a figure to check is never answered by the prior
     checked = verify_claim("Cost of sales was $163.8 million in 2023.", EVIDENCE)
     assert "prior" not in [c.kind for c in checked.checks]
+
+
+def test_the_prior_counts_distinct_content_words_with_its_own_frozen_list() -> None:
+    # by hand: company' revenu growth were result new product sold well its = 10. Left
+    # out: stopwords (the and of in a as), figures (12, 2023), repeats (revenue(s),
+    # products). Every token would give 12, figures too 12, no stopword list 15.
+    sentence = (
+        "The Company's revenues and its revenue growth of 12% in 2023 were a result of new "
+        "products, as the products sold well."
+    )
+    assert content_words(sentence) == 10
+    assert content_words("") == 0
+    # bm25s's stopwords as of session 8: "its" and "were" count, "their" does not
+    assert content_words("its were their") == 2
+    assert (*RULE_CHECKS, "prior") == DEFAULT_CHECKS
+    assert PRIOR_MIN_WORDS == 24
+
+
+def test_the_prior_count_does_not_follow_the_retrieval_tokenizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Retrieval may retune its tokenizer; the prior's threshold was fitted on this count."""
+    import finprobe.retrieval as retrieval
+
+    before = content_words(AT_THRESHOLD)
+    monkeypatch.setattr(retrieval, "analyze", lambda text, **kwargs: text.split())
+    monkeypatch.setattr(retrieval, "_STOP", frozenset({"management", "company's"}))
+    monkeypatch.setattr(retrieval, "stem", lambda word: word)
+    assert content_words(AT_THRESHOLD) == before == 24
+
+
+# made-up claims with no figure to check, at the threshold: 24 and 23 content words
+AT_THRESHOLD = (
+    "Management believes that the company's diversified customer base, disciplined underwriting "
+    "standards and conservative liquidity planning should help sustain stable operating margins "
+    "through uncertain economic conditions during fiscal 2023."
+)
+# one word fewer ("fiscal"), with two repeats (liquidity, management) and a year, so that
+# counting every token or the figures would push it to the threshold
+BELOW_THRESHOLD = (
+    "Management believes that the company's diversified customer base, disciplined underwriting "
+    "standards and conservative liquidity planning with liquidity management should help sustain "
+    "stable operating margins through uncertain economic conditions during 2023."
+)
+
+
+def test_the_prior_threshold_is_at_least_24_content_words() -> None:
+    assert content_words(AT_THRESHOLD) == 24 and content_words(BELOW_THRESHOLD) == 23
+    at, below = verify_claim(AT_THRESHOLD, EVIDENCE), verify_claim(BELOW_THRESHOLD, EVIDENCE)
+    assert [(c.kind, c.passed) for c in at.checks] == [("prior", True)]
+    assert [(c.kind, c.passed) for c in below.checks] == [("prior", False)]
+    assert at.label == "entailed" and below.label == "refuted"
+    assert "24 distinct content words, at least 24" in at.explanation()
+    assert "23 distinct content words, fewer than 24" in below.explanation()
+    # nothing else is checked in them: the rule checks alone have no check and say entailed
+    for claim in (AT_THRESHOLD, BELOW_THRESHOLD):
+        rules = verify_claim(claim, EVIDENCE, kinds=RULE_CHECKS)
+        assert rules.checks == [] and rules.label == "entailed"
 
 
 @pytest.mark.skipif(not (SHARED / "data/findver/reports").is_dir(), reason="no shared data")
