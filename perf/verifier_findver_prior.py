@@ -14,7 +14,7 @@ verifier scripts use (sorted report names, i % 5); seeds 1-9 shuffle the reports
    scores; claim length), on four feature sets.
 2. More passages for number checks, fewer for the others: (top for numbers, top for
    the rest) chosen by folds from 4, 6, 10 each.
-3. One override of the rules' answer: in one bucket (no checkable figure / every
+3. One override of the rules' answer: in one bucket (no rule check ran / every
    check held / a check failed), answer by one signal against a threshold; bucket,
    signal, threshold and direction chosen on the training reports (or no override).
 4. The shipped prior (``PRIOR_MIN_WORDS``): claims with nothing to check answered by

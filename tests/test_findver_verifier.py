@@ -545,6 +545,7 @@ def test_a_claim_with_nothing_to_check_is_answered_by_its_length() -> None:
     # the explanation says it is a guess, not a contradiction found in the evidence
     text = short.explanation()
     assert "guess from the claim's length" in text and "checks fail" not in text
+    assert "No check could run" in text
     assert text.endswith("Answer: refuted")
     assert "guess" in long.explanation() and long.explanation().endswith("Answer: entailed")
     # the rule checks alone (the default before the prior): nothing contradicts it
