@@ -368,8 +368,8 @@ RULE_CHECKS = ("number", "date", "wording", "direction")
 # check, 29 of 42 long ones were entailed and 18 of 23 short ones refuted (the constant
 # "entailed" it replaces was right on 34). The bucket and the signal were found by
 # looking at all dev claims; with only the threshold chosen on other reports (nested
-# folds by report) it scores 70.6, sd 0.6 over 10 fold seeds (67.6 without); with
-# bucket, signal and threshold all chosen on the training reports, 70.2. The gain is in
+# folds by report) it scores 70.6, sd 0.5 over 10 fold seeds (67.6 without); with
+# bucket, signal and threshold all chosen on the training reports, 70.1. The gain is in
 # Know: fitted on Know + Math, it gains nothing on IE.
 PRIOR_MIN_WORDS = 24
 # the "support" check is an opt-in bet, not a default: "a claim whose only checks are

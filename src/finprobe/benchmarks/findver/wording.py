@@ -3,7 +3,9 @@
 - wording: "rose"/"fell"-type words must not be the opposite of the closest evidence
   sentence, and a negation must not turn the claim around (``wording_checks``);
 - direction: a claim's own "from $A to $B" must go the way its words say, and "$A,
-  higher than $B" must hold (``direction_checks``).
+  higher than $B" must hold (``direction_checks``);
+- the prior's word count (``content_words``): a frozen tokenizer, so that a change to
+  retrieval's cannot move the length prior's decisions.
 
 Split out of verifier.py (figure reading and matching, the verdict), which imports
 these names from here.
