@@ -7,6 +7,9 @@ Evidence: BM25 top-10 over the report (the task's RAG default). The verifier's
 few settings (how many of those passages it keeps, which checks it runs) are
 chosen on some reports' claims and scored on the others' (5 folds grouped by
 report), so the grouped figure never scores a setting on the claims that chose it.
+One exception: the length prior's threshold (``PRIOR_MIN_WORDS``, in the default
+checks) was fitted on all 374 dev claims and is fixed here, so on the dev claims the
+folds' figure is not held out; perf/verifier_findver_prior.py chooses it by folds.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from finprobe.benchmarks.findver.dataset import (  # noqa: E402
 from finprobe.benchmarks.findver.verifier import (  # noqa: E402
     ALL_CHECKS,
     DEFAULT_CHECKS,
+    RULE_CHECKS,
     WITH_SUPPORT,
     verify_claim,
 )
@@ -40,6 +44,10 @@ SETTINGS = [
 # the opt-in "support" bet (a claim whose only checks are dates that hold is refuted),
 # shown beside the shipped setting for information only: the folds never choose it
 BET = (6, WITH_SUPPORT)
+# the rule checks without the length prior (the default before session 8), shown for a
+# paired comparison; the prior's threshold was fitted on all dev claims, so its honest
+# figure (threshold chosen on other reports) is perf/verifier_findver_prior.py's
+BEFORE = (6, RULE_CHECKS)
 
 
 def main() -> None:
@@ -56,7 +64,7 @@ def main() -> None:
     )
     args = parser.parse_args()
     settings = [(6, DEFAULT_CHECKS)] if args.default_only else SETTINGS
-    shown = settings + [BET]
+    shown = settings + [BET, BEFORE]
     import json
 
     raw = {str(r["example_id"]): r for r in json.loads(args.claims.read_text())}
@@ -78,10 +86,11 @@ def main() -> None:
                 evidence = in_document_order(retriever.retrieve(c.statement, 10))
             for top, kinds in shown:
                 v = verify_claim(c.statement, evidence, top=top, kinds=kinds)
+                # "none": nothing the checks could test (the prior, if on, answered)
+                nothing = all(ch.kind == "prior" for ch in v.checks)
                 verdicts[(top, kinds)][c.example_id] = (
                     v.label == "entailed",
-                    tuple(sorted({ch.kind for ch in v.failed}))
-                    or (("none",) if not v.checks else ()),
+                    ("none",) if nothing else tuple(sorted({ch.kind for ch in v.failed})),
                 )
 
     def accuracy(setting: tuple, subset: list) -> float:
@@ -92,7 +101,7 @@ def main() -> None:
     default = (6, DEFAULT_CHECKS)
     names = sorted(by_report)
     fold_of = {name: i % args.folds for i, name in enumerate(names)}
-    held_out: dict[str, bool] = {}
+    by_folds: dict[str, bool] = {}
     chosen = Counter()
     for k in range(args.folds):
         train = [c for c in claims if fold_of[c.report] != k]
@@ -100,7 +109,7 @@ def main() -> None:
         best = max(settings, key=lambda s: (accuracy(s, train), s == default))
         chosen[f"top={best[0]} checks={'+'.join(best[1])}"] += 1
         for c in test:
-            held_out[c.example_id] = verdicts[best][c.example_id][0] == c.label
+            by_folds[c.example_id] = verdicts[best][c.example_id][0] == c.label
 
     subsets = sorted({c.subset for c in claims})
     print(f"{args.claims}: {len(claims)} claims, {len(by_report)} reports")
@@ -113,6 +122,8 @@ def main() -> None:
             if (top, kinds) == default
             else " (opt-in bet, never chosen)"
             if (top, kinds) == BET
+            else " (before the prior, never chosen)"
+            if (top, kinds) == BEFORE
             else ""
         )
         print(
@@ -121,15 +132,24 @@ def main() -> None:
             + f"  {100 * said:5.1f}{mark}"
         )
     grouped = [
-        sum(held_out[c.example_id] for c in claims if c.subset == s)
+        sum(by_folds[c.example_id] for c in claims if c.subset == s)
         / max(sum(c.subset == s for c in claims), 1)
         for s in subsets
     ]
     print(
-        f"{'tuned, held out (folds by report)':38}{100 * sum(held_out.values()) / len(claims):6.1f}  "
+        f"{'settings chosen by folds by report':38}{100 * sum(by_folds.values()) / len(claims):6.1f}  "
         + " ".join(f"{100 * x:9.1f}" for x in grouped)
         + f"   settings chosen: {dict(chosen)}"
     )
+    prior_fired = sum(
+        verdicts[BEFORE][c.example_id][0] != verdicts[default][c.example_id][0] for c in claims
+    )
+    if "prior" in default[1] and prior_fired:
+        print(
+            f"  not held out: the length prior (it changes {prior_fired} answers here) has its "
+            f"threshold fitted on all dev claims, fixed in these folds; with it chosen by folds: "
+            "perf/verifier_findver_prior.py"
+        )
     # errors of the default verifier, by kind
     errors = Counter()
     for c in claims:
@@ -137,11 +157,12 @@ def main() -> None:
         if said == c.label:
             continue
         what = "says entailed, is refuted" if said else "says refuted, is entailed"
-        why = (
-            "no checkable figure"
-            if failed == ("none",)
-            else ("every check held" if said else "failed: " + "+".join(failed))
-        )
+        if failed == ("none",):
+            why = "no check ran"
+            if "prior" in default[1]:
+                why += f", {'long' if said else 'short'} (the length prior answered)"
+        else:
+            why = "every check held" if said else "failed: " + "+".join(failed)
         extra = (
             f" [{raw.get(c.example_id, {}).get(args.kind_field)}]"
             if args.kind_field
@@ -159,7 +180,7 @@ def main() -> None:
     print("answers of the default verifier by what its checks said (true entailed / refuted):")
     print(
         f"  {'':12}"
-        + "".join(f"{b:>24}" for b in ("no checkable figure", "every check held", "a check failed"))
+        + "".join(f"{b:>24}" for b in ("no rule check ran", "every check held", "a check failed"))
     )
     for kind in kinds:
         members = [
@@ -169,11 +190,12 @@ def main() -> None:
         ]
         cells = []
         for bucket in ("none", "held", "failed"):
+            # the rules' own buckets (without the prior, which answers the "none" one)
             in_bucket = [
                 c
                 for c in members
-                if (verdicts[default][c.example_id][1] == ("none",)) == (bucket == "none")
-                and (bucket == "none" or verdicts[default][c.example_id][0] == (bucket == "held"))
+                if (verdicts[BEFORE][c.example_id][1] == ("none",)) == (bucket == "none")
+                and (bucket == "none" or verdicts[BEFORE][c.example_id][0] == (bucket == "held"))
             ]
             cells.append(
                 f"{sum(bool(c.label) for c in in_bucket)} / {sum(not c.label for c in in_bucket)}"

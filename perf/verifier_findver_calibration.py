@@ -2,7 +2,8 @@
 
     python perf/verifier_findver_calibration.py ../shared/data/findver/testmini-dev.json
 
-The verifier runs its shipped checks (without the opt-in `support` bet). A calibration maps each
+The verifier runs its rule checks (``RULE_CHECKS``: without the length prior, shipped in
+session 8, and the opt-in `support` bet). A calibration maps each
 claim's signature (what the checks said, optionally with the subset, the check
 kinds that ran or the kind of support a figure found) to the majority label of
 the training claims with that signature, where there are at least 5, 10 or 20 of
@@ -31,11 +32,13 @@ from finprobe.benchmarks.findver.dataset import (  # noqa: E402
     report_passages,
     report_path,
 )
-from finprobe.benchmarks.findver.verifier import DEFAULT_CHECKS, verify_claim  # noqa: E402
+from finprobe.benchmarks.findver.verifier import RULE_CHECKS, verify_claim  # noqa: E402
 from finprobe.retrieval import in_document_order  # noqa: E402
 from finprobe.retrievers import make_retriever  # noqa: E402
 
-RULES = DEFAULT_CHECKS  # the shipped checks; the "support" bet is what this script learns
+# the rule checks without the length prior or the "support" bet: both are answers per
+# bucket of what the checks said, which is what this script learns
+RULES = RULE_CHECKS
 _DERIVED = re.compile(r"minus|plus|change from|% of|divided|sum of|percentage points")
 
 
@@ -130,7 +133,7 @@ def main() -> None:
     everything = [x for values in right.values() for x in values]
     rules = [said[c.example_id] == c.label for c in claims]
     print(f"{args.claims}: {len(claims)} claims, {len(by_report)} reports")
-    print(f"rules without `support`: {100 * sum(rules) / len(rules):.1f}")
+    print(f"rules without the prior or `support`: {100 * sum(rules) / len(rules):.1f}")
     print(
         f"nested folds by report, learned default: {100 * sum(everything) / len(everything):.1f}  "
         + " ".join(f"{s} {100 * sum(v) / len(v):.1f}" for s, v in sorted(right.items()))

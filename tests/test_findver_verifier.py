@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+from shared_data import SHARED
+
 from finprobe.benchmarks.findver.verifier import (
     DEFAULT_CHECKS,
+    PRIOR_MIN_WORDS,
+    RULE_CHECKS,
     WITH_SUPPORT,
+    content_words,
     verifier_baseline,
     verify_claim,
 )
@@ -78,11 +86,17 @@ def test_dates_are_checked() -> None:
 
 
 def test_support_is_an_opt_in_bet_not_a_default() -> None:
-    # by default a verified date never turns an entailed claim refuted (monotone)
+    # by default a verified date never turns an entailed claim refuted (monotone); the
+    # undated claim has nothing to check, so the length prior answers it
     assert "support" not in DEFAULT_CHECKS and "support" in WITH_SUPPORT
     undated = verify_claim("Tom Zapatinas signed the report in 2024.", EVIDENCE)
     dated = verify_claim("Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE)
-    assert undated.label == dated.label == "entailed"
+    assert dated.label == "entailed" and [c.kind for c in dated.checks] == ["date"]
+    assert [c.kind for c in undated.checks] == ["prior"]
+    assert (
+        verify_claim("Tom Zapatinas signed the report in 2024.", EVIDENCE, kinds=RULE_CHECKS).label
+        == "entailed"
+    )
     # opted in: the date holds, but what happened on it is not checked
     verdict = verify_claim(
         "Tom Zapatinas signed the report on April 17, 2024.", EVIDENCE, kinds=WITH_SUPPORT
@@ -92,10 +106,9 @@ def test_support_is_an_opt_in_bet_not_a_default() -> None:
     # a figure checked beside the date: the claim stands on it
     both = "Research and development was $2,486 thousand in 2023, as reported on April 17, 2024."
     assert verify_claim(both, EVIDENCE, kinds=WITH_SUPPORT).label == "entailed"
-    # no checkable fact at all: nothing contradicts the claim (unchanged)
-    assert verify_claim("Tom Zapatinas signed the report.", EVIDENCE, kinds=WITH_SUPPORT).label == (
-        "entailed"
-    )
+    # no checkable fact at all: the support bet says nothing (the length prior answers)
+    verdict = verify_claim("Tom Zapatinas signed the report.", EVIDENCE, kinds=WITH_SUPPORT)
+    assert [c.kind for c in verdict.checks] == ["prior"]
 
 
 def test_explanation_follows_the_paper_template() -> None:
@@ -513,3 +526,118 @@ def test_opt_in_like_with_like_combines_only_what_counts_the_same() -> None:
     same = "The fleet and the locations number 1,730 in total."
     plain = Passage("11", "We have 1,580 trucks. We have 150 depots.", "paragraph", 2)
     assert verify_claim(same, [plain], rules=OPT_IN_RULES).label == "entailed"
+
+
+SHORT = "The company eliminated all going concern doubts."
+LONG = (
+    "The company faces substantial doubt about its ability to continue as a going concern, "
+    "as recurring operating losses, negative cash flows from operations and an accumulated "
+    "deficit persist, and management plans to raise additional capital through equity "
+    "offerings, debt financing or strategic partnerships with pharmaceutical collaborators."
+)
+
+
+def test_a_claim_with_nothing_to_check_is_answered_by_its_length() -> None:
+    assert content_words(SHORT) < PRIOR_MIN_WORDS <= content_words(LONG)
+    short, long = verify_claim(SHORT, EVIDENCE), verify_claim(LONG, EVIDENCE)
+    assert [(c.kind, c.passed) for c in short.checks] == [("prior", False)]
+    assert short.label == "refuted" and long.label == "entailed"
+    # the explanation says it is a guess, not a contradiction found in the evidence
+    text = short.explanation()
+    assert "guess from the claim's length" in text and "checks fail" not in text
+    assert "No check could run" in text
+    assert text.endswith("Answer: refuted")
+    assert "guess" in long.explanation() and long.explanation().endswith("Answer: entailed")
+    # the rule checks alone (the default before the prior): nothing contradicts it
+    assert verify_claim(SHORT, EVIDENCE, kinds=RULE_CHECKS).label == "entailed"
+    # a claim with a figure to check is never answered by the prior
+    checked = verify_claim("Cost of sales was $163.8 million in 2023.", EVIDENCE)
+    assert "prior" not in [c.kind for c in checked.checks]
+
+
+def test_the_prior_counts_distinct_content_words_with_its_own_frozen_list() -> None:
+    # by hand: company' revenu growth were result new product sold well its = 10. Left
+    # out: stopwords (the and of in a as), figures (12, 2023), repeats (revenue(s),
+    # products). Every token would give 12, figures too 12, no stopword list 15.
+    sentence = (
+        "The Company's revenues and its revenue growth of 12% in 2023 were a result of new "
+        "products, as the products sold well."
+    )
+    assert content_words(sentence) == 10
+    assert content_words("") == 0
+    # bm25s's stopwords as of session 8: "its" and "were" count, "their" does not
+    assert content_words("its were their") == 2
+    assert (*RULE_CHECKS, "prior") == DEFAULT_CHECKS
+    assert PRIOR_MIN_WORDS == 24
+
+
+def test_the_prior_count_does_not_follow_the_retrieval_tokenizer(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Retrieval may retune its tokenizer; the prior's threshold was fitted on this count."""
+    import finprobe.retrieval as retrieval
+
+    before = content_words(AT_THRESHOLD)
+    monkeypatch.setattr(retrieval, "analyze", lambda text, **kwargs: text.split())
+    monkeypatch.setattr(retrieval, "_STOP", frozenset({"management", "company's"}))
+    monkeypatch.setattr(retrieval, "stem", lambda word: word)
+    assert content_words(AT_THRESHOLD) == before == 24
+
+
+# made-up claims with no figure to check, at the threshold: 24 and 23 content words
+AT_THRESHOLD = (
+    "Management believes that the company's diversified customer base, disciplined underwriting "
+    "standards and conservative liquidity planning should help sustain stable operating margins "
+    "through uncertain economic conditions during fiscal 2023."
+)
+# one word fewer ("fiscal"), with two repeats (liquidity, management) and a year, so that
+# counting every token or the figures would push it to the threshold
+BELOW_THRESHOLD = (
+    "Management believes that the company's diversified customer base, disciplined underwriting "
+    "standards and conservative liquidity planning with liquidity management should help sustain "
+    "stable operating margins through uncertain economic conditions during 2023."
+)
+
+
+def test_the_prior_threshold_is_at_least_24_content_words() -> None:
+    assert content_words(AT_THRESHOLD) == 24 and content_words(BELOW_THRESHOLD) == 23
+    at, below = verify_claim(AT_THRESHOLD, EVIDENCE), verify_claim(BELOW_THRESHOLD, EVIDENCE)
+    assert [(c.kind, c.passed) for c in at.checks] == [("prior", True)]
+    assert [(c.kind, c.passed) for c in below.checks] == [("prior", False)]
+    assert at.label == "entailed" and below.label == "refuted"
+    assert "24 distinct content words, at least 24" in at.explanation()
+    assert "23 distinct content words, fewer than 24" in below.explanation()
+    # nothing else is checked in them: the rule checks alone have no check and say entailed
+    for claim in (AT_THRESHOLD, BELOW_THRESHOLD):
+        rules = verify_claim(claim, EVIDENCE, kinds=RULE_CHECKS)
+        assert rules.checks == [] and rules.label == "entailed"
+
+
+@pytest.mark.skipif(not (SHARED / "data/findver/reports").is_dir(), reason="no shared data")
+def test_the_length_prior_on_two_dev_claims_of_one_report() -> None:
+    """CRSR's 10-K, BM25 top-10 as the task's RAG setting: a short refuted claim with no
+    figure (18 content words) was entailed before the prior; a long entailed one (27)
+    stays entailed."""
+    from finprobe.benchmarks.findver.dataset import report_passages, report_path
+    from finprobe.retrieval import in_document_order
+    from finprobe.retrievers import make_retriever
+
+    data = SHARED / "data/findver"
+    claims = {
+        c["example_id"]: c
+        for c in json.loads((data / "testmini-dev.json").read_text())
+        if c["example_id"] in ("knowledge-val-185", "knowledge-val-80")
+    }
+    retriever = make_retriever("bm25")
+    retriever.index(report_passages(report_path(data / "reports", "CRSR-2024-02-27_10-K.json")))
+    said = {}
+    for example_id, claim in claims.items():
+        evidence = in_document_order(retriever.retrieve(claim["statement"], 10))
+        said[example_id] = (
+            verify_claim(claim["statement"], evidence).label,
+            verify_claim(claim["statement"], evidence, kinds=RULE_CHECKS).label,
+        )
+    assert str(claims["knowledge-val-185"]["entailment_label"]) == "False"
+    assert said["knowledge-val-185"] == ("refuted", "entailed")
+    assert str(claims["knowledge-val-80"]["entailment_label"]) == "True"
+    assert said["knowledge-val-80"] == ("entailed", "entailed")

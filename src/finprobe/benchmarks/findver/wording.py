@@ -3,7 +3,9 @@
 - wording: "rose"/"fell"-type words must not be the opposite of the closest evidence
   sentence, and a negation must not turn the claim around (``wording_checks``);
 - direction: a claim's own "from $A to $B" must go the way its words say, and "$A,
-  higher than $B" must hold (``direction_checks``).
+  higher than $B" must hold (``direction_checks``);
+- the prior's word count (``content_words``): a frozen tokenizer, so that a change to
+  retrieval's cannot move the length prior's decisions.
 
 Split out of verifier.py (figure reading and matching, the verdict), which imports
 these names from here.
@@ -273,3 +275,94 @@ def direction_checks(statement: str) -> list[Check]:
                 )
             )
     return checks
+
+
+# ----------------------------------------------------------------------------- the prior's words
+
+# The "prior" (verifier.py) counts a claim's distinct content words against a threshold
+# fitted on the dev claims, on a sharp peak (+-2 words cost about 1.6 dev points). So the
+# count has its own frozen tokenizer: a copy, as of session 8, of retrieval.analyze with
+# numbers=False (bm25s 0.3.16's English stopwords, the light stemmer). Retrieval may
+# change its tokenizer; this one must not change unless the threshold is re-fitted.
+_PRIOR_TOKEN = re.compile(r"[a-z][a-z0-9'&]*|\d[\d,]*(?:\.\d+)?")
+_PRIOR_STOPWORDS = frozenset(
+    [
+        "a",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "be",
+        "but",
+        "by",
+        "for",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "no",
+        "not",
+        "of",
+        "on",
+        "or",
+        "such",
+        "that",
+        "the",
+        "their",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "to",
+        "was",
+        "will",
+        "with",
+    ]
+)
+_PRIOR_SUFFIXES = (
+    ("ational", "ate"),
+    ("ization", "ize"),
+    ("iveness", "ive"),
+    ("fulness", "ful"),
+    ("ations", "ate"),
+    ("ation", "ate"),
+    ("ments", "ment"),
+    ("ities", "ity"),
+    ("ies", "y"),
+    ("sses", "ss"),
+    ("ing", ""),
+    ("edly", ""),
+    ("ed", ""),
+    ("ly", ""),
+    ("es", ""),
+    ("s", ""),
+)
+
+
+def _prior_stem(word: str) -> str:
+    """The light suffix stripper the prior was fitted with ("revenues" -> "revenu")."""
+    if word.endswith("ss") or len(word) <= 4:
+        return word
+    for suffix, replacement in _PRIOR_SUFFIXES:
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "es" and not word.endswith(("sses", "xes", "zes", "ches", "shes")):
+                word = word[:-1]
+            else:
+                word = word[: -len(suffix)] + replacement
+            break
+    return word[:-1] if word.endswith("e") and len(word) > 4 else word
+
+
+def content_words(statement: str) -> int:
+    """Distinct content words of a claim: lowercased, stemmed, stopwords, one-letter
+    words and figures left out (the prior's frozen count)."""
+    words = set()
+    for token in _PRIOR_TOKEN.findall(statement.lower()):
+        token = token.strip("'")
+        if token[:1].isdigit() or len(token) < 2 or token in _PRIOR_STOPWORDS:
+            continue
+        words.add(_prior_stem(token))
+    return len(words)
