@@ -236,13 +236,19 @@ def test_data_card_is_written_beside_the_claims(tmp_path: Path) -> None:
 
 
 def test_a_table_that_lost_its_caption_is_not_read_as_whole_dollars(tmp_path: Path) -> None:
-    """Figures over a million with no scale: whole dollars only if the report states no scale."""
+    """Figures with no scale: whole dollars only if the report states no scale and shows
+    whole dollars (its prose quotes a table figure so); a report that states no scale and
+    shows none builds no money claim (the session-7 builder read RHP's thousands as dollars)."""
     big = "| | 2023 | 2022 |\n| Net sales | 2,451,165 | 3,862,682 |\n| Cost of sales | 1,200,000 | 1,500,000 |"
     path = tmp_path / "BIG-2024-03-01_10-K.json"
     context = [{"id": 0, "type": "table", "context": big}]
     path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
+    assert not build_claims_for_document(load_findver_report(path), path.name, per_table=4)
+    said = {"id": 5, "type": "text", "context": "Net sales fell to $2,451,165 in 2023."}
+    path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": [*context, said]}))
     rows = build_claims_for_document(load_findver_report(path), path.name, per_table=4)
     assert any("$" in r["statement"] or "by" in r["statement"] for r in rows)
+    assert not any("thousand" in r["statement"] for r in rows)
     scaled = (
         "| (in thousands) | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Costs | 3,000 | 2,000 |"
     )
@@ -945,3 +951,30 @@ def test_negative_rows_without_a_cost_or_outflow_name_get_no_change_claim(
         "Free cash flow", ("2022", "2023"), 1,
     )  # fmt: skip
     assert not self_check(fcf, report).passed
+
+
+def test_a_report_without_a_scale_takes_the_one_its_per_share_figures_show(
+    tmp_path: Path,
+) -> None:
+    """ZOM-like: no scale anywhere, prose quoting "$33,638" as if dollars; a loss of $(0.03)
+    per share on 978 million shares is $29-34 million, so the table is in thousands, for the
+    builder and (by its own reading) the self-check."""
+    from finprobe.benchmarks.findver.selfcheck import self_check
+
+    table = (
+        "| | 2023 | 2022 |\n| Revenue | $ 25,182 | $ 18,900 |\n| Net loss | (33,638) | (17,860) |\n"
+        "| Net loss per share, basic and diluted | $ (0.03) | $ (0.02) |\n"
+        "| Weighted average shares outstanding, basic and diluted | 978,013,000 | 978,000,000 |"
+    )
+    path = tmp_path / "ZZZ-2024-03-01_10-K.json"
+    context = [
+        {"id": 0, "type": "text", "context": "Our net loss was $33,638 and $17,860."},
+        {"id": 1, "type": "table", "context": table},
+    ]
+    path.write_text(json.dumps({"url": "x", "report_type": "10-K", "context": context}))
+    rows = [r for s in range(10) for r in build_claims_for_document(load_findver_report(path), path.name, s, 6)]  # fmt: skip
+    money = [r for r in rows if r["cells"][0]["row"] == "Revenue" and r["kind"] != "pct_change"]
+    assert money and all("thousand" in r["statement"] for r in money)
+    assert all(self_check(r, path).passed for r in rows)
+    claim = _old_claim("Revenue was $25,182 in 2023.", "Revenue", ("2023",), 1)
+    assert self_check(claim, path).reason == "scale differs"

@@ -60,6 +60,12 @@ _EXCEPT_SHARES = re.compile(r"(?i)\bexcept\b(?:(?!\bper\b)[^)]){0,60}?\bshares?\
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
 )
+# ... but an amount that speaks of shares is money: "Comprehensive loss attributable to the
+# Company's common shares", "Dividends on common shares", "Proceeds from issuance of shares"
+_MONEY_OF_SHARES = re.compile(
+    r"(?i)\b(?:income|loss(?:es)?|earnings|profits?|dividends?|proceeds|payments?|value|"
+    r"costs?|expenses?|compensation|premium|capital|amount|attributable)\b"
+)
 _SKIP_ROW = re.compile(
     r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions)\b"
 )
@@ -90,6 +96,45 @@ _SIGNED_MEASURE = re.compile(
     r"net\s+(?:change|increase|decrease)|provided)\b"
 )
 _EXPENSE = re.compile(r"(?i)\b(?:expenses?|costs?|charges?)\b")
+# words that say what a figure measures; a label in capitals without one ("Brand
+# Tripadvisor", "Variable Prepaid Forward", "Gaylord Texan") names a segment, a property
+# or an instrument, and a claim on it must take its measure from a heading
+_MEASURE = re.compile(
+    r"(?i)\b(?:revenues?|sales|income|expenses?|costs?|profits?|loss(?:es)?|gains?|assets?|"
+    r"liabilit(?:y|ies)|cash|debt|equity|margins?|ebitda|oibda|ebit|fees?|tax(?:es)?|"
+    r"payables?|receivables?|inventor(?:y|ies)|goodwill|depreciation|amorti[sz]ation|"
+    r"compensation|interest|dividends?|capital|reserves?|allowances?|deficit|earnings|"
+    r"balances?|values?|prices?|shares|stock|units|borrowings?|notes|loans?|deposits?|"
+    r"investments?|property|properties|equipment|obligations?|payments?|proceeds|"
+    r"expenditures?|charges?|benefits?|rent|royalt(?:y|ies)|premiums?|claims|contributions?|"
+    r"distributions?|provisions?|wages|salaries|payroll|"
+    r"advertising|marketing|research|development|insurance|leases?|commissions?|"
+    r"impairments?|write-?\w+|purchases?|acquisitions?|repurchases?|bookings|backlog|"
+    r"securities|contracts?|intangibles?|buildings?|land|improvements|furniture|"
+    r"construction|fund(?:s|ing)?|spending|outlays?|"
+    r"net|total|comprehensive|financing|investing)\b"
+)
+_DEFERRED_TAX = re.compile(r"(?i)\bdeferred\s+(?:income\s+)?tax")
+_SEGMENT_ROW = re.compile(r"(?i)^(?:total\s+)?segments?\b")  # "Segment sales (a)"
+_SMALL_WORDS = {"and", "of", "the", "for", "from", "with", "in", "on", "to", "at", "by", "a"}
+
+
+def _proper_name(label: str) -> bool:
+    """Every word capitalised ("Brand Tripadvisor", "$ 500 M Term Loan B"): a name."""
+    words = [w for w in re.findall(r"[A-Za-z][\w’'&.-]*", label) if w.lower() not in _SMALL_WORDS]
+    return bool(words) and all(w[0].isupper() for w in words)
+
+
+def _needs(label: str, caption: str, scope: str) -> str:
+    """What the label leaves unsaid that the claim must say (see ``Row.needs``)."""
+    plain = re.sub(r"(?i)^total\s+", "", label)
+    if _SEGMENT_ROW.match(label) and not scope:
+        return "segment"
+    if _DEFERRED_TAX.search(caption) and not re.search(r"(?i)\b(?:deferred|tax(?:es)?)\b", label):
+        return "deferred tax"  # "Net operating loss carryforwards": the tax asset on them
+    if _proper_name(plain) and not _MEASURE.search(plain):
+        return "measure"
+    return ""
 
 
 def _signed_label(label: str) -> bool:
@@ -144,19 +189,32 @@ class Row:
     unit: str  # "money" | "per_share" | "count"
     scale: Decimal
     heading: str = ""  # the body heading the row sits under ("Revenues:"), if any
+    # what the label alone leaves unsaid, so that only its heading can say it: "measure" (a
+    # name, "Variable Prepaid Forward", measures nothing), "deferred tax" (a component of a
+    # deferred tax table), "segment" ("Segment sales" of an unnamed segment); "" if nothing
+    needs: str = ""
 
     @property
     def name(self) -> str:
-        """The row as a claim names it: a bare label ("United States") keeps its heading."""
-        if self.heading and len(self.label.split()) <= 3 and not _TOTAL.search(self.label):
+        """The row as a claim names it: a bare label ("United States") keeps its heading,
+        and so does a label that needs it to say what it measures."""
+        short = len(self.label.split()) <= 3 and not _TOTAL.search(self.label)
+        if self.heading and (short or self.needs):
             return f"{self.label} ({self.heading})"
         return self.label
 
     @property
     def named(self) -> bool:
-        """The row names a metric: "Other" or "Total" alone (no heading) names nothing."""
+        """The row names a metric: "Other" or "Total" alone (no heading) names nothing,
+        nor does a label that needs a heading it lacks."""
         if _ADJUSTMENT.match(self.label):
             return False  # "Less: Current portion": an adjustment to the rows around it
+        if self.needs == "segment":
+            return False  # which segment's sales? the table does not say
+        if self.needs == "measure" and not _MEASURE.search(self.heading):
+            return False
+        if self.needs == "deferred tax" and not _DEFERRED_TAX.search(self.heading):
+            return False
         return not _GENERIC_LABEL.fullmatch(self.name.strip(" :"))
 
     @property
@@ -241,12 +299,16 @@ _COLUMN_WORDS = re.compile(r"[A-Za-z]{3,}")
 _NOT_APPLICABLE = re.compile(r"(?i)^\(?(?:n/?a|n/?m|nil|none|not\s+\w+)\)?\*?$")
 
 
-def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | None:
+def table_facts(
+    table: Any, report_states_scale: bool = False, basis: Decimal | None = None
+) -> TableFacts | None:
     """Rows of numbers under year columns, or None when the table has no such shape.
 
-    ``report_states_scale``: other tables of the report state a scale ("in
-    thousands"), so a table without one has lost its caption: its money rows
-    are not read as whole dollars.
+    A table that states no scale has its money rows read in the report's ``basis``
+    (whole dollars, or thousands whose caption was lost: see ``report_basis``) only
+    when the report states no scale anywhere (``report_states_scale`` False: else
+    the table lost its own caption); with no basis established (a hotel REIT's
+    "Total debt | 3,377,028", no scale stated anywhere) only per-share rows are kept.
     """
     if table.header_rows < 1 or len(table.cells) < 3:
         return None
@@ -269,6 +331,13 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
         return None
     labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
     caption = (table.pre_text or "") + " " + " ".join(" ".join(row) for row in table.cells[:3])
+    # the title and lead-in (the last lines before the table) and the header: what the
+    # table measures ("SCHEDULE OF DEFERRED TAX ASSETS")
+    title = "\n".join(
+        [ln for ln in (table.pre_text or "").splitlines() if ln.strip()][-2:]
+        + [" ".join(row) for row in table.cells[: table.header_rows]]
+    )
+    scope = _scope(table.pre_text or "")
     rows: dict[str, Row] = {}
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
@@ -293,30 +362,36 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
             and (priced or not _SHARE_COUNT.search(label))
             and not _FOR_PER_SHARE.search(label)
         )
-        counted = not per_share and (_COUNT.search(label) or _SHARE_COUNT.search(label))
+        counted = not per_share and (
+            _SHARE_COUNT.search(label)
+            or (_COUNT.search(label) and not _MONEY_OF_SHARES.search(label))
+        )
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
         if counted and re.search(r"(?i)\bshares?\b", label) and _EXCEPT_SHARES.search(caption):
             scale = Decimal(1)
         if scale not in _SCALE_WORDS:
             continue
-        rows[label] = Row(label, r, cells, unit, scale, _heading(table, r))
+        needs = _needs(label, title, scope)
+        rows[label] = Row(label, r, cells, unit, scale, _heading(table, r), needs)
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"
     scale_source = "table"
     if table.scale == 1 and not any(r.scale != 1 for r in rows.values()):
-        # no scale stated: whole dollars only in a report that states no scale anywhere
-        # (else the caption was lost) and with figures too large to be in thousands
-        money = [abs(c.value) for r in rows.values() if r.unit == "money" for c in r.cells.values()]
-        if report_states_scale or max(money, default=0) < 1_000_000:
+        # no scale stated: the report's basis, where it is established (see above)
+        if report_states_scale or basis is None:
             rows = {k: v for k, v in rows.items() if v.unit == "per_share"}
-        scale_source = "whole dollars"
+        elif basis != 1:
+            for row in rows.values():
+                if row.unit == "money":
+                    row.scale = basis
+        scale_source = "whole dollars" if basis == 1 else "report basis"
     if len(rows) < 2:
         return None
     evidence_id = table.source_id if table.source_id is not None else table.id
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
     facts.span = next(iter(spans), "")
-    facts.scope = _scope(table.pre_text or "")
+    facts.scope = scope
     facts.totals = _totals(table, facts, periods)
     return facts
 
@@ -349,14 +424,43 @@ def _scope(pre_text: str) -> str:
     return ""
 
 
+_RESULT_LINE = re.compile(
+    r"(?i)^(?:net\s+|operating\s+|gross\s+|comprehensive\s+)(?:income|loss|earnings|profit)\b"
+    r"|^(?:income|loss|earnings)\s*(?:\(\s*loss\s*\)\s*)?(?:from\s+operations|before)\b"
+)
+
+
+def _is_heading(table: Any, r: int) -> bool:
+    """A body row that only names what follows; a row that shows "$" beside empty figure
+    cells ("Accounts Payable | $ | | $ |") is a row whose figures are missing, not a heading."""
+    values = table.cells[r][table.header_cols :]
+    return table.is_body_heading(r) and not any("$" in str(x) for x in values)
+
+
 def _heading(table: Any, r: int) -> str:
-    """The nearest body heading above row r, without its colon; "" if none."""
+    """The body heading of the section row r sits in, without its colon; "" if none.
+
+    A section ends at its total ("Current assets:" ... "Total current assets"), or at a
+    subtotal without a label: the rows below it ("Intangible assets, net", "Net loss")
+    are not in that section. A heading in capitals right under the header ("COMPREHENSIVE
+    INCOME") is the table's title, which names no section. A result line ("Income before
+    income taxes", "Net income", "Comprehensive income") is in no section and ends the one
+    above it even without a total (TNET: "Other income (expense):" ... "Interest income",
+    then "Income before provision for income taxes")."""
+    if _RESULT_LINE.search(table.row_label(r)):
+        return ""
     for i in range(r - 1, table.header_rows - 1, -1):
-        if table.is_body_heading(i):
-            text = table.row_label(i).strip().rstrip(":").strip()
+        if _is_heading(table, i):
+            text = _FOOTNOTE.sub("", table.row_label(i)).strip().rstrip(":").strip()
             if _PROSE_SCALE.search(text) or text.startswith("("):
                 return ""  # "(in millions, except for percentages)": a caption, not a heading
+            if i == table.header_rows and text.isupper():
+                return ""
             return text  # as written: headings often start with a name ("Corsair Gaming, Inc. ...")
+        label = _FOOTNOTE.sub("", table.row_label(i)).strip(" \u200b")
+        figures = any(re.search(r"\d", str(x)) for x in table.cells[i][table.header_cols :])
+        if figures and (not label or _TOTAL.search(label) or _RESULT_LINE.search(label)):
+            return ""
     return ""
 
 
@@ -425,10 +529,13 @@ def row_name(row: Row) -> str:
 
 
 def _name(label: str) -> str:
-    """A row label inside a sentence: lower-cased unless it starts with a name or acronym."""
+    """A row label inside a sentence: lower-cased unless it starts with a name or acronym,
+    or is a name itself ("Gaylord Texan", "Viator": capitals throughout, as written)."""
     first = label.split()[0] if label.split() else ""
     if (first.isupper() and len(first) > 1) or any(ch.isupper() for ch in first[1:]):
         return label  # "EBITDA", "IoT data" (not "ioT data")
+    if _proper_name(label.split(" (")[0]) and not _TOTAL.search(label.split(" (")[0]):
+        return label
     return label[0].lower() + label[1:]
 
 
@@ -675,6 +782,10 @@ def _change(
     size_new, size_old = abs(a.value), abs(b.value)
     if size_new == size_old or (pct and size_old == 0):
         return None
+    if size_new == 0 and (pct or loss):
+        # gone to zero: "decreased by 100.00%" and "the loss narrowed by $X" say it in a
+        # way no analyst would; the lookup of the old figure and "decreased by $X" remain
+        return None
     grew = size_new > size_old
     direction = _direction(loss, grew)
     decimals = max(a.decimals, b.decimals)
@@ -780,6 +891,14 @@ def _ratio_candidates(facts: TableFacts) -> list[tuple[str, str, str | None]]:
     return pairs
 
 
+def _share_named(part: Row, whole: Row) -> bool:
+    """Both rows of a share named: "Gaylord Texan made up 19.55% of total Hospitality
+    segment revenues" takes its measure from the whole."""
+    if not whole.named:
+        return False
+    return part.named or (part.needs == "measure" and bool(_MEASURE.search(whole.label)))
+
+
 def _claims_from_table(
     facts: TableFacts, company: str, rng: random.Random, per_table: int
 ) -> list[BuiltClaim]:
@@ -799,7 +918,7 @@ def _claims_from_table(
         claim: BuiltClaim | None
         if kind == "ratio":
             part, whole, name = rng.choice(ratios)
-            if not facts.rows[part].named:
+            if not _share_named(facts.rows[part], facts.rows[whole]):
                 continue
             claim = _ratio(
                 facts, facts.rows[part], facts.rows[whole], new, refute, rng, company, name
@@ -817,6 +936,63 @@ def _claims_from_table(
     return out
 
 
+# "$2,817,340" in prose, no scale word after it: a figure quoted in whole dollars
+_WHOLE_DOLLARS = re.compile(
+    r"\$\s?(\d{1,3}(?:,\d{3})+)(?![\d,]|\.\d)(?!\s*(?:thousand|million|billion))"
+)
+_TABLE_FIGURE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
+
+
+def _prose_quotes_whole_dollars(doc: Any) -> bool:
+    """Does the report's prose quote, in whole dollars, a figure of 10,000 or more that
+    one of its tables shows? Then its tables are in whole dollars; a report whose prose
+    says "$93.7 million" of a table's 93,712 is in thousands."""
+    quoted = {m.group(1) for p in doc.paragraphs for m in _WHOLE_DOLLARS.finditer(p.text)} - {
+        f"{n:,}" for n in range(1000, 10_000)
+    }
+    if not quoted:
+        return False
+    shown = {
+        m.group() for t in doc.tables for row in t.cells for x in row
+        for m in _TABLE_FIGURE.finditer(str(x))
+    }  # fmt: skip
+    return bool(quoted & shown)
+
+
+_NET_RESULT = re.compile(
+    r"(?i)^net\s+(?:income|loss|earnings)(?:\s*\(\s*loss\s*\))?"
+    r"(?:\s+attributable\s+to\s+[\w\s’']+)?$"
+)
+
+
+def report_basis(doc: Any) -> Decimal | None:
+    """The scale of a report that states none: per-share figures fix it, since earnings per
+    share times weighted shares is the net result in dollars (ZOM: a loss of $(0.03) on
+    978 million shares is $33.6 million, so "Net loss | (33,638)" is in thousands); without
+    that, whole dollars when the prose quotes table figures so ("$2,817,340"); else None."""
+    ratios = []
+    for table in doc.tables:
+        facts = table_facts(table, False, Decimal(1))
+        if facts is None:
+            continue
+        rows = list(facts.rows.values())
+        net = next((r for r in rows if _NET_RESULT.match(r.label) and r.unit == "money"), None)
+        eps = next((r for r in rows if r.unit == "per_share"), None)
+        shares = next((r for r in rows if r.unit == "count" and _SHARE_COUNT.search(r.label)), None)
+        if not (net and eps and shares):
+            continue
+        new = facts.periods[0]
+        n, e, c = (abs(r.cells[new].value) for r in (net, eps, shares))
+        if n and e >= Decimal("0.01") and c:  # "(0.03)": within 20%, far from 1,000x
+            ratios.append(e * c / n)
+    for scale in (Decimal(1), Decimal(1000), Decimal(1_000_000)):
+        if ratios and all(scale / 3 < r < scale * 3 for r in ratios):
+            return scale
+    if ratios:
+        return None  # per-share figures that fit no scale, or disagree
+    return Decimal(1) if _prose_quotes_whole_dollars(doc) else None
+
+
 def build_claims_for_document(
     doc: Any, report_name: str, seed: int = 0, per_table: int = 2, max_tables: int = 8
 ) -> list[dict[str, Any]]:
@@ -830,7 +1006,10 @@ def build_claims_for_document(
     states_scale = any(t.scale != 1 for t in doc.tables) or any(
         _PROSE_SCALE.search(p.text) for p in doc.paragraphs
     )
-    all_facts = [f for f in (table_facts(t, states_scale) for t in doc.tables) if f is not None]
+    basis = None if states_scale else report_basis(doc)
+    all_facts = [
+        f for f in (table_facts(t, states_scale, basis) for t in doc.tables) if f is not None
+    ]
     rng.shuffle(all_facts)
     rows = []
     for facts in all_facts[:max_tables]:

@@ -19,7 +19,7 @@ import functools
 import gzip
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -101,6 +101,11 @@ class _RawTable:
     years: list[str]  # the header's years, left to right
     scale: Decimal
     shares_unscaled: bool = False  # "(in thousands, except share data)"
+    scale_stated: bool = False  # found in the header or the text before the table
+    # every pipe line, header included: (label, shows figures or "$"), and each row's line
+    lines: list[tuple[str, bool]] = field(default_factory=list)
+    row_lines: list[int] = field(default_factory=list)
+    title: str = ""  # the text just before the table and its header lines
 
 
 @functools.lru_cache(maxsize=8)
@@ -138,6 +143,8 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
     rows: list[tuple[str, list[Decimal]]] = []
     years: list[str] = []
     body = False
+    seen: list[tuple[str, bool]] = []
+    row_lines: list[int] = []
     for line in lines:
         cells = [_clean(c) for c in line.strip().strip("|").split("|")]
         label, rest = cells[0], " ".join(c for c in cells[1:] if c)
@@ -147,6 +154,7 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         if not body and no_figures:
             if len(line_years) > len(years):
                 years = line_years
+            seen.append((label, "$" in rest))
             continue
         if body and no_figures and len(_YEAR.findall(rest)) >= 2:
             break  # another table's header in the same entry: its rows are not under ours
@@ -154,8 +162,141 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
             break  # ... also one without years ("Obligations | Instruments | Total")
         if figures:
             body = True
+        row_lines.append(len(seen))
+        seen.append((label, bool(figures) or "$" in rest))
         rows.append((label, figures))
-    return _RawTable(rows, years, scale, unscaled)
+    title = prose[-300:] + " " + " ".join(lines[: len(seen) - len(rows)])
+    return _RawTable(rows, years, scale, unscaled, found is not None, seen, row_lines, title)
+
+
+# ----------------------------------------------------------------------------- the claim's words
+
+_TOTAL_LINE = re.compile(r"(?i)^total\b|\btotal\s*$")
+_RESULT_ROW = re.compile(
+    r"(?i)(?:net|operating|gross|comprehensive)\s+(?:income|loss|earnings|profit)\b"
+    r"|(?:income|loss|earnings)\b[^|]{0,12}?\b(?:from\s+operations|before)\b"
+)
+
+
+def _section(table: _RawTable, row: int) -> str:
+    """The label-only line above the row, lower-cased and without its colon, unless a total
+    or an unlabelled line of figures or a result (net, operating or pre-tax income or loss)
+    comes between (the section ended there) or is the row itself; "" if none."""
+    if _RESULT_ROW.match(table.rows[row][0]):
+        return ""
+    for label, shows in reversed(table.lines[: table.row_lines[row]]):
+        label = _MARK.sub("", label).strip()
+        if shows and (not label or _TOTAL_LINE.search(label) or _RESULT_ROW.match(label)):
+            return ""
+        if not shows and label:
+            return label.rstrip(":").strip().lower()
+    return ""
+
+
+def _groups(text: str) -> list[str]:
+    """The text inside each pair of parentheses, nested ones too."""
+    out, opened = [], []
+    for i, ch in enumerate(text):
+        if ch == "(":
+            opened.append(i)
+        elif ch == ")" and opened:
+            out.append(text[opened.pop() + 1 : i])
+    return out
+
+
+def _sections_hold(statement: str, claim: dict[str, Any], table: _RawTable) -> bool:
+    """Every bracketed name in the claim that is not part of a cited label ("Intangible
+    assets, net (Current assets)") is the section its cited row sits in."""
+    labels = [_clean(c["row"]).lower() for c in claim.get("cells") or []]
+    sections = set()
+    for c in claim.get("cells") or []:
+        want = _clean(c["row"]).lower()
+        at = [i for i, (lb, _) in enumerate(table.rows) if _MARK.sub("", lb).lower() == want]
+        sections |= {_section(table, i) for i in at}
+    for group in _groups(statement):
+        said = group.strip().lower()
+        if any(f"({said})" in text for text in labels + list(sections)) or " over " in said:
+            continue  # "Net income (loss)", "Net cash provided by (used in)"; a margin's "(part over whole)"
+        if said not in sections - {""}:
+            return False
+    return True
+
+
+# a figure's measure: a claim whose subject is a name in capitals ("Variable Prepaid
+# Forward", "Brand Tripadvisor") with none of these says nothing of what was measured
+_MEASURE_NOUN = re.compile(
+    r"(?i)\b(?:revenues?|sales|income|expenses?|costs?|profits?|loss(?:es)?|gains?|assets?|"
+    r"liabilit\w+|cash|debt|equity|margins?|ebitda|oibda|fees?|tax\w*|payables?|"
+    r"receivables?|inventor\w+|goodwill|depreciation|amorti\w+|compensation|interest|"
+    r"dividends?|capital|reserves?|allowances?|deficit|earnings|balances?|values?|stock|"
+    r"shares|borrowings?|notes|loans?|deposits?|investments?|propert\w+|equipment|"
+    r"obligations?|payments?|proceeds|expenditures?|charges?|benefits?|accru\w+|deferred|"
+    r"leases?|purchases?|net|total|operating|financing|investing)\b"
+)
+
+
+def _names_a_measure(subject: str) -> bool:
+    """A lower-case word in the subject (a phrase, not a name) or a measure noun."""
+    subject = subject.split("'s ", 1)[-1]
+    if _MEASURE_NOUN.search(subject):
+        return True
+    words = [w for w in re.findall(r"[A-Za-z][\w’'-]*", subject) if len(w) > 3]
+    return any(w[0].islower() for w in words[1:]) or (bool(words) and words[0][0].islower())
+
+
+# ----------------------------------------------------------------------------- report basis
+
+_NET_ROW = re.compile(r"(?i)^net\s+(?:income|loss|earnings)(?:\s*\(\s*loss\s*\))?$")
+_WEIGHTED_ROW = re.compile(r"(?i)\bweighted\b.*\bshares\b")
+_DOLLARS_IN_PROSE = re.compile(
+    r"\$\s?(\d{1,3}(?:,\d{3}){1,})(?![\d,]|\.\d)(?!\s*(?:thousand|million|billion))"
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _report_basis(path: str) -> Decimal | None:
+    """The scale of a report that states none, by this module's own reading: net result,
+    per-share figure and weighted shares of one table (EPS x shares = the net result in
+    dollars); failing that, whole dollars when prose outside the tables quotes a figure of
+    10,000 or more that a table shows; else None."""
+    report = Path(path)
+    stat = report.stat()
+    entries = _report_entries(path, stat.st_mtime_ns, stat.st_size)
+    ratios = []
+    shown: set[str] = set()
+    prose: list[str] = []
+    for entry in entries:
+        text = str(entry.get("context") or "")
+        prose += [ln for ln in text.splitlines() if not ln.strip().startswith("|")]
+        shown |= set(re.findall(r"\d{1,3}(?:,\d{3})+", " ".join(
+            ln for ln in text.splitlines() if ln.strip().startswith("|")
+        )))  # fmt: skip
+        if "|" not in text:
+            continue
+        table = _read_entry(report, str(entry.get("id")))
+        if table is None or table.scale_stated:
+            continue
+        found: dict[str, Decimal] = {}
+        for label, figures in table.rows:
+            label = _MARK.sub("", label)
+            if not figures:
+                continue
+            if _NET_ROW.match(label):
+                found.setdefault("net", abs(figures[0]))
+            elif _PER_SHARE_ROW.search(label) and not _COUNT_ROW.search(label):
+                found.setdefault("eps", abs(figures[0]))
+            elif _WEIGHTED_ROW.search(label):
+                found.setdefault("shares", abs(figures[0]))
+        if len(found) == 3 and found["net"] and found["shares"] and found["eps"] >= Decimal("0.01"):
+            ratios.append(found["eps"] * found["shares"] / found["net"])
+    for scale in (Decimal(1), Decimal(1000), Decimal(1_000_000)):
+        if ratios and all(scale / 3 < r < scale * 3 for r in ratios):
+            return scale
+    if ratios:
+        return None
+    quoted = {m.group(1) for m in _DOLLARS_IN_PROSE.finditer("\n".join(prose))}
+    quoted = {q for q in quoted if int(q.replace(",", "")) >= 10_000}
+    return Decimal(1) if quoted & shown else None
 
 
 # Reading a row shown negative throughout by its size ("increased" as it grows more
@@ -223,9 +364,34 @@ def _cell(table: _RawTable, label: str, period: str) -> tuple[Decimal, list[Deci
     )
 
 
-def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
+_MONEY_WORDS = re.compile(
+    r"(?i)\b(?:income|loss|losses|earnings|dividends?|proceeds|payments?|value|costs?|"
+    r"expenses?|attributable)\b"
+)
+_COUNTED_ROW = re.compile(r"(?i)\bnumber\s+of\b|\bweighted\b|\bdenominator\b|\bshares used\b")
+_SEGMENT_WORD = re.compile(r"(?i)(?:(\S+)\s+)?\bsegments?\b")
+
+
+def _unnamed_segment(subject: str) -> bool:
+    """ "Segment sales": "segment" with no name before it ("Hospitality segment", "document
+    conversion segment" and "total segment" are named or all segments together)."""
+    for m in _SEGMENT_WORD.finditer(subject):
+        before = (m.group(1) or "").lower()
+        if before in ("", "the", "a", "an", "our", "its", "their", "of", "in", "per", "by"):
+            return True
+    return False
+
+
+def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None) -> bool | str:
     statement: str = claim["statement"]
     kind = claim["kind"]
+    if not _sections_hold(statement, claim, table):
+        return "bracketed section is not the row's"
+    rows = [c["row"] for c in claim.get("cells") or []]
+    if re.search(r"\d(?: thousand| million| billion)? shares\b", statement) and any(
+        _MONEY_WORDS.search(r) and not _COUNTED_ROW.search(r) for r in rows
+    ):
+        return "share count for an amount"  # "Comprehensive loss attributable to ... shares"
     cited = []
     for c in claim.get("cells") or []:
         got = _cell(table, c["row"], c["period"])
@@ -238,6 +404,10 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
     counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
     # share counts under "(in thousands, except share data)" are not in thousands
     scale = Decimal(1) if counted and table.shares_unscaled else table.scale
+    if not table.scale_stated and not (per_share or counted) and kind in ("lookup", "change"):
+        if basis is None:
+            return "scale not established"  # no scale stated, none shown by the report
+        scale = basis
     # a per-share row by its label, unless its cells are whole thousands: "Net loss used to
     # compute loss per share | (115,461)" is an amount
     whole_thousands = all(v == v.to_integral_value() and abs(v) >= 1000 for v, _, _ in cited)
@@ -272,6 +442,8 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         # never on a signed measure (a negative EBITDA is no cost)
         if not _names_row(statement[: m.start()], claim["cells"][0]["row"]):
             return "subject does not name the row"
+        if problem := _subject_problem(statement[: m.start()], table):
+            return problem
         sign_ok = said_negative == (value < 0) or (
             value < 0 and not any(v > 0 for v in row) and _size_reading_ok(statement[: m.start()])
         )
@@ -286,6 +458,10 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         subject = statement[: m.start()]
         if not _names_row(subject, claim["cells"][0]["row"]):
             return "subject does not name the row"
+        if problem := _subject_problem(subject, table):
+            return problem
+        if new == 0 and (m.group(3) or m.group(1) in ("widened", "narrowed")):
+            return "a change to zero by a percentage or a loss's size"  # "narrowed by 100.00%"
         if any(v < 0 for v in row) and not _size_reading_ok(subject):
             return "negative throughout, read by size"  # "EBITDA decreased" of (3,130) <- (4,044)
         if m.group(1) in ("widened", "narrowed") and not re.search(r"(?i)\bloss(?:es)?\b", subject):
@@ -322,13 +498,28 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
     return f"unknown kind {kind!r}"
 
 
+def _subject_problem(subject: str, table: _RawTable) -> str | None:
+    """What the claim's subject fails to say of its row, or None."""
+    plain = re.sub(r"\([^()]*(?:\([^()]*\))?[^()]*\)", " ", subject)  # brackets aside
+    if _unnamed_segment(plain.split("'s ", 1)[-1]):
+        return "segment not named"  # "Segment sales": whose?
+    if not _names_a_measure(subject):
+        return "subject names no measure"
+    if re.search(r"(?i)\bdeferred\s+(?:income\s+)?tax", table.title) and not re.search(
+        r"(?i)\b(?:deferred|tax\w*)\b", subject
+    ):
+        return "subject names no measure"  # "Net operating loss carryforwards" of a tax table
+    return None
+
+
 def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
     """Does the claim's label agree with the cited cells, read again from the report file?"""
     [evidence] = claim["relevant_context"]
     table = _read_entry(report, str(evidence))
     if table is None:
         return CheckResult(False, "evidence entry not found")
-    holds = _holds(claim, table)
+    basis = None if table.scale_stated else _report_basis(str(report))
+    holds = _holds(claim, table, basis)
     if isinstance(holds, str):
         return CheckResult(False, holds)
     if holds != claim["entailment_label"]:

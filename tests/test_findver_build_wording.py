@@ -1,0 +1,177 @@
+"""FinDVer builder: the wording faults the session-7 hand checks left open, as golden cases on
+real dev reports. Each claim below was built by the session-7 builder; the builder no longer
+makes it, and the independent self-check (re-reading the report file) refuses it."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import pytest
+from shared_data import SHARED
+
+from finprobe.benchmarks.findver.build import build_claims_for_document
+from finprobe.benchmarks.findver.selfcheck import self_check
+from finprobe.document import load_findver_report
+
+REPORTS = SHARED / "data" / "findver" / "reports"
+pytestmark = pytest.mark.skipif(not REPORTS.is_dir(), reason="no shared FinDVer data")
+
+
+def _path(ticker: str) -> Path:
+    [path] = REPORTS.glob(f"{ticker}-*.json.gz")
+    return path
+
+
+@functools.cache
+def _built(ticker: str) -> tuple[dict, ...]:
+    """Claims from every table of the report over several draws, before the self-check."""
+    path = _path(ticker)
+    doc = load_findver_report(path)
+    name = path.name.removesuffix(".gz")
+    return tuple(
+        claim for seed in range(6) for claim in build_claims_for_document(doc, name, seed, 6, 400)
+    )
+
+
+def _claim(statement: str, label: bool, evidence: int, row: str, *periods: str) -> dict:
+    kind = "lookup" if " was " in statement else "pct_change" if "%" in statement else "change"
+    return {
+        "statement": statement,
+        "entailment_label": label,
+        "kind": kind,
+        "relevant_context": [evidence],
+        "cells": [{"row": row, "period": p} for p in periods],
+    }
+
+
+def _refused(ticker: str, claim: dict) -> str:
+    result = self_check(claim, _path(ticker))
+    assert not result.passed, claim["statement"]
+    return result.reason
+
+
+def test_a_bracketed_section_is_the_one_the_row_sits_in() -> None:
+    """VEEV: "Intangible assets, net (Current assets)" sits below "Total current assets";
+    VRVR: "Net loss (Other income (expense))" below "Total other expense, net"."""
+    veev = [c for c in _built("VEEV") if c["relevant_context"] == [266]]
+    assert veev and not any("(Current assets)" in c["statement"] for c in veev if c["cells"][0]["row"] not in ("Cash and cash equivalents", "Short-term investments", "Unbilled accounts receivable"))  # fmt: skip
+    named = {c["cells"][0]["row"]: c["statement"] for c in veev if c["kind"] == "lookup"}
+    if "Intangible assets, net" in named:
+        assert "(" not in named["Intangible assets, net"]
+    vrvr = [c for c in _built("VRVR") if c["relevant_context"] == [53]]
+    assert vrvr and not any("Net loss (" in c["statement"] for c in vrvr)
+    assert any("(Operating expenses)" in c["statement"] for c in vrvr)  # still inside it
+    row = "Intangible assets, net"
+    said = f"{row} (Current assets) was $63,017 thousand in 2024."
+    assert _refused("VEEV", _claim(said, True, 266, row, "2024")) == (
+        "bracketed section is not the row's"
+    )
+    # the same row without the wrong section passes: the check is about the section
+    assert self_check(_claim(f"{row} was $63,017 thousand in 2024.", True, 266, row, "2024"), _path("VEEV")).passed  # fmt: skip
+    said = "Net loss (Other income (expense)) was $2,817,340 in 2023."
+    assert _refused("VRVR", _claim(said, True, 53, "Net loss", "2023")) == (
+        "bracketed section is not the row's"
+    )
+
+
+def test_the_subject_names_what_the_row_measures() -> None:
+    """LTRPA: "Variable Prepaid Forward was negative $5 million" (a gain or loss on it);
+    HGYN: "Net operating loss carryforwards was $20,457,553" (the deferred tax asset)."""
+    assert not any(c["cells"][0]["row"] == "Variable Prepaid Forward" for c in _built("LTRPA"))
+    # a segment's name alone names nothing; under a heading that names the measure it may
+    brand = {c["statement"] for c in _built("LTRPA") if c["cells"][0]["row"] == "Brand Tripadvisor"}
+    assert brand and all("Brand Tripadvisor (Revenue)" in s for s in brand)
+    # a share whose whole names the measure keeps the part's name: "Viator (Revenue)"
+    assert any(c["statement"].startswith("In 2023, Viator (Revenue) made up") for c in _built("LTRPA"))  # fmt: skip
+    hgyn = [c for c in _built("HGYN") if c["relevant_context"] == [117]]
+    assert not hgyn
+    row = "Variable Prepaid Forward"
+    said = f"{row} was negative $5 million in 2023."
+    assert _refused("LTRPA", _claim(said, True, 54, row, "2023")) == "subject names no measure"
+    row = "Net operating loss carryforwards"
+    said = f"{row} was $20,457,553 in 2023."
+    assert _refused("HGYN", _claim(said, True, 117, row, "2023")) == "subject names no measure"
+
+
+def test_a_segment_row_of_an_unnamed_segment_is_not_claimed() -> None:
+    """BCC: "Segment income decreased by $238.1 million" of a table that never says whose."""
+    bcc = _built("BCC")
+    assert bcc and not any(re.match(r"(?i)segment\b", c["statement"]) for c in bcc)
+    row = "Segment income"
+    said = f"{row} decreased by $238.1 million from 2022 to 2023."
+    assert _refused("BCC", _claim(said, True, 18, row, "2022", "2023")) == "segment not named"
+
+
+def test_a_row_with_missing_figures_is_no_heading() -> None:
+    """GGROU: "Accounts Payable | $ | | $ |" named the row below it: "Accrued Liabilities
+    (Accounts Payable $)"; it sits under "Current Liabilities"."""
+    accrued = [c for c in _built("GGROU") if c["cells"][0]["row"] == "Accrued Liabilities"]
+    assert accrued
+    assert all("Accrued Liabilities (Current Liabilities)" in c["statement"] for c in accrued)
+    row = "Accrued Liabilities"
+    said = f"{row} (Accounts Payable $) increased by $216 thousand from 2022 to 2023."
+    assert _refused("GGROU", _claim(said, True, 101, row, "2022", "2023")) == (
+        "bracketed section is not the row's"
+    )
+    ok = f"{row} (Current Liabilities) increased by $216 thousand from 2022 to 2023."
+    assert self_check(_claim(ok, True, 101, row, "2022", "2023"), _path("GGROU")).passed
+
+
+def test_an_amount_that_speaks_of_shares_is_money() -> None:
+    """LVVR: "Comprehensive loss attributable to the Company's common shares was 358 thousand
+    shares"; the share count of the same report stays a count."""
+    row = "Comprehensive loss attributable to the Company’s common shares"
+    lvvr = _built("LVVR")
+    loss = [c for c in lvvr if c["cells"][0]["row"] == row]
+    assert loss and not any(re.search(r"\d shares in", c["statement"]) for c in loss)
+    assert any("$6,754 thousand" in c["statement"] for c in loss if c["entailment_label"])
+    said = f"{row} was 6,754 thousand shares in 2023."
+    assert _refused("LVVR", _claim(said, True, 181, row, "2023")) == "share count for an amount"
+    count = "Weighted average number of common shares outstanding, basic and diluted"
+    assert any(c["statement"] == f"{count} was 12,967 thousand shares in 2023." for c in lvvr)
+
+
+def test_a_report_that_states_no_scale_is_read_only_where_its_figures_show_one() -> None:
+    """RHP states no scale anywhere; its "Total debt | 3,377,028" is in thousands (a $500 M
+    term loan shows 496,250): no money claim. ZOM states none either, but its loss per
+    share times its shares is its net loss in thousands: claims say "thousand". VRVR's
+    per-share figures fit whole dollars."""
+    assert not any(re.search(r"\$[\d,.]+ (?!per share)", c["statement"]) for c in _built("RHP"))
+    said = "Total debt was $3,377,028 in 2023."
+    assert _refused("RHP", _claim(said, True, 115, "Total debt", "2023")) == (
+        "scale not established"
+    )
+    zom = [c for c in _built("ZOM") if "$" in c["statement"] and "per share" not in c["statement"]]
+    assert zom and all(re.search(r"\$[\d,.]+ thousand", c["statement"]) for c in zom if c["kind"] in ("lookup", "change"))  # fmt: skip
+    vrvr = {c["statement"] for c in _built("VRVR") if c["cells"][0]["row"] == "Revenue – royalties"}
+    assert "Revenue – royalties decreased by $14,316 from 2022 to 2023." in vrvr
+    assert self_check(
+        _claim(
+            "Revenue – royalties was $130,400 in 2023.", True, 53, "Revenue – royalties", "2023"
+        ),
+        _path("VRVR"),
+    ).passed
+
+
+def test_a_change_to_zero_is_not_a_percentage_nor_a_narrowing() -> None:
+    """CHCI: "Net loss from discontinued operations, net of tax narrowed by 100.00%";
+    HYMCL: "Total cost of sales decreased by 100.00%"."""
+    row = "Net income (loss) from discontinued operations, net of tax"
+    for ticker in ("CHCI", "HYMCL"):
+        built = _built(ticker)
+        assert not any(
+            re.search(r"(?:decreased|narrowed) by 100\.00%", c["statement"]) for c in built
+        )
+        assert not any(c["cells"][0]["row"] == row and "narrowed" in c["statement"] for c in built)
+    said = (
+        "Net loss from discontinued operations, net of tax narrowed by 100.00% from 2022 to 2023."
+    )
+    assert _refused("CHCI", _claim(said, True, 68, row, "2022", "2023")) == (
+        "a change to zero by a percentage or a loss's size"
+    )
+    said = "Total cost of sales decreased by 100.00% from 2022 to 2023."
+    assert _refused("HYMCL", _claim(said, True, 243, "Total cost of sales", "2022", "2023")) == (
+        "a change to zero by a percentage or a loss's size"
+    )
