@@ -175,3 +175,32 @@ def test_a_change_to_zero_is_not_a_percentage_nor_a_narrowing() -> None:
     assert _refused("HYMCL", _claim(said, True, 243, "Total cost of sales", "2022", "2023")) == (
         "a change to zero by a percentage or a loss's size"
     )
+
+
+def test_a_span_stated_over_the_columns_or_in_the_lead_in_is_named() -> None:
+    """Hand check of session 8 (seed 811): CHHE's "Depreciation and amortization (Operating
+    Expenses) decreased by 49.04% from 2022 to 2023" is of six months ("The following table
+    summarizes our operating expenses for the six months ended December 31, 2023 and
+    2022:"); ETST's "Compensation – officers was $389,274 in 2023" of a fiscal quarter
+    ("Fiscal Quarter Ended December 31," over the years)."""
+    chhe = [c for c in _built("CHHE") if c["relevant_context"] == [107]]
+    assert chhe and all("for the six months ended December 31" in c["statement"] for c in chhe)
+    etst = [c for c in _built("ETST") if c["relevant_context"] == [71]]
+    assert etst and all("for the fiscal quarter ended December 31" in c["statement"] for c in etst)
+
+
+def test_a_part_equal_to_its_total_is_no_share() -> None:
+    """AMAO: "gross principal value of note payable – related party made up 100.00% of total
+    notes payable – related party, Net" (the discount was 0): true, says nothing."""
+    amao = [c for c in _built("AMAO") if c["kind"] == "share"]
+    assert amao and not any("100.00%" in c["statement"] for c in amao)
+    part = "Gross principal value of note payable – related party"
+    whole = "Total notes payable – related party, Net"
+    claim = {
+        "statement": f"In 2023, {part[0].lower() + part[1:]} made up 100.00% of {whole[0].lower() + whole[1:]}.",
+        "entailment_label": True,
+        "kind": "share",
+        "relevant_context": [92],
+        "cells": [{"row": part, "period": "2023"}, {"row": whole, "period": "2023"}],
+    }
+    assert _refused("AMAO", claim) == "share outside (0, 100)"

@@ -247,9 +247,23 @@ class TableFacts:
 
 
 _MONTHS_ENDED = re.compile(
-    r"(?i)\b(three|six|nine)\s+months\s*ended\s*"
+    r"(?i)\b(three\s+months|six\s+months|nine\s+months|(?:fiscal\s+)?quarter)\s*ended\s*"
     r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
 )  # "ended March 31", "ended December" (of "December 2023"), never "December 20"(23)
+
+
+def _span(match: re.Match[str]) -> str:
+    return f"{' '.join(match.group(1).lower().split())} ended {match.group(2)}"
+
+
+def _stated_span(table: Any) -> str:
+    """The span the header or the lead-in line states when the year columns' own labels do
+    not ("Fiscal Quarter Ended December 31," over "2023 | 2022"; "... for the six months
+    ended December 31, 2023 and 2022:"); "" if none or more than one."""
+    lines = [ln for ln in (table.pre_text or "").splitlines() if ln.strip()]
+    header = " ".join(" ".join(row) for row in table.cells[: table.header_rows])
+    found = {_span(m) for m in _MONTHS_ENDED.finditer(header + "\n" + "\n".join(lines[-1:]))}
+    return found.pop() if len(found) == 1 else ""
 
 
 def _percent_column(table: Any, c: int) -> bool:
@@ -325,7 +339,7 @@ def table_facts(
             return None  # two columns of one year (quarter and year to date, segments): ambiguous
         columns[c] = years[0]
         if m := _MONTHS_ENDED.search(label):
-            spans.add(f"{m.group(1).lower()} months ended {m.group(2)}")
+            spans.add(_span(m))
     periods = sorted(set(columns.values()), reverse=True)
     if len(periods) < 2 or len(spans) > 1:
         return None
@@ -390,7 +404,7 @@ def table_facts(
         return None
     evidence_id = table.source_id if table.source_id is not None else table.id
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
-    facts.span = next(iter(spans), "")
+    facts.span = next(iter(spans), "") or _stated_span(table)
     facts.scope = scope
     facts.totals = _totals(table, facts, periods)
     return facts
@@ -424,10 +438,11 @@ def _scope(pre_text: str) -> str:
     return ""
 
 
-_RESULT_LINE = re.compile(
-    r"(?i)^(?:net\s+|operating\s+|gross\s+|comprehensive\s+)(?:income|loss|earnings|profit)\b"
-    r"|^(?:income|loss|earnings)\s*(?:\(\s*loss\s*\)\s*)?(?:from\s+operations|before)\b"
-)
+def _result_line(label: str) -> bool:
+    """ "Net income (loss)", "Income before income taxes", "Comprehensive income": a result
+    of the lines above, not "Net income attributable to noncontrolling interests"."""
+    plain = _OR_INCOME.sub("", _OR_LOSS.sub("", _FOOTNOTE.sub("", label))).strip()
+    return bool(_RESULT.match(plain))
 
 
 def _is_heading(table: Any, r: int) -> bool:
@@ -447,7 +462,7 @@ def _heading(table: Any, r: int) -> str:
     income taxes", "Net income", "Comprehensive income") is in no section and ends the one
     above it even without a total (TNET: "Other income (expense):" ... "Interest income",
     then "Income before provision for income taxes")."""
-    if _RESULT_LINE.search(table.row_label(r)):
+    if _result_line(table.row_label(r)):
         return ""
     for i in range(r - 1, table.header_rows - 1, -1):
         if _is_heading(table, i):
@@ -459,7 +474,7 @@ def _heading(table: Any, r: int) -> str:
             return text  # as written: headings often start with a name ("Corsair Gaming, Inc. ...")
         label = _FOOTNOTE.sub("", table.row_label(i)).strip(" \u200b")
         figures = any(re.search(r"\d", str(x)) for x in table.cells[i][table.header_cols :])
-        if figures and (not label or _TOTAL.search(label) or _RESULT_LINE.search(label)):
+        if figures and (not label or _TOTAL.search(label) or _result_line(label)):
             return ""
     return ""
 
@@ -843,8 +858,8 @@ def _ratio(
     if a <= 0 or b <= 0 or a > b:
         return None  # never a share of a loss, never above the whole
     share = _pct(a / b * 100)
-    if share <= 0:
-        return None
+    if share <= 0 or share >= 100:
+        return None  # 100.00%: the other parts are zero; "made up all of" says nothing
     value, perturbation = share, None
     if refute:
         perturbation = "number"

@@ -173,16 +173,16 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
 
 _TOTAL_LINE = re.compile(r"(?i)^total\b|\btotal\s*$")
 _RESULT_ROW = re.compile(
-    r"(?i)(?:net|operating|gross|comprehensive)\s+(?:income|loss|earnings|profit)\b"
-    r"|(?:income|loss|earnings)\b[^|]{0,12}?\b(?:from\s+operations|before)\b"
-)
+    r"(?i)^(?:total\s+)?(?:net\s+|operating\s+|comprehensive\s+)?(?:income|loss|earnings|profit)"
+    r"(?:\s*[(/]\s*\(?(?:loss|income)\)?)?(?:\s+(?:from\s+operations|before\b[^|]{0,40}))?$"
+)  # "Net income (loss)", "Income before provision for income taxes", "Comprehensive loss"
 
 
 def _section(table: _RawTable, row: int) -> str:
     """The label-only line above the row, lower-cased and without its colon, unless a total
     or an unlabelled line of figures or a result (net, operating or pre-tax income or loss)
     comes between (the section ended there) or is the row itself; "" if none."""
-    if _RESULT_ROW.match(table.rows[row][0]):
+    if _RESULT_ROW.match(_MARK.sub("", table.rows[row][0]).strip()):
         return ""
     for label, shows in reversed(table.lines[: table.row_lines[row]]):
         label = _MARK.sub("", label).strip()
@@ -492,8 +492,8 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         if kind == "share" and part_at >= whole_at:
             return "the part is not above its total"
         true = (part / whole * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-        if not Decimal(0) < true <= 100:
-            return "share outside (0, 100]"
+        if not Decimal(0) < true < 100:
+            return "share outside (0, 100)"  # all of the whole: the other parts are zero
         return _dec(m.group(1)) == true
     return f"unknown kind {kind!r}"
 
