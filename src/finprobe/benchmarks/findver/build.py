@@ -442,7 +442,10 @@ def _result_line(label: str) -> bool:
     """ "Net income (loss)", "Income before income taxes", "Comprehensive income": a result
     of the lines above, not "Net income attributable to noncontrolling interests"."""
     plain = _OR_INCOME.sub("", _OR_LOSS.sub("", _FOOTNOTE.sub("", label))).strip()
-    return bool(_RESULT.match(plain))
+    return bool(_RESULT.match(plain) or _BEFORE.match(plain))
+
+
+_BEFORE = re.compile(r"(?i)^(?:income|earnings|profit|loss)\s+before\b")  # "... interest and taxes"
 
 
 def _is_heading(table: Any, r: int) -> bool:
