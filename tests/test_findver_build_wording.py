@@ -204,3 +204,15 @@ def test_a_part_equal_to_its_total_is_no_share() -> None:
         "cells": [{"row": part, "period": "2023"}, {"row": whole, "period": "2023"}],
     }
     assert _refused("AMAO", claim) == "share outside (0, 100)"
+
+
+def test_footnote_marks_and_tickers_stay_out_of_the_claim() -> None:
+    """Hand check of session 8 (seed 1208): "Aggregate carrying value (1) was $2,337.5
+    million" (marks "(1) (2)": one was left) and "... of total operating expenses for
+    KCAC-UN" (a ticker as the company's name)."""
+    lea = [c for c in _built("LEA") if c["cells"][0]["row"].startswith("Aggregate carrying")]
+    assert lea and all(c["cells"][0]["row"] == "Aggregate carrying value" for c in lea)
+    assert all("(1)" not in c["statement"] for c in lea)
+    assert all(self_check(c, _path("LEA")).passed for c in lea)  # it finds the row so named
+    kcac = _built("KCAC-UN")
+    assert kcac and not any("KCAC" in c["statement"] for c in kcac)

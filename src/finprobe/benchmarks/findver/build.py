@@ -70,8 +70,8 @@ _SKIP_ROW = re.compile(
     r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions)\b"
 )
 _FOOTNOTE = re.compile(
-    r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$"
-)  # "Deposits (2)": a footnote mark
+    r"(?:\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+))+\s*$"
+)  # "Deposits (2)", "Aggregate carrying value (1) (2)": footnote marks
 _LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
 _GENERIC_LABEL = re.compile(
     r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
@@ -1017,7 +1017,7 @@ def build_claims_for_document(
     """FinDVer-format claims (plus ``kind``, ``perturbation``, ``cells``) for one document."""
     rng = random.Random(f"{seed}:{report_name}")
     company = str(doc.metadata.get("company_name") or doc.metadata.get("company") or "").rstrip(".")
-    if company.isupper() and len(company) <= 6:
+    if re.fullmatch(r"[A-Z0-9.\-]{1,12}", company):  # "KCAC-UN"
         company = ""  # a ticker reads badly as a subject
     # a scale stated by a table or by the prose ("(In thousands, except per share data)"
     # heading the notes): a table without one has lost its caption, not its scale

@@ -31,7 +31,7 @@ _FIGURE = re.compile(
     r"|(?P<minus>[-−–]\s*)?\$?\s*(?P<pos>\d[\d,]*(?:\.\d+)?)\s*%?"  # 1,234  -5  $ 3.2  12%
     r"|(?<![\w.])(?P<dash>[—–−-]{1,3})(?![\w.])"  # a dash alone: zero
 )
-_MARK = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$")  # a footnote after a row label
+_MARK = re.compile(r"(?:\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+))+\s*$")  # footnotes after a label
 _PER_SHARE_ROW = re.compile(r"(?i)\bper\b[^,;]{0,30}?\b(?:share|unit)s?\b|\bEPS\b")
 _COUNT_ROW = re.compile(
     r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
