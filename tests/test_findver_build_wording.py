@@ -216,3 +216,14 @@ def test_footnote_marks_and_tickers_stay_out_of_the_claim() -> None:
     assert all(self_check(c, _path("LEA")).passed for c in lea)  # it finds the row so named
     kcac = _built("KCAC-UN")
     assert kcac and not any("KCAC" in c["statement"] for c in kcac)
+
+
+def test_a_maturity_schedule_is_no_run_of_periods() -> None:
+    """Hand check of session 8 (seed 1531): "Total long-term debt increased by $3,998
+    million from 2027 to 2028, for the three months ended March 31" read Bank of America's
+    debt maturities ("Remainder of 2024 | 2025 | ... | 2028 | Thereafter") as periods."""
+    bml = _built("BML-PG")
+    assert bml and not any(re.search(r"\b202[5-9]\b", c["statement"]) for c in bml)
+    said = "Total long-term debt increased by $5,712 million from 2027 to 2028."
+    claim = _claim(said, True, 52, "Total long-term debt", "2027", "2028")
+    assert _refused("BML-PG", claim) == "not a reporting period"

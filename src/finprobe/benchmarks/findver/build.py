@@ -310,6 +310,7 @@ def _end_of_first_table(table: Any) -> int:
 
 
 _COLUMN_WORDS = re.compile(r"[A-Za-z]{3,}")
+_SCHEDULE = re.compile(r"(?i)\bthereafter\b|\bremainder\s+of\b|\bbeyond\b")
 _NOT_APPLICABLE = re.compile(r"(?i)^\(?(?:n/?a|n/?m|nil|none|not\s+\w+)\)?\*?$")
 
 
@@ -343,6 +344,9 @@ def table_facts(
     periods = sorted(set(columns.values()), reverse=True)
     if len(periods) < 2 or len(spans) > 1:
         return None
+    header = " ".join(table.column_label(c) for c in range(table.header_cols, table.n_cols))
+    if _SCHEDULE.search(header):
+        return None  # "Remainder of 2024 | 2025 | ... | Thereafter": maturities, not periods
     labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
     caption = (table.pre_text or "") + " " + " ".join(" ".join(row) for row in table.cells[:3])
     # the title and lead-in (the last lines before the table) and the header: what the
@@ -1025,9 +1029,12 @@ def build_claims_for_document(
         _PROSE_SCALE.search(p.text) for p in doc.paragraphs
     )
     basis = None if states_scale else report_basis(doc)
+    filed = re.search(r"-((?:19|20)\d\d)-\d\d-\d\d_", report_name)
     all_facts = [
-        f for f in (table_facts(t, states_scale, basis) for t in doc.tables) if f is not None
-    ]
+        f
+        for f in (table_facts(t, states_scale, basis) for t in doc.tables)
+        if f is not None and not (filed and f.periods[0] > filed.group(1))
+    ]  # a year after the filing's is a maturity or a forecast, not a period reported
     rng.shuffle(all_facts)
     rows = []
     for facts in all_facts[:max_tables]:

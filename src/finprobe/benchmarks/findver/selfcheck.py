@@ -106,6 +106,7 @@ class _RawTable:
     lines: list[tuple[str, bool]] = field(default_factory=list)
     row_lines: list[int] = field(default_factory=list)
     title: str = ""  # the text just before the table and its header lines
+    header: str = ""  # the header lines alone
 
 
 @functools.lru_cache(maxsize=8)
@@ -165,8 +166,11 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         row_lines.append(len(seen))
         seen.append((label, bool(figures) or "$" in rest))
         rows.append((label, figures))
-    title = prose[-300:] + " " + " ".join(lines[: len(seen) - len(rows)])
-    return _RawTable(rows, years, scale, unscaled, found is not None, seen, row_lines, title)
+    header = " ".join(lines[: len(seen) - len(rows)])
+    title = prose[-300:] + " " + header
+    return _RawTable(
+        rows, years, scale, unscaled, found is not None, seen, row_lines, title, header
+    )
 
 
 # ----------------------------------------------------------------------------- the claim's words
@@ -518,6 +522,12 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
     table = _read_entry(report, str(evidence))
     if table is None:
         return CheckResult(False, "evidence entry not found")
+    # a maturity schedule ("Remainder of 2024 | 2025 | ... | Thereafter") or any year after
+    # the filing's (from the report's file name) is no period the report reports on
+    filed = re.search(r"-((?:19|20)\d\d)-\d\d-\d\d_", report.name)
+    late = filed and any(c["period"] > filed.group(1) for c in claim.get("cells") or [])
+    if late or re.search(r"(?i)\bthereafter\b|\bremainder of\b", _clean(table.header)):
+        return CheckResult(False, "not a reporting period")
     basis = None if table.scale_stated else _report_basis(str(report))
     holds = _holds(claim, table, basis)
     if isinstance(holds, str):
