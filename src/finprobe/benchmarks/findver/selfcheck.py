@@ -389,8 +389,6 @@ def _unnamed_segment(subject: str) -> bool:
 def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None) -> bool | str:
     statement: str = claim["statement"]
     kind = claim["kind"]
-    if not _sections_hold(statement, claim, table):
-        return "bracketed section is not the row's"
     rows = [c["row"] for c in claim.get("cells") or []]
     if re.search(r"\d(?: thousand| million| billion)? shares\b", statement) and any(
         _MONEY_WORDS.search(r) and not _COUNTED_ROW.search(r) for r in rows
@@ -404,6 +402,8 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         cited.append(got)
     if not cited:
         return "no cited cells"
+    if not _sections_hold(statement, claim, table):
+        return "bracketed section is not the row's"
     per_share = bool(re.search(r"\d\)? per share\b", statement))  # the figure's unit
     counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
     # share counts under "(in thousands, except share data)" are not in thousands
