@@ -227,3 +227,15 @@ def test_a_maturity_schedule_is_no_run_of_periods() -> None:
     said = "Total long-term debt increased by $5,712 million from 2027 to 2028."
     claim = _claim(said, True, 52, "Total long-term debt", "2027", "2028")
     assert _refused("BML-PG", claim) == "not a reporting period"
+
+
+def test_a_row_that_repeats_the_tables_title_is_in_no_section() -> None:
+    """Hand check of session 8 (seed 1610): "Income tax provision (State) increased by
+    90.23%": the row is the grand total of "SCHEDULE OF INCOME TAX PROVISION", below
+    the "State" rows, not one of them."""
+    row = "Income tax provision"
+    ptwou = [c for c in _built("PTWOU") if c["cells"][0]["row"] == row]
+    assert ptwou and not any("(State)" in c["statement"] for c in ptwou)
+    said = f"{row} (State) increased by 112.80% from 2022 to 2023."
+    claim = _claim(said, True, 245, row, "2022", "2023")
+    assert _refused("PTWOU", claim) == "bracketed section is not the row's"

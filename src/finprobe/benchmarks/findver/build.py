@@ -356,6 +356,11 @@ def table_facts(
         + [" ".join(row) for row in table.cells[: table.header_rows]]
     )
     scope = _scope(table.pre_text or "")
+    # the table's name: its header and the short lines just before it (a title, not prose)
+    named_as = " ".join(
+        [ln for ln in (table.pre_text or "").splitlines() if 0 < len(ln.split()) <= 15][-2:]
+        + [" ".join(row) for row in table.cells[: table.header_rows]]
+    )
     rows: dict[str, Row] = {}
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
@@ -391,7 +396,10 @@ def table_facts(
         if scale not in _SCALE_WORDS:
             continue
         needs = _needs(label, title, scope)
-        rows[label] = Row(label, r, cells, unit, scale, _heading(table, r), needs)
+        # a row that repeats the table's title ("Income tax provision" of "SCHEDULE OF
+        # INCOME TAX PROVISION") is its grand total, in no section
+        heading = "" if _titles(label, named_as) else _heading(table, r)
+        rows[label] = Row(label, r, cells, unit, scale, heading, needs)
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"
     scale_source = "table"
@@ -450,6 +458,12 @@ def _result_line(label: str) -> bool:
 
 
 _BEFORE = re.compile(r"(?i)^(?:income|earnings|profit|loss)\s+before\b")  # "... interest and taxes"
+
+
+def _titles(label: str, title: str) -> bool:
+    """Is the label (two words or more) the table's title or part of it?"""
+    words = label.lower().split()
+    return len(words) >= 2 and " ".join(words) in " ".join(title.lower().split())
 
 
 def _is_heading(table: Any, r: int) -> bool:

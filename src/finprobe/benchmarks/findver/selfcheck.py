@@ -167,7 +167,7 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         seen.append((label, bool(figures) or "$" in rest))
         rows.append((label, figures))
     header = " ".join(lines[: len(seen) - len(rows)])
-    title = prose[-300:] + " " + header
+    title = prose[-300:] + "\n" + header
     return _RawTable(
         rows, years, scale, unscaled, found is not None, seen, row_lines, title, header
     )
@@ -186,8 +186,12 @@ def _section(table: _RawTable, row: int) -> str:
     """The label-only line above the row, lower-cased and without its colon, unless a total
     or an unlabelled line of figures or a result (net, operating or pre-tax income or loss)
     comes between (the section ended there) or is the row itself; "" if none."""
-    if _RESULT_ROW.match(_MARK.sub("", table.rows[row][0]).strip()):
-        return ""
+    label = _MARK.sub("", table.rows[row][0]).strip().lower()
+    short = [ln for ln in table.title.splitlines() if len(ln.split()) <= 15]  # no prose
+    if _RESULT_ROW.match(label) or (
+        " " in label and label in " ".join(" ".join(short).lower().split())
+    ):
+        return ""  # a result, or the table's own title: its grand total
     for label, shows in reversed(table.lines[: table.row_lines[row]]):
         label = _MARK.sub("", label).strip()
         if shows and (not label or _TOTAL_LINE.search(label) or _RESULT_ROW.match(label)):
