@@ -239,3 +239,16 @@ def test_a_row_that_repeats_the_tables_title_is_in_no_section() -> None:
     said = f"{row} (State) increased by 112.80% from 2022 to 2023."
     claim = _claim(said, True, 245, row, "2022", "2023")
     assert _refused("PTWOU", claim) == "bracketed section is not the row's"
+
+
+def test_a_net_change_in_cash_is_in_no_section() -> None:
+    """COLM: "Net decrease in cash and cash equivalents | (79.9) | (333.1)" sits below the
+    "Net cash provided by (used in):" block; read under that signed heading it became "was
+    negative $79.9 million" (a negative decrease)."""
+    row = "Net decrease in cash and cash equivalents"
+    colm = [c for c in _built("COLM") if c["cells"][0]["row"] == row]
+    assert colm and not any("was negative" in c["statement"] for c in colm)
+    assert any(c["statement"] == f"{row} was $79.9 million in 2023." for c in colm)
+    said = f"{row} (Net cash provided by (used in)) was negative $79.9 million in 2023."
+    claim = _claim(said, True, 161, row, "2023")
+    assert _refused("COLM", claim) == "bracketed section is not the row's"

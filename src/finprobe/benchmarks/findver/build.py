@@ -451,10 +451,11 @@ def _scope(pre_text: str) -> str:
 
 
 def _result_line(label: str) -> bool:
-    """ "Net income (loss)", "Income before income taxes", "Comprehensive income": a result
-    of the lines above, not "Net income attributable to noncontrolling interests"."""
+    """ "Net income (loss)", "Income before income taxes", "Comprehensive income", "Net
+    decrease in cash": a result of the lines above, not "Net income attributable to
+    noncontrolling interests"."""
     plain = _OR_INCOME.sub("", _OR_LOSS.sub("", _FOOTNOTE.sub("", label))).strip()
-    return bool(_RESULT.match(plain) or _BEFORE.match(plain))
+    return bool(_RESULT.match(plain) or _BEFORE.match(plain) or _CASH_CHANGE.match(plain))
 
 
 _BEFORE = re.compile(r"(?i)^(?:income|earnings|profit|loss)\s+before\b")  # "... interest and taxes"

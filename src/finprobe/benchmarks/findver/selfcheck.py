@@ -179,6 +179,7 @@ _TOTAL_LINE = re.compile(r"(?i)^total\b|\btotal\s*$")
 _RESULT_ROW = re.compile(
     r"(?i)^(?:total\s+)?(?:net\s+|operating\s+|comprehensive\s+)?(?:income|loss|earnings|profit)"
     r"(?:\s*[(/]\s*\(?(?:loss|income)\)?)?(?:\s+(?:from\s+operations|before\b[^|]{0,40}))?$"
+    r"|^net\s+(?:\(?(?:increase|decrease|change)\)?[\s/]*){1,2}in\s+cash\b"
 )  # "Net income (loss)", "Income before provision for income taxes", "Comprehensive loss"
 
 
