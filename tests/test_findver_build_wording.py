@@ -252,3 +252,16 @@ def test_a_net_change_in_cash_is_in_no_section() -> None:
     said = f"{row} (Net cash provided by (used in)) was negative $79.9 million in 2023."
     claim = _claim(said, True, 161, row, "2023")
     assert _refused("COLM", claim) == "bracketed section is not the row's"
+
+
+def test_another_entitys_summary_and_a_split_span_are_named() -> None:
+    """Hand check of session 8 (seed 1712): GGROU's "Members Equity decreased by 7.43%" is
+    ProGold LLC's ("Following is summary financial information for ProGold LLC:"); IDT's
+    "Total liabilities and noncontrolling interests ..." the VIE's; COO's "Period Ended
+    January 31, | Three Months" header is a quarter."""
+    ggrou = [c for c in _built("GGROU") if c["relevant_context"] == [128]]
+    assert ggrou and all("ProGold LLC" in c["statement"] for c in ggrou)
+    idt = [c for c in _built("IDT") if c["relevant_context"] == [69]]
+    assert idt and all("the VIE" in c["statement"] or "The VIE" in c["statement"] for c in idt)
+    coo = [c for c in _built("COO") if c["relevant_context"] == [38]]
+    assert coo and all("for the three months ended January 31" in c["statement"] for c in coo)

@@ -263,7 +263,17 @@ def _stated_span(table: Any) -> str:
     lines = [ln for ln in (table.pre_text or "").splitlines() if ln.strip()]
     header = " ".join(" ".join(row) for row in table.cells[: table.header_rows])
     found = {_span(m) for m in _MONTHS_ENDED.finditer(header + "\n" + "\n".join(lines[-1:]))}
+    if not found:  # "Period Ended January 31, | Three Months": the two halves apart
+        months = set(re.findall(r"(?i)\b(three|six|nine)\s+months\b", header))
+        ended = _ENDED.findall(header)
+        if len({m.lower() for m in months}) == 1 and len(set(ended)) == 1:
+            found = {f"{months.pop().lower()} months ended {ended[0]}"}
     return found.pop() if len(found) == 1 else ""
+
+
+_ENDED = re.compile(
+    r"(?i)\bended\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
+)
 
 
 def _percent_column(table: Any, c: int) -> bool:
@@ -430,6 +440,15 @@ _SEGMENT_INTRO = re.compile(
     re.M,
 )
 _PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b")
+# another entity's summarised statements: "Following is summary financial information for
+# ProGold LLC:" (an investee), "VIE's Summarized Consolidated Balance Sheet"
+_OTHER_ENTITY = re.compile(
+    r"\bsummar(?:y|ized|ised)\s+(?:(?:consolidated|condensed|unaudited)\s+)*(?:financial\s+)?"
+    r"(?:information|data|balance\s+sheets?|statements?(?:\s+of\s+\w+)?|results)\s+"
+    r"(?:for|of)\s+((?:[A-Z][\w&.'’-]*\s+){0,3}(?:LLC|L\.?P\.?|Inc\.?|Corp\.?|Ltd\.?|VIEs?))\b"
+    r"|\b(?:[Tt]he\s+)?(VIE)[’']s\s+summari[sz]ed",
+    re.I,
+)
 
 
 def _scope(pre_text: str) -> str:
@@ -440,6 +459,8 @@ def _scope(pre_text: str) -> str:
     if _PARENT_ONLY.search("\n".join(lines[-4:])):
         return "the parent company"
     lead = "\n".join(lines[-2:])
+    if m := _OTHER_ENTITY.search(lines[-1] if lines else ""):
+        return m.group(1).strip() if m.group(1) else "the VIE"  # not the filer's figures
     found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
     mentions = re.findall(r"(?i)\bsegments?\b", lead)
     names = set(found)
