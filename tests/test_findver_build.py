@@ -922,7 +922,7 @@ def test_negative_rows_without_a_cost_or_outflow_name_get_no_change_claim(
     """Review 11, finding 4: "Free cash flow", "Working capital" and a receivable's change
     under "Changes in operating assets and liabilities", negative in both periods, have no
     safe size reading: no change claim; a cost keeps one."""
-    from finprobe.benchmarks.findver.build import negative_name
+    from finprobe.benchmarks.findver.names import negative_name
     from finprobe.benchmarks.findver.selfcheck import self_check
 
     table = (

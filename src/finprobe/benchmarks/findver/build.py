@@ -35,6 +35,23 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
+from finprobe.benchmarks.findver.names import (
+    DEFERRED_TAX,
+    FOOTNOTE,
+    GENERIC_LABEL,
+    LOSS,
+    MEASURE,
+    OPPOSITE,
+    PROSE_SCALE,
+    TOTAL,
+    direction_word,
+    proper_name,
+    repeats_title,
+    row_needs,
+    row_negative_name,
+    section_heading,
+    table_scope,
+)
 from finprobe.errors import InputError
 from finprobe.inputs import collect_inputs
 
@@ -42,7 +59,6 @@ KINDS = ("lookup", "change", "pct_change", "share", "margin")
 PERTURBATIONS = ("number", "period", "direction", "entity")
 _YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
 _DASH_CELL = re.compile(r"^\$?\s*[—–\-−]+$")
-_TOTAL = re.compile(r"(?i)^total\b|\btotal\s*$")
 _PER_SHARE = re.compile(
     r"(?i)\bper\s+(?:[\w’'.-]+\s+){0,3}?(?:share|unit)s?\b|\bEPS\b"  # "per Company’s common share"
 )
@@ -69,14 +85,6 @@ _MONEY_OF_SHARES = re.compile(
 _SKIP_ROW = re.compile(
     r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions)\b"
 )
-_FOOTNOTE = re.compile(
-    r"(?:\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+))+\s*$"
-)  # "Deposits (2)", "Aggregate carrying value (1) (2)": footnote marks
-_LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
-_GENERIC_LABEL = re.compile(
-    r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
-    r"eliminations?|adjustments?|balance)"
-)
 _PHYSICAL = re.compile(
     r"(?i)\b(?:feet|foot|tons?|tonnes?|barrels?|gallons?|ounces?|pounds|lbs|mbf|msf|mmbtu|mcf|"
     r"bcf|boe|mwh|kwh|acres?|square\s+feet)\b"
@@ -88,63 +96,6 @@ _FOR_PER_SHARE = re.compile(
     r"(?i)\b(?:used\s+(?:to\s+comput|in\s+comput|in\s+(?:the\s+)?calculat|for)|"
     r"for\s+(?:comput|calculat)|numerator|in\s+computing)\w*\b.*\bper\s+(?:common\s+)?share"
 )
-_PROSE_SCALE = re.compile(r"(?i)\((?:amounts |dollars |\$ )?in (?:thousands|millions|billions)\b")
-# measures that are signed by nature (a negative EBITDA or net change in cash is not a
-# cost): shown negative throughout, their size is not what "increased" speaks of
-_SIGNED_MEASURE = re.compile(
-    r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|"
-    r"net\s+(?:change|increase|decrease)|provided)\b"
-)
-_EXPENSE = re.compile(r"(?i)\b(?:expenses?|costs?|charges?)\b")
-# words that say what a figure measures; a label in capitals without one ("Brand
-# Tripadvisor", "Variable Prepaid Forward", "Gaylord Texan") names a segment, a property
-# or an instrument, and a claim on it must take its measure from a heading
-_MEASURE = re.compile(
-    r"(?i)\b(?:revenues?|sales|income|expenses?|costs?|profits?|loss(?:es)?|gains?|assets?|"
-    r"liabilit(?:y|ies)|cash|debt|equity|margins?|ebitda|oibda|ebit|fees?|tax(?:es)?|"
-    r"payables?|receivables?|inventor(?:y|ies)|goodwill|depreciation|amorti[sz]ation|"
-    r"compensation|interest|dividends?|capital|reserves?|allowances?|deficit|earnings|"
-    r"balances?|values?|prices?|shares|stock|units|borrowings?|notes|loans?|deposits?|"
-    r"investments?|property|properties|equipment|obligations?|payments?|proceeds|"
-    r"expenditures?|charges?|benefits?|rent|royalt(?:y|ies)|premiums?|claims|contributions?|"
-    r"distributions?|provisions?|wages|salaries|payroll|"
-    r"advertising|marketing|research|development|insurance|leases?|commissions?|"
-    r"impairments?|write-?\w+|purchases?|acquisitions?|repurchases?|bookings|backlog|"
-    r"securities|contracts?|intangibles?|buildings?|land|improvements|furniture|"
-    r"construction|fund(?:s|ing)?|spending|outlays?|"
-    r"net|total|comprehensive|financing|investing)\b"
-)
-_DEFERRED_TAX = re.compile(r"(?i)\bdeferred\s+(?:income\s+)?tax")
-_SEGMENT_ROW = re.compile(r"(?i)^(?:total\s+)?segments?\b")  # "Segment sales (a)"
-_SMALL_WORDS = {"and", "of", "the", "for", "from", "with", "in", "on", "to", "at", "by", "a"}
-
-
-def _proper_name(label: str) -> bool:
-    """Every word capitalised ("Brand Tripadvisor", "$ 500 M Term Loan B"): a name."""
-    words = [w for w in re.findall(r"[A-Za-z][\w’'&.-]*", label) if w.lower() not in _SMALL_WORDS]
-    return bool(words) and all(w[0].isupper() for w in words)
-
-
-def _needs(label: str, caption: str, scope: str) -> str:
-    """What the label leaves unsaid that the claim must say (see ``Row.needs``)."""
-    plain = re.sub(r"(?i)^total\s+", "", label)
-    if _SEGMENT_ROW.match(label) and not scope:
-        return "segment"
-    if _DEFERRED_TAX.search(caption) and not re.search(r"(?i)\b(?:deferred|tax(?:es)?)\b", label):
-        return "deferred tax"  # "Net operating loss carryforwards": the tax asset on them
-    if _proper_name(plain) and not _MEASURE.search(plain):
-        return "measure"
-    return ""
-
-
-def _signed_label(label: str) -> bool:
-    """The label's head metric (before a comma or parenthesis) is a signed measure, not a
-    loss or an expense: "Interest expense, net of interest income" and "Profit sharing
-    expense" are costs."""
-    head = re.split(r"[,(]", label, maxsplit=1)[0]
-    return bool(
-        _SIGNED_MEASURE.search(head) and not _EXPENSE.search(head) and not _LOSS.search(label)
-    )
 
 
 _SCALE_WORDS = {
@@ -198,7 +149,7 @@ class Row:
     def name(self) -> str:
         """The row as a claim names it: a bare label ("United States") keeps its heading,
         and so does a label that needs it to say what it measures."""
-        short = len(self.label.split()) <= 3 and not _TOTAL.search(self.label)
+        short = len(self.label.split()) <= 3 and not TOTAL.search(self.label)
         if self.heading and (short or self.needs):
             return f"{self.label} ({self.heading})"
         return self.label
@@ -211,11 +162,11 @@ class Row:
             return False  # "Less: Current portion": an adjustment to the rows around it
         if self.needs == "segment":
             return False  # which segment's sales? the table does not say
-        if self.needs == "measure" and not _MEASURE.search(self.heading):
+        if self.needs == "measure" and not MEASURE.search(self.heading):
             return False
-        if self.needs == "deferred tax" and not _DEFERRED_TAX.search(self.heading):
+        if self.needs == "deferred tax" and not DEFERRED_TAX.search(self.heading):
             return False
-        return not _GENERIC_LABEL.fullmatch(self.name.strip(" :"))
+        return not GENERIC_LABEL.fullmatch(self.name.strip(" :"))
 
     @property
     def negative(self) -> bool:
@@ -357,7 +308,7 @@ def table_facts(
     header = " ".join(table.column_label(c) for c in range(table.header_cols, table.n_cols))
     if _SCHEDULE.search(header):
         return None  # "Remainder of 2024 | 2025 | ... | Thereafter": maturities, not periods
-    labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
+    labels = [FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
     caption = (table.pre_text or "") + " " + " ".join(" ".join(row) for row in table.cells[:3])
     # the title and lead-in (the last lines before the table) and the header: what the
     # table measures ("SCHEDULE OF DEFERRED TAX ASSETS")
@@ -365,7 +316,7 @@ def table_facts(
         [ln for ln in (table.pre_text or "").splitlines() if ln.strip()][-2:]
         + [" ".join(row) for row in table.cells[: table.header_rows]]
     )
-    scope = _scope(table.pre_text or "")
+    scope = table_scope(table.pre_text or "")
     # the table's name: its header and the short lines just before it (a title, not prose)
     named_as = " ".join(
         [ln for ln in (table.pre_text or "").splitlines() if 0 < len(ln.split()) <= 15][-2:]
@@ -405,10 +356,10 @@ def table_facts(
             scale = Decimal(1)
         if scale not in _SCALE_WORDS:
             continue
-        needs = _needs(label, title, scope)
+        needs = row_needs(label, title, scope)
         # a row that repeats the table's title ("Income tax provision" of "SCHEDULE OF
         # INCOME TAX PROVISION") is its grand total, in no section
-        heading = "" if _titles(label, named_as) else _heading(table, r)
+        heading = "" if repeats_title(label, named_as) else section_heading(table, r)
         rows[label] = Row(label, r, cells, unit, scale, heading, needs)
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"
@@ -432,102 +383,12 @@ def table_facts(
     return facts
 
 
-# a table introduced as one segment's or the parent company's figures ("The following table
-# presents summary financial data for our B2B segment:", "Condensed Parent Only Cash Flows")
-_SEGMENT_INTRO = re.compile(
-    r"\b(?:for|of)\s+(?:our|the|its)\s+((?:[A-Z0-9][\w&.'’-]*\s+){1,4})segment\b"
-    r"|^\s*((?:[A-Z0-9][\w&.'’-]*\s+){1,4})Segment Results\s*$",
-    re.M,
-)
-_PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b")
-# another entity's summarised statements: "Following is summary financial information for
-# ProGold LLC:" (an investee), "VIE's Summarized Consolidated Balance Sheet"
-_OTHER_ENTITY = re.compile(
-    r"\bsummar(?:y|ized|ised)\s+(?:(?:consolidated|condensed|unaudited)\s+)*(?:financial\s+)?"
-    r"(?:information|data|balance\s+sheets?|statements?(?:\s+of\s+\w+)?|results)\s+"
-    r"(?:for|of)\s+((?:[A-Z][\w&.'’-]*\s+){0,3}(?:LLC|L\.?P\.?|Inc\.?|Corp\.?|Ltd\.?|VIEs?))\b"
-    r"|\b(?:[Tt]he\s+)?(VIE)[’']s\s+summari[sz]ed",
-    re.I,
-)
-
-
-def _scope(pre_text: str) -> str:
-    """Whose figures the table holds, when its title or lead-in sentence (the last lines
-    before it) says: "the B2B segment", "the parent company"; "" for the group's own or
-    unstated (a segment named earlier in the prose says nothing of the table)."""
-    lines = [line.strip() for line in pre_text.splitlines() if line.strip()]
-    if _PARENT_ONLY.search("\n".join(lines[-4:])):
-        return "the parent company"
-    lead = "\n".join(lines[-2:])
-    if m := _OTHER_ENTITY.search(lines[-1] if lines else ""):
-        return m.group(1).strip() if m.group(1) else "the VIE"  # not the filer's figures
-    found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
-    mentions = re.findall(r"(?i)\bsegments?\b", lead)
-    names = set(found)
-    if len(names) == 1 and len(found) == len(mentions):  # every "segment" is that one segment
-        name = names.pop()
-        if not _GENERIC_LABEL.fullmatch(name):
-            return f"the {name} segment"
-    return ""
-
-
-def _result_line(label: str) -> bool:
-    """ "Net income (loss)", "Income before income taxes", "Comprehensive income", "Net
-    decrease in cash": a result of the lines above, not "Net income attributable to
-    noncontrolling interests"."""
-    plain = _OR_INCOME.sub("", _OR_LOSS.sub("", _FOOTNOTE.sub("", label))).strip()
-    return bool(_RESULT.match(plain) or _BEFORE.match(plain) or _CASH_CHANGE.match(plain))
-
-
-_BEFORE = re.compile(r"(?i)^(?:income|earnings|profit|loss)\s+before\b")  # "... interest and taxes"
-
-
-def _titles(label: str, title: str) -> bool:
-    """Is the label (two words or more) the table's title or part of it?"""
-    words = label.lower().split()
-    return len(words) >= 2 and " ".join(words) in " ".join(title.lower().split())
-
-
-def _is_heading(table: Any, r: int) -> bool:
-    """A body row that only names what follows; a row that shows "$" beside empty figure
-    cells ("Accounts Payable | $ | | $ |") is a row whose figures are missing, not a heading."""
-    values = table.cells[r][table.header_cols :]
-    return table.is_body_heading(r) and not any("$" in str(x) for x in values)
-
-
-def _heading(table: Any, r: int) -> str:
-    """The body heading of the section row r sits in, without its colon; "" if none.
-
-    A section ends at its total ("Current assets:" ... "Total current assets"), or at a
-    subtotal without a label: the rows below it ("Intangible assets, net", "Net loss")
-    are not in that section. A heading in capitals right under the header ("COMPREHENSIVE
-    INCOME") is the table's title, which names no section. A result line ("Income before
-    income taxes", "Net income", "Comprehensive income") is in no section and ends the one
-    above it even without a total (TNET: "Other income (expense):" ... "Interest income",
-    then "Income before provision for income taxes")."""
-    if _result_line(table.row_label(r)):
-        return ""
-    for i in range(r - 1, table.header_rows - 1, -1):
-        if _is_heading(table, i):
-            text = _FOOTNOTE.sub("", table.row_label(i)).strip().rstrip(":").strip()
-            if _PROSE_SCALE.search(text) or text.startswith("("):
-                return ""  # "(in millions, except for percentages)": a caption, not a heading
-            if i == table.header_rows and text.isupper():
-                return ""
-            return text  # as written: headings often start with a name ("Corsair Gaming, Inc. ...")
-        label = _FOOTNOTE.sub("", table.row_label(i)).strip(" \u200b")
-        figures = any(re.search(r"\d", str(x)) for x in table.cells[i][table.header_cols :])
-        if figures and (not label or _TOTAL.search(label) or _result_line(label)):
-            return ""
-    return ""
-
-
 def _totals(table: Any, facts: TableFacts, periods: list[str]) -> dict[str, list[str]]:
     """Total rows and the rows just above them that sum to them in every period."""
     by_index = {row.index: row for row in facts.rows.values()}
     out: dict[str, list[str]] = {}
     for total in facts.rows.values():
-        if not _TOTAL.search(total.label) or total.unit != "money":
+        if not TOTAL.search(total.label) or total.unit != "money":
             continue
         block: list[Row] = []
         i = total.index - 1
@@ -574,7 +435,7 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
     text = amount(facts, row, value, decimals)
     if value >= 0 or row.negative and row_negative_name(row) is not None:
         return text  # expenses, losses and outflows in parentheses: their size, under their name
-    if _LOSS.search(row.label):
+    if LOSS.search(row.label):
         return f"a loss of {text}"
     return f"negative {text}"
 
@@ -592,111 +453,9 @@ def _name(label: str) -> str:
     first = label.split()[0] if label.split() else ""
     if (first.isupper() and len(first) > 1) or any(ch.isupper() for ch in first[1:]):
         return label  # "EBITDA", "IoT data" (not "ioT data")
-    if _proper_name(label.split(" (")[0]) and not _TOTAL.search(label.split(" (")[0]):
+    if proper_name(label.split(" (")[0]) and not TOTAL.search(label.split(" (")[0]):
         return label
     return label[0].lower() + label[1:]
-
-
-# A row shown negative in both periods, named as an analyst names it: a result measure
-# at a loss is that loss ("Net income (loss)" -> "Net loss", which narrows or widens), a
-# cash flow "provided by (used in)" is cash used, a net change in cash is a decrease.
-_OR_LOSS = re.compile(r"(?i)\s*(?:\(\s*loss(?:es)?\s*\)|/\s*\(?\s*loss\s*\)?)")
-_OR_INCOME = re.compile(r"(?i)\s*\(\s*(?:income|earnings|profit)\s*\)")
-_RESULT = re.compile(
-    r"(?i)^(?:total\s+)?(?:net\s+)?(?:operating\s+)?(?:(?:other\s+)?comprehensive\s+)?"
-    r"(?P<measure>income|earnings|profit|loss)"
-    r"(?:\s+(?:from\s+(?:continuing\s+|discontinued\s+)?operations"
-    r"|before\s+(?:provision\s+for\s+)?income\s+tax(?:es)?))?"
-    r"(?:,?\s+net\s+of\s+(?:income\s+)?tax(?:es)?)?"
-    r"(?:\s+attributable\s+to\s+(?:common\s+)?(?:stock|share)holders)?$"
-)
-_CASH_PROVIDED = re.compile(
-    r"(?i)(?<=cash\s)\s*(?:provided\s+by\s*(?:\(\s*used\s+(?:in|for)\s*\)|/\s*\(?\s*used\s+(?:in|for)\s*\)?)?"
-    r"|provided\s*\(\s*used\s*\)\s*(?:by|in)"  # "provided (used) by"
-    r"|\(\s*used\s+(?:in|for)\s*\)\s*provided\s+by)(?=\s)"
-)
-# what a row shown negative in both periods may be named by its size: an expense, a cost,
-# a loss or an outflow; anything else (a receivable's change, "Free cash flow", "Working
-# capital", "Investing activities" under a signed heading) has no safe size reading
-_OUTFLOW_NAME = re.compile(
-    r"(?i)\b(?:loss(?:es)?|expenses?|costs?|charges?|used\s+(?:in|for)|paid|payments?|"
-    r"purchases?|acquisitions?|outflows?|deficit|impairments?|amorti[sz]ation|depreciation|"
-    r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
-    r"withdrawals?|treasury|deductions?|write-?(?:offs?|downs?)|capital\s+expenditures?)\b"
-)
-# a label that names its own opposite or a signed quantity: "Income tax benefit (expense)",
-# "Gain (loss)", "Change in fair value", "Free cash flow", "Cash flows from ..."
-_NOT_A_SIZE = re.compile(
-    r"(?i)\(\s*(?:expenses?|costs?|charges?|used)\s*\)|\bbenefits?\b|\bgains?\b|"
-    r"\bchanges?\s+in\b|\bcash\s+flows?\b|\bworking\s+capital\b|\bprovided\b"
-)
-_CASH_CHANGE = re.compile(
-    r"(?i)^net\s+(?P<word>change|increase\s*\(\s*decrease\s*\)|\(\s*decrease\s*\)\s*increase"
-    r"|increase\s*/\s*\(?\s*decrease\s*\)?|decrease)(?=\s+in\s+cash\b)"
-)
-
-
-def _same_case(word: str, like: str) -> str:
-    return word.upper() if like.isupper() else word.capitalize() if like[0].isupper() else word
-
-
-def negative_name(label: str) -> tuple[str, bool] | None:
-    """(the row's name for its negative amount, whether that amount is a loss), for a row
-    shown negative in both periods whose size an analyst speaks of; None if no such name.
-    "Net income (loss)" -> ("Net loss", True); "Net cash provided by (used in) investing
-    activities" -> ("Net cash used in investing activities", False); "Net change in cash"
-    -> ("Net decrease in cash", False); "Cost of revenue" (no signed measure) -> itself."""
-    plain = _OR_INCOME.sub("", _OR_LOSS.sub("", label)).strip()
-    if m := _RESULT.match(plain):
-        head, tail = plain[: m.start("measure")], plain[m.end("measure") :]
-        return head + _same_case("loss", m.group("measure")) + tail, True
-    provided = _CASH_PROVIDED.search(label)
-    if provided and re.match(r"(?i)(?:net\s+)?cash\b", label):
-        used = _same_case("used in", provided.group().strip())
-        return label[: provided.start()] + used + label[provided.end() :], False
-    if m := _CASH_CHANGE.match(label):
-        word = _same_case("decrease", m.group("word"))
-        return label[: m.start("word")] + word + label[m.end("word") :], False
-    if _signed_label(label) or _OR_LOSS.search(label) or _OR_INCOME.search(label):
-        return None  # a negative EBITDA, other income, "gains (losses)": no name for its size
-    if _NOT_A_SIZE.search(label) or not _OUTFLOW_NAME.search(label):
-        return None  # not named as a cost, loss or outflow: no safe size reading
-    return label, False  # an expense, a cost or an outflow already named as one
-
-
-def _signed_heading(heading: str) -> bool:
-    """A body heading that carries a signed measure ("Net cash provided by (used in)",
-    "Operating income (loss)", "Changes in operating assets and liabilities"): the rows
-    under it are signed amounts, whatever their own short labels say."""
-    return bool(
-        _SIGNED_MEASURE.search(heading)
-        or _OR_LOSS.search(heading)
-        or _OR_INCOME.search(heading)
-        or _NOT_A_SIZE.search(heading)
-    )
-
-
-def row_negative_name(row: Row) -> tuple[str, bool] | None:
-    """``negative_name`` of the row, read with its heading: under a signed heading only a
-    label that itself names an expense or a loss keeps its size reading."""
-    signed_heading = bool(row.heading) and _signed_heading(row.heading)
-    if signed_heading and not (_EXPENSE.search(row.label) or _LOSS.search(row.label)):
-        return None
-    return negative_name(row.label)
-
-
-def _direction(loss: bool, grew: bool) -> str:
-    if loss:
-        return "widened" if grew else "narrowed"
-    return "increased" if grew else "decreased"
-
-
-_OPPOSITE = {
-    "increased": "decreased",
-    "decreased": "increased",
-    "widened": "narrowed",
-    "narrowed": "widened",
-}
 
 
 # ----------------------------------------------------------------------------- claims
@@ -845,7 +604,7 @@ def _change(
         # way no analyst would; the lookup of the old figure and "decreased by $X" remain
         return None
     grew = size_new > size_old
-    direction = _direction(loss, grew)
+    direction = direction_word(loss, grew)
     decimals = max(a.decimals, b.decimals)
     if pct:
         true_value = _pct(abs(size_new - size_old) / size_old * 100)
@@ -865,7 +624,7 @@ def _change(
                 return None
             value = got
         else:
-            said_direction = _OPPOSITE[direction]
+            said_direction = OPPOSITE[direction]
     figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
     statement = (
         f"{subj}{_name(subject)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
@@ -954,7 +713,7 @@ def _share_named(part: Row, whole: Row) -> bool:
     segment revenues" takes its measure from the whole."""
     if not whole.named:
         return False
-    return part.named or (part.needs == "measure" and bool(_MEASURE.search(whole.label)))
+    return part.named or (part.needs == "measure" and bool(MEASURE.search(whole.label)))
 
 
 def _claims_from_table(
@@ -1062,7 +821,7 @@ def build_claims_for_document(
     # a scale stated by a table or by the prose ("(In thousands, except per share data)"
     # heading the notes): a table without one has lost its caption, not its scale
     states_scale = any(t.scale != 1 for t in doc.tables) or any(
-        _PROSE_SCALE.search(p.text) for p in doc.paragraphs
+        PROSE_SCALE.search(p.text) for p in doc.paragraphs
     )
     basis = None if states_scale else report_basis(doc)
     filed = re.search(r"-((?:19|20)\d\d)-\d\d-\d\d_", report_name)
