@@ -13,8 +13,10 @@ when the parentheses sit in neighbouring cells), dashes are zero, and the table'
 scale ("in thousands") is written into the claim ("$92,291 thousand"); a
 per-share row keeps its own unit. For rows shown negative in both periods
 (expenses, losses, outflows) "increased / decreased" speak of the amount's size,
-and losses "narrowed / widened". Tables whose money scale the report does not
-state, and whose figures are too small to be whole dollars, are skipped.
+and losses "narrowed / widened". A report that states no scale is read in the
+scale its per-share figures (or its prose quotes) show; where they show none,
+only per-share rows are used. How a claim names its row (section, measure,
+scope) is in ``names``.
 
 Every claim is then re-verified by ``selfcheck`` (a separate reader of the report
 file); claims that fail are dropped and counted in the data card (``card``).

@@ -8,7 +8,13 @@ across cells, dashes zero), maps them to the header's years, finds the table's
 scale in the entry and the text before it, and reads the claim's figure, scale
 word and direction back out of the statement (whose subject must name the cited
 row; a row negative throughout is read by its size only when the subject names
-something that goes out, by this module's own word lists). An entailed claim must hold on
+something that goes out, by this module's own word lists). It also reads the claim's
+words against the report's lines: a bracketed section must be the one the row sits in
+(ended by a total or a result line), the subject must name a measure (not a bare name in
+capitals, not a deferred-tax component without "tax") and a segment by name, "N shares"
+never of an amount, no percentage or narrowing to zero, no share of 100%, no period after
+the filing or maturity column; a report stating no scale gets one from its own per-share
+figures or whole-dollar quotes, or its money claims fail. An entailed claim must hold on
 those cells; a refuted one must fail. Anything it cannot read fails the check: a
 claim that cannot be confirmed is dropped, never kept on trust.
 """
