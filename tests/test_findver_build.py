@@ -217,7 +217,12 @@ def test_self_check_fails_claims_read_against_other_evidence(
 def test_table_without_stated_scale_and_small_figures_builds_nothing(tmp_path: Path) -> None:
     report = _report(tmp_path, caption="")
     rows = build_claims_for_document(load_findver_report(report), report.name)
-    assert all("per share" in r["statement"] for r in rows)
+    # amounts of no known scale are never stated; percentages need none
+    assert all(
+        "per share" in r["statement"] or r["kind"] in ("pct_change", "share", "margin")
+        for r in rows
+    )
+    assert any(r["kind"] == "share" for r in rows)  # product revenue made up 60.00% of ...
 
 
 def test_data_card_is_written_beside_the_claims(tmp_path: Path) -> None:
@@ -617,26 +622,30 @@ def test_self_check_refuses_a_negative_row_named_as_a_gain(tmp_path: Path) -> No
 
 @pytest.mark.skipif(not (SHARED / "data/findver/reports").is_dir(), reason="no shared data")
 def test_net_loss_and_cash_used_on_a_real_report() -> None:
-    """CHCI's 10-K: net loss $(10,506) <- $(7,360) thousand widened; net cash provided by
-    (used in) investing (1,547) <- (2,099) is cash used that decreased. Each built claim on
-    those rows holds by the self-check, read again from the report file."""
+    """CHCI's 10-K: net cash provided by (used in) investing (1,547) <- (2,099) is cash used
+    that decreased. Its "Net income (loss) | (10,506) | (7,360)" (entry 157) is that of
+    "our unconsolidated investments in real estate ventures" (CHCI's own is 7,784): the
+    session-8 builder stated "Net loss widened by $3,146 thousand" as the company's; no
+    claim cites it now, and the self-check refuses it (entry 101 shows another figure).
+    Each built claim on those rows holds by the self-check, read again from the report."""
     from finprobe.benchmarks.findver.selfcheck import self_check
 
     report = SHARED / "data/findver/reports/CHCI-2024-03-21_10-K.json.gz"
     doc = load_findver_report(report)
-    rows = [
+    built = [
         r
         for seed in range(20)
         for r in build_claims_for_document(doc, report.name.removesuffix(".gz"), seed, 6, 50)
+    ]
+    assert not [r for r in built if r["relevant_context"] == [157]]
+    rows = [
+        r
+        for r in built
         if r["kind"] != "lookup"
-        and r["cells"][0]["row"]
-        in ("Net income (loss)", "Net cash provided by (used in) investing activities")
+        and r["cells"][0]["row"] == "Net cash provided by (used in) investing activities"
     ]
     said = {(r["statement"], r["entailment_label"]) for r in rows}
     for statement, label in (
-        ("Net loss widened by $3,146 thousand from 2022 to 2023.", True),
-        ("Net loss widened by 42.74% from 2022 to 2023.", True),
-        ("Net loss narrowed by $3,146 thousand from 2022 to 2023.", False),
         (
             "Net cash used in investing activities decreased by $552 thousand from 2022 to 2023.",
             True,
@@ -645,6 +654,14 @@ def test_net_loss_and_cash_used_on_a_real_report() -> None:
     ):
         assert (statement, label) in said, statement
     assert all(self_check(r, report).passed for r in rows)
+    old = {
+        "statement": "Net loss widened by $3,146 thousand from 2022 to 2023.",
+        "entailment_label": True,
+        "kind": "change",
+        "relevant_context": [157],
+        "cells": [{"row": "Net income (loss)", "period": p} for p in ("2022", "2023")],
+    }
+    assert self_check(old, report).reason == "another table shows the row with another figure"
 
 
 def test_hand_check_defects_of_session_7(tmp_path: Path) -> None:

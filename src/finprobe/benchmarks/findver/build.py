@@ -44,6 +44,7 @@ from finprobe.benchmarks.findver.names import (
     LOSS,
     MEASURE,
     OPPOSITE,
+    PART_OF_BUSINESS,
     PROSE_SCALE,
     TOTAL,
     direction_word,
@@ -85,7 +86,7 @@ _MONEY_OF_SHARES = re.compile(
     r"costs?|expenses?|compensation|premium|capital|amount|attributable)\b"
 )
 _SKIP_ROW = re.compile(
-    r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions)\b"
+    r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions|whole units|units|dollars)\b"
 )
 _PHYSICAL = re.compile(
     r"(?i)\b(?:feet|foot|tons?|tonnes?|barrels?|gallons?|ounces?|pounds|lbs|mbf|msf|mmbtu|mcf|"
@@ -146,6 +147,10 @@ class Row:
     # name, "Variable Prepaid Forward", measures nothing), "deferred tax" (a component of a
     # deferred tax table), "segment" ("Segment sales" of an unnamed segment); "" if nothing
     needs: str = ""
+    # the report shows this label with another figure for the same period elsewhere (a
+    # subsidiary's, a segment's summary): whose figure it is, the table does not say
+    ambiguous: bool = False
+    scaled: bool = True  # False: no scale established; only scale-free claims (shares, %)
 
     @property
     def name(self) -> str:
@@ -162,8 +167,8 @@ class Row:
         nor does a label that needs a heading it lacks."""
         if _ADJUSTMENT.match(self.label):
             return False  # "Less: Current portion": an adjustment to the rows around it
-        if self.needs == "segment":
-            return False  # which segment's sales? the table does not say
+        if self.needs == "segment" or self.ambiguous:
+            return False  # which segment's sales? whose net loss? the table does not say
         if self.needs == "measure" and not MEASURE.search(self.heading):
             return False
         if self.needs == "deferred tax" and not DEFERRED_TAX.search(self.heading):
@@ -199,6 +204,19 @@ class TableFacts:
         return f", for the {self.span}{end}" if self.span else end
 
 
+def caption_like(line: str) -> bool:
+    """A title or a lead-in sentence ("The components of deferred taxes consist of the
+    following:"), not a paragraph of prose that happens to mention a quarter or a tax."""
+    words = len(line.split())
+    return 0 < words <= 15 or (words <= 40 and line.rstrip().endswith(":"))
+
+
+_WHOLE_YEAR = re.compile(
+    r"(?i)\b(?:years?|twelve\s+months|12\s+months|fiscal\s+years?)\s+ended\b|\bfiscal\s+year\b"
+)
+_MONTH_DAY = re.compile(
+    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+)
 _MONTHS_ENDED = re.compile(
     r"(?i)\b(three\s+months|six\s+months|nine\s+months|(?:fiscal\s+)?quarter)\s*ended\s*"
     r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
@@ -213,9 +231,15 @@ def _stated_span(table: Any) -> str:
     """The span the header or the lead-in line states when the year columns' own labels do
     not ("Fiscal Quarter Ended December 31," over "2023 | 2022"; "... for the six months
     ended December 31, 2023 and 2022:"); "" if none or more than one."""
-    lines = [ln for ln in (table.pre_text or "").splitlines() if ln.strip()]
     header = " ".join(" ".join(row) for row in table.cells[: table.header_rows])
-    found = {_span(m) for m in _MONTHS_ENDED.finditer(header + "\n" + "\n".join(lines[-1:]))}
+    if _WHOLE_YEAR.search(header):
+        return ""  # "Year Ended December 31,": whatever the prose above says of a quarter
+    days = {" ".join(d.lower().split()) for d in _MONTH_DAY.findall(header)}
+    if len(days) > 1 and not re.search(r"(?i)\bended\b|\bmonths\b", header):
+        return ""  # "March 31 2024 | December 31 2023": balances at two dates, no span
+    lines = [ln.strip() for ln in (table.pre_text or "").splitlines() if ln.strip()]
+    lead = [ln for ln in lines[-1:] if caption_like(ln)]  # never a paragraph of prose
+    found = {_span(m) for m in _MONTHS_ENDED.finditer(header + "\n" + "\n".join(lead))}
     if not found:  # "Period Ended January 31, | Three Months": the two halves apart
         months = set(re.findall(r"(?i)\b(three|six|nine)\s+months\b", header))
         ended = _ENDED.findall(header)
@@ -286,7 +310,8 @@ def table_facts(
     (whole dollars, or thousands whose caption was lost: see ``report_basis``) only
     when the report states no scale anywhere (``report_states_scale`` False: else
     the table lost its own caption); with no basis established (a hotel REIT's
-    "Total debt | 3,377,028", no scale stated anywhere) only per-share rows are kept.
+    "Total debt | 3,377,028", no scale stated anywhere) money rows are kept unscaled,
+    for percentage changes and shares only.
     """
     if table.header_rows < 1 or len(table.cells) < 3:
         return None
@@ -315,10 +340,17 @@ def table_facts(
     # the title and lead-in (the last lines before the table) and the header: what the
     # table measures ("SCHEDULE OF DEFERRED TAX ASSETS")
     title = "\n".join(
-        [ln for ln in (table.pre_text or "").splitlines() if ln.strip()][-2:]
+        [
+            ln
+            for ln in [x.strip() for x in (table.pre_text or "").splitlines() if x.strip()][-2:]
+            if caption_like(ln)  # a long paragraph mentioning "deferred tax" is no caption
+        ]
         + [" ".join(row) for row in table.cells[: table.header_rows]]
     )
     scope = table_scope(table.pre_text or "")
+    lead = [ln for ln in (table.pre_text or "").splitlines() if ln.strip()][-2:]
+    if PART_OF_BUSINESS.search("\n".join(lead)):
+        return None  # "operations outside of its insurance segment": whose, unnamed
     # the table's name: its header and the short lines just before it (a title, not prose)
     named_as = " ".join(
         [ln for ln in (table.pre_text or "").splitlines() if 0 < len(ln.split()) <= 15][-2:]
@@ -350,6 +382,7 @@ def table_facts(
         )
         counted = not per_share and (
             _SHARE_COUNT.search(label)
+            or re.search(r"(?i)\bnumber\s+of\b", label)  # "Number of shares of capital stock"
             or (_COUNT.search(label) and not _MONEY_OF_SHARES.search(label))
         )
         unit = "per_share" if per_share else "count" if counted else "money"
@@ -368,8 +401,11 @@ def table_facts(
     scale_source = "table"
     if table.scale == 1 and not any(r.scale != 1 for r in rows.values()):
         # no scale stated: the report's basis, where it is established (see above)
-        if report_states_scale or basis is None:
+        if report_states_scale:
             rows = {k: v for k, v in rows.items() if v.unit == "per_share"}
+        elif basis is None:  # no scale established: shares and % changes only (RHP's
+            for row in rows.values():  # "Weighted average shares | 55,140" is thousands)
+                row.scaled = row.unit == "per_share"
         elif basis != 1:
             for row in rows.values():
                 if row.unit == "money":
@@ -558,7 +594,7 @@ def _lookup(
                     if r is not row and r.unit == row.unit and r.scale == row.scale
                     and _far(r.cells[new].value, cell.value) and r.cells[new].value != 0
                     and (r.cells[new].value < 0) == (cell.value < 0) and r.negative == row.negative
-                    and r.named
+                    and r.named and r.scaled
                 ]  # fmt: skip
                 if others:
                     stated_row = rng.choice(others)
@@ -746,6 +782,8 @@ def _claims_from_table(
             row = facts.rows[rng.choice(labels)]
             if not row.named:
                 continue  # "Other decreased by 92.52%": the claim names no metric
+            if not row.scaled and kind != "pct_change":
+                continue  # "$3,377,028" of what? a percentage needs no scale
             if kind == "lookup":
                 claim = _lookup(facts, row, new, old, refute, rng, subj)
             else:
@@ -802,14 +840,63 @@ def report_basis(doc: Any) -> Decimal | None:
             continue
         new = facts.periods[0]
         n, e, c = (abs(r.cells[new].value) for r in (net, eps, shares))
-        if n and e >= Decimal("0.01") and c:  # "(0.03)": within 20%, far from 1,000x
+        # "(0.03)": within 20%, far from 1,000x; a share count under 100,000 may itself be
+        # in thousands, which would make thousands read as dollars
+        if n and e >= Decimal("0.01") and c >= 100_000:
             ratios.append(e * c / n)
-    for scale in (Decimal(1), Decimal(1000), Decimal(1_000_000)):
-        if ratios and all(scale / 3 < r < scale * 3 for r in ratios):
-            return scale
-    if ratios:
-        return None  # per-share figures that fit no scale, or disagree
+    # the nearest scale within a decade (EPS of one share class times one class's shares
+    # gives 0.2-0.6 of the net result); disagreeing or unplaced ratios say nothing
+    nearest = {next((s for s in _BASES if s / 10 < r < s * 10), None) for r in ratios}
+    if len(nearest) == 1 and None not in nearest:
+        return nearest.pop()
     return Decimal(1) if _prose_quotes_whole_dollars(doc) else None
+
+
+_BASES = (Decimal(1), Decimal(1000), Decimal(1_000_000))
+
+
+def _same_figure(a: tuple[Decimal, Decimal], b: tuple[Decimal, Decimal]) -> bool:
+    """Two (size, printed unit) pairs the same figure up to the coarser one's rounding, also
+    across scales (93,712 thousand and 93.7 million) or a lost caption (93,712 and 93,712
+    thousand): 10,512,157 and 10,418,840 are two figures."""
+    for k in (Decimal(1), Decimal(1000), Decimal(1_000_000), Decimal(1_000_000_000)):
+        for (x, ux), (y, uy) in (((a[0], a[1]), (b[0] * k, b[1] * k)), ((a[0] * k, a[1] * k), b)):
+            if abs(x - y) <= max(ux, uy):  # a unit: COLM prints 333,163 thousand as 333.1 million
+                return True
+    return False
+
+
+def _mark_ambiguous(all_facts: list[TableFacts]) -> None:
+    """A row whose label another table of the report shows with another figure for the same
+    period and span (a subsidiary's "Net loss", a segment's "Total revenues" beside the
+    group's) is ``ambiguous`` unless its own table names its scope: a claim on it cannot say
+    whose figure it states. Tables with a named scope are no rival to the group's own."""
+
+    def key(label: str) -> str:
+        return " ".join(FOOTNOTE.sub("", label).lower().split())
+
+    def span(f: TableFacts) -> str:  # its length: "ended December" and "December 30" alike
+        return f.span.split(" ended")[0].replace("fiscal ", "").replace("quarter", "three months")
+
+    def size(row: Row, cell: Cell) -> tuple[Decimal, Decimal]:
+        return abs(cell.value) * row.scale, row.scale * _q(cell.decimals)
+
+    shown: dict[tuple[str, str, str], list[tuple[str, tuple[Decimal, Decimal]]]] = {}
+    for f in all_facts:
+        if not f.scope:
+            for row in f.rows.values():
+                for period, cell in row.cells.items():
+                    at = (key(row.label), period, span(f))
+                    shown.setdefault(at, []).append((f.table_id, size(row, cell)))
+    for f in all_facts:
+        if f.scope:
+            continue
+        for row in f.rows.values():
+            row.ambiguous = any(
+                t != f.table_id and not _same_figure(size(row, cell), other)
+                for period, cell in row.cells.items()
+                for t, other in shown[(key(row.label), period, span(f))]
+            )
 
 
 def build_claims_for_document(
@@ -832,6 +919,7 @@ def build_claims_for_document(
         for f in (table_facts(t, states_scale, basis) for t in doc.tables)
         if f is not None and not (filed and f.periods[0] > filed.group(1))
     ]  # a year after the filing's is a maturity or a forecast, not a period reported
+    _mark_ambiguous(all_facts)
     rng.shuffle(all_facts)
     rows = []
     for facts in all_facts[:max_tables]:

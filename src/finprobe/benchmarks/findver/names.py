@@ -67,7 +67,7 @@ MEASURE = re.compile(
     r"advertising|marketing|research|development|insurance|leases?|commissions?|"
     r"impairments?|write-?\w+|purchases?|acquisitions?|repurchases?|bookings|backlog|"
     r"securities|contracts?|intangibles?|buildings?|land|improvements|furniture|"
-    r"construction|fund(?:s|ing)?|spending|outlays?|"
+    r"construction|fund(?:s|ing)?|spending|outlays?|eps|per\s+share|s?g&a|r&d|s&m|"
     r"net|total|comprehensive|financing|investing)\b"
 )
 
@@ -75,7 +75,8 @@ MEASURE = re.compile(
 DEFERRED_TAX = re.compile(r"(?i)\bdeferred\s+(?:income\s+)?tax")
 
 
-_SEGMENT_ROW = re.compile(r"(?i)^(?:total\s+)?segments?\b")  # "Segment sales (a)"
+# "Segment sales (a)"; "Total segment operating income" sums all segments: named
+_SEGMENT_ROW = re.compile(r"(?i)^segments?\b")
 
 
 _SMALL_WORDS = {"and", "of", "the", "for", "from", "with", "in", "on", "to", "at", "by", "a"}
@@ -112,26 +113,50 @@ _PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b"
 
 
 # another entity's summarised statements: "Following is summary financial information for
-# ProGold LLC:" (an investee), "VIE's Summarized Consolidated Balance Sheet"
+# ProGold LLC:" (an investee), "summarized balance sheet information for Alterola", "...
+# summarized financial information ... for the non-wholly owned subsidiary", "VIE's
+# Summarized Consolidated Balance Sheet"; keywords in any case, a name in capitals
 _OTHER_ENTITY = re.compile(
-    r"\bsummar(?:y|ized|ised)\s+(?:(?:consolidated|condensed|unaudited)\s+)*(?:financial\s+)?"
-    r"(?:information|data|balance\s+sheets?|statements?(?:\s+of\s+\w+)?|results)\s+"
-    r"(?:for|of)\s+((?:[A-Z][\w&.'’-]*\s+){0,3}(?:LLC|L\.?P\.?|Inc\.?|Corp\.?|Ltd\.?|VIEs?))\b"
-    r"|\b(?:[Tt]he\s+)?(VIE)[’']s\s+summari[sz]ed",
-    re.I,
+    r"(?i:\bsummar(?:y|ized|ised)\s+(?:(?:consolidated|condensed|unaudited)\s+)*(?:financial\s+)?"
+    r"(?:information|data|balance\s+sheets?(?:\s+information)?|statements?(?:\s+of\s+\w+)?|results)"
+    r"(?:\s+[\w-]+){0,4}?\s+(?:for|of)\s+)"
+    r"(?:(?P<sub>(?i:the\s+(?:[\w-]+\s+){0,3}?(?:subsidiar(?:y|ies)|joint\s+ventures?|investees?)))"
+    r"|(?!(?:The\s+)?Company\b)(?P<name>[A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*){0,3}))"
+    r"|\b(?:[Tt]he\s+)?(?P<vie>VIE)[’']s\s+summari[sz]ed"
+)
+
+
+# figures of part of the business left unnamed: "operations outside of its property and
+# casualty insurance segment"
+# ... or of investees the table does not name: "summarized statements of operations
+# information for our unconsolidated investments in real estate ventures"
+PART_OF_BUSINESS = re.compile(
+    r"(?i)\boutside\s+(?:of\s+)?(?:its|our|the)\b[^.:]{0,80}\bsegments?\b"
+    r"|\bsummar\w*\b[^.:]{0,80}\b(?:for|of)\s+(?:our|its|the)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:unconsolidated|equity[- ]method|joint\s+ventures?|investees?|affiliates?)\b"
 )
 
 
 def table_scope(pre_text: str) -> str:
     """Whose figures the table holds, when its title or lead-in sentence (the last lines
-    before it) says: "the B2B segment", "the parent company"; "" for the group's own or
-    unstated (a segment named earlier in the prose says nothing of the table)."""
+    before it) says: "the B2B segment", "the parent company", "Alterola"; "" for the group's
+    own or unstated (a segment named earlier in the prose says nothing of the table)."""
     lines = [line.strip() for line in pre_text.splitlines() if line.strip()]
     if _PARENT_ONLY.search("\n".join(lines[-4:])):
         return "the parent company"
     lead = "\n".join(lines[-2:])
-    if m := _OTHER_ENTITY.search(lines[-1] if lines else ""):
-        return m.group(1).strip() if m.group(1) else "the VIE"  # not the filer's figures
+    if m := _OTHER_ENTITY.search(lead):  # not the filer's figures
+        if m.group("vie"):
+            return "the VIE"
+        return m.group("name").strip() if m.group("name") else m.group("sub").lower()
+    # "RESULTS OF OPERATIONS ... BY SEGMENT" over "Americas RAC": that segment's table
+    if (
+        len(lines) >= 2
+        and re.search(r"(?i)\bby\s+segments?\b", lines[-2])
+        and 0 < len(lines[-1].split()) <= 4
+        and proper_name(lines[-1])
+    ):
+        return f"the {lines[-1]} segment"
     found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
     mentions = re.findall(r"(?i)\bsegments?\b", lead)
     names = set(found)

@@ -111,8 +111,9 @@ class _RawTable:
     # every pipe line, header included: (label, shows figures or "$"), and each row's line
     lines: list[tuple[str, bool]] = field(default_factory=list)
     row_lines: list[int] = field(default_factory=list)
-    title: str = ""  # the text just before the table and its header lines
+    title: str = ""  # the caption lines just before the table (no prose) and its header lines
     header: str = ""  # the header lines alone
+    prose: str = ""  # the entry's text before the table
 
 
 @functools.lru_cache(maxsize=8)
@@ -173,10 +174,22 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         seen.append((label, bool(figures) or "$" in rest))
         rows.append((label, figures))
     header = " ".join(lines[: len(seen) - len(rows)])
-    title = prose[-300:] + "\n" + header
+    title = "\n".join(_captions(text[:first_pipe]) + [header])
     return _RawTable(
-        rows, years, scale, unscaled, found is not None, seen, row_lines, title, header
-    )
+        rows, years, scale, unscaled, found is not None, seen, row_lines, title, header,
+        text[:first_pipe],
+    )  # fmt: skip
+
+
+def _captions(prose: str) -> list[str]:
+    """The last two lines before the table that are a title (a few words) or a lead-in
+    ending in a colon; a paragraph that mentions a quarter or a deferred tax is neither."""
+    out = []
+    for line in [_clean(ln) for ln in prose.splitlines() if ln.strip()][-2:]:
+        n = len(line.split())
+        if n <= 15 or (n <= 40 and line.endswith(":")):
+            out.append(line)
+    return out
 
 
 # ----------------------------------------------------------------------------- the claim's words
@@ -246,7 +259,8 @@ _MEASURE_NOUN = re.compile(
     r"dividends?|capital|reserves?|allowances?|deficit|earnings|balances?|values?|stock|"
     r"shares|borrowings?|notes|loans?|deposits?|investments?|propert\w+|equipment|"
     r"obligations?|payments?|proceeds|expenditures?|charges?|benefits?|accru\w+|deferred|"
-    r"leases?|purchases?|net|total|operating|financing|investing)\b"
+    r"leases?|purchases?|net|total|operating|financing|investing|eps|per\s+share|"
+    r"s?g&a|r&d|s&m)(?!\w)"
 )
 
 
@@ -302,13 +316,14 @@ def _report_basis(path: str) -> Decimal | None:
                 found.setdefault("eps", abs(figures[0]))
             elif _WEIGHTED_ROW.search(label):
                 found.setdefault("shares", abs(figures[0]))
-        if len(found) == 3 and found["net"] and found["shares"] and found["eps"] >= Decimal("0.01"):
+        # shares under 100,000 may be in thousands themselves: no basis from them
+        if len(found) == 3 and found["net"] and found["shares"] >= 100_000 and found["eps"] >= Decimal("0.01"):  # fmt: skip
             ratios.append(found["eps"] * found["shares"] / found["net"])
-    for scale in (Decimal(1), Decimal(1000), Decimal(1_000_000)):
-        if ratios and all(scale / 3 < r < scale * 3 for r in ratios):
-            return scale
-    if ratios:
-        return None
+    # each ratio's scale, on a log scale within a decade (one share class's EPS x its shares
+    # is a fraction of the net result); all must agree, else the prose decides
+    placed = {min((1, 1000, 1_000_000), key=lambda s: abs((r / s).ln())) for r in ratios}
+    if len(placed) == 1 and all(Decimal("0.1") < r / placed_one < 10 for r in ratios for placed_one in placed):  # fmt: skip
+        return Decimal(placed.pop())
     quoted = {m.group(1) for m in _DOLLARS_IN_PROSE.finditer("\n".join(prose))}
     quoted = {q for q in quoted if int(q.replace(",", "")) >= 10_000}
     return Decimal(1) if quoted & shown else None
@@ -419,10 +434,10 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
     counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
     # share counts under "(in thousands, except share data)" are not in thousands
     scale = Decimal(1) if counted and table.shares_unscaled else table.scale
-    if not table.scale_stated and not (per_share or counted) and kind in ("lookup", "change"):
-        if basis is None:
-            return "scale not established"  # no scale stated, none shown by the report
-        scale = basis
+    if not table.scale_stated and not per_share and kind in ("lookup", "change"):
+        if basis is None:  # no scale stated, none shown by the report: neither an amount
+            return "scale not established"  # nor a share count ("55,140" of RHP's thousands)
+        scale = Decimal(1) if counted else basis
     # a per-share row by its label, unless its cells are whole thousands: "Net loss used to
     # compute loss per share | (115,461)" is an amount
     whole_thousands = all(v == v.to_integral_value() and abs(v) >= 1000 for v, _, _ in cited)
@@ -539,6 +554,8 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
     late = filed and any(c["period"] > filed.group(1) for c in claim.get("cells") or [])
     if late or re.search(r"(?i)\bthereafter\b|\bremainder of\b", _clean(table.header)):
         return CheckResult(False, "not a reporting period")
+    if problem := _span_problem(claim["statement"], table):
+        return CheckResult(False, problem)
     basis = None if table.scale_stated else _report_basis(str(report))
     holds = _holds(claim, table, basis)
     if isinstance(holds, str):
@@ -547,4 +564,106 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
         return CheckResult(
             False, "entailed claim does not hold" if holds is False else "refuted claim holds"
         )
+    if _told_otherwise(claim, table, report, str(evidence)):
+        return CheckResult(False, "another table shows the row with another figure")
     return CheckResult(True, "ok")
+
+
+# ----------------------------------------------------------------------------- span and scope
+
+_CLAIM_SPAN = re.compile(
+    r"(?i)\bfor the (three months|six months|nine months|(?:fiscal )?quarter) ended (\w+)"
+)
+_LENGTHS = re.compile(
+    r"(?i)\b(three|six|nine|twelve)\s+months\b|\b(quarter)\b|\b(years?)\s+ended\b"
+)
+
+
+def _lengths(text: str) -> set[str]:
+    """The period lengths a header names: {"three"}, {"year"}, {"three", "nine"}."""
+    out = set()
+    for m in _LENGTHS.finditer(text):
+        word = (m.group(1) or m.group(2) or m.group(3)).lower()
+        out.add({"quarter": "three", "twelve": "year", "years": "year"}.get(word, word))
+    return out
+
+
+def _span_problem(statement: str, table: _RawTable) -> str | None:
+    """The claim's "for the three months ended March 31" must be what the table's header
+    or its caption line says; an annual table ("Year Ended December 31,") has no quarter."""
+    said = _CLAIM_SPAN.search(statement)
+    header = _clean(table.header)
+    if not said:
+        return None
+    length = _lengths(said.group(1)).pop()
+    stated = _lengths(header) or _lengths(" ".join(_captions(table.prose)))
+    if stated != {length}:
+        return "span is not the table's"
+    month = said.group(2).lower()[:3]
+    where = (header + " " + " ".join(_captions(table.prose))).lower()
+    # "EndedMarch 31" (cells run together): no word boundaries around the month
+    if not re.search(rf"ended[^|]{{0,40}}?{month}|{month}[a-z]*\.?\s*\d", where):
+        return "span is not the table's"
+    return None
+
+
+def _key(label: str) -> str:
+    return " ".join(_MARK.sub("", _clean(label)).lower().split())
+
+
+@functools.lru_cache(maxsize=8)
+def _figures_by_row(path: str) -> dict[tuple[str, str], list[tuple[str, Decimal, frozenset[str]]]]:
+    """Every table row of the report, by this module's reader: (label, year) -> (entry id,
+    size in the table's stated scale, the header's period lengths)."""
+    report = Path(path)
+    stat = report.stat()
+    out: dict[tuple[str, str], list[tuple[str, Decimal, frozenset[str]]]] = {}
+    for entry in _report_entries(path, stat.st_mtime_ns, stat.st_size):
+        if "|" not in str(entry.get("context") or ""):
+            continue
+        table = _read_entry(report, str(entry.get("id")))
+        if table is None or len(set(table.years)) != len(table.years):
+            continue
+        lengths = frozenset(_lengths(_clean(table.header)))
+        for label, figures in table.rows:
+            for year, value in zip(table.years, figures, strict=False):
+                out.setdefault((_key(label), year), []).append(
+                    (str(entry.get("id")), abs(value) * table.scale, lengths)
+                )
+    return out
+
+
+def _alike(a: Decimal, b: Decimal) -> bool:
+    """The same figure, up to a scale (a lost caption) and the rounding of a coarser print."""
+    for k in (Decimal(1), Decimal(10**3), Decimal(10**6), Decimal(10**9)):
+        for x, y in ((a, b * k), (a * k, b)):
+            # a coarser print rounds to its last digit: half a unit of the larger figure's
+            # leading magnitude / 1,000 covers "93.7 million" against "93,712 thousand"
+            if x == y or abs(x - y) <= max(abs(x), abs(y)) * Decimal("0.0006"):
+                return True
+    return False
+
+
+def _told_otherwise(claim: dict[str, Any], table: _RawTable, report: Path, evidence: str) -> bool:
+    """Does another table of the report show a cited row's label for the same year and period
+    length with another figure, while the claim names no scope its own table states (a
+    subsidiary's or segment's "Net loss" said as the company's)?"""
+    owner = re.match(r"(.{2,60}?)['’]s ", claim["statement"])
+    if owner:
+        words = set(re.findall(r"[a-z0-9]+", owner.group(1).lower())) - {
+            "the", "segment", "company", "s",
+        }  # fmt: skip
+        said = " ".join((table.prose[-600:] + " " + table.header).lower().split())
+        if words and all(w in said for w in words):
+            return False  # "Alterola's", "the parent company's": its table says whose
+    mine = frozenset(_lengths(_clean(table.header)))
+    index = _figures_by_row(str(report))
+    for c in claim.get("cells") or []:
+        rows = index.get((_key(c["row"]), c["period"]), [])
+        here = [v for e, v, _ in rows if e == evidence]
+        for e, v, lengths in rows:
+            # an unstated length ("| 2023 | 2022 |" in a 10-K) may be any: compared too
+            same = lengths == mine or not lengths or not mine
+            if e != evidence and same and here and not _alike(here[0], v):
+                return True
+    return False
