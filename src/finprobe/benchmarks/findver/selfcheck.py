@@ -607,39 +607,52 @@ def _span_problem(statement: str, table: _RawTable) -> str | None:
     return None
 
 
+def _table_lengths(table: _RawTable) -> frozenset[str]:
+    """The period lengths of the table's header, or failing that of its caption lines."""
+    return frozenset(_lengths(_clean(table.header)) or _lengths(" ".join(_captions(table.prose))))
+
+
 def _key(label: str) -> str:
     return " ".join(_MARK.sub("", _clean(label)).lower().split())
 
 
+_Shown = tuple[str, Decimal, Decimal, frozenset[str]]  # entry, size, printed unit, lengths
+
+
 @functools.lru_cache(maxsize=8)
-def _figures_by_row(path: str) -> dict[tuple[str, str], list[tuple[str, Decimal, frozenset[str]]]]:
+def _figures_by_row(path: str) -> dict[tuple[str, str], list[_Shown]]:
     """Every table row of the report, by this module's reader: (label, year) -> (entry id,
-    size in the table's stated scale, the header's period lengths)."""
+    size in the table's stated scale, the unit of its last printed digit, the header's
+    period lengths)."""
     report = Path(path)
     stat = report.stat()
-    out: dict[tuple[str, str], list[tuple[str, Decimal, frozenset[str]]]] = {}
+    out: dict[tuple[str, str], list[_Shown]] = {}
     for entry in _report_entries(path, stat.st_mtime_ns, stat.st_size):
         if "|" not in str(entry.get("context") or ""):
             continue
         table = _read_entry(report, str(entry.get("id")))
         if table is None or len(set(table.years)) != len(table.years):
             continue
-        lengths = frozenset(_lengths(_clean(table.header)))
+        if re.search(
+            r"(?i)%\s*of\b|\bpercent(?:age)?s?\s+of\b|\bas\s+a\s+(?:%|percent)", table.header
+        ):
+            continue  # "% of net sales | 2024 | 2023": 0.9 is no rival to $77,386 thousand
+        lengths = _table_lengths(table)
         for label, figures in table.rows:
             for year, value in zip(table.years, figures, strict=False):
+                digit = Decimal(1).scaleb(int(value.as_tuple().exponent)) * table.scale
                 out.setdefault((_key(label), year), []).append(
-                    (str(entry.get("id")), abs(value) * table.scale, lengths)
+                    (str(entry.get("id")), abs(value) * table.scale, digit, lengths)
                 )
     return out
 
 
-def _alike(a: Decimal, b: Decimal) -> bool:
-    """The same figure, up to a scale (a lost caption) and the rounding of a coarser print."""
+def _alike(a: tuple[Decimal, Decimal], b: tuple[Decimal, Decimal]) -> bool:
+    """Two (size, printed unit) the same figure up to the coarser print's last digit, also
+    across a scale a table lost ("93,712" and "93.7 million")."""
     for k in (Decimal(1), Decimal(10**3), Decimal(10**6), Decimal(10**9)):
-        for x, y in ((a, b * k), (a * k, b)):
-            # a coarser print rounds to its last digit: half a unit of the larger figure's
-            # leading magnitude / 1,000 covers "93.7 million" against "93,712 thousand"
-            if x == y or abs(x - y) <= max(abs(x), abs(y)) * Decimal("0.0006"):
+        for (x, ux), (y, uy) in ((a, (b[0] * k, b[1] * k)), ((a[0] * k, a[1] * k), b)):
+            if abs(x - y) <= max(ux, uy):
                 return True
     return False
 
@@ -656,14 +669,15 @@ def _told_otherwise(claim: dict[str, Any], table: _RawTable, report: Path, evide
         said = " ".join((table.prose[-600:] + " " + table.header).lower().split())
         if words and all(w in said for w in words):
             return False  # "Alterola's", "the parent company's": its table says whose
-    mine = frozenset(_lengths(_clean(table.header)))
+    mine = _table_lengths(table)
     index = _figures_by_row(str(report))
     for c in claim.get("cells") or []:
         rows = index.get((_key(c["row"]), c["period"]), [])
-        here = [v for e, v, _ in rows if e == evidence]
-        for e, v, lengths in rows:
-            # an unstated length ("| 2023 | 2022 |" in a 10-K) may be any: compared too
-            same = lengths == mine or not lengths or not mine
-            if e != evidence and same and here and not _alike(here[0], v):
+        here = [(v, u) for e, v, u, _ in rows if e == evidence]
+        for e, v, u, lengths in rows:
+            # an unstated length ("| 2023 | 2022 |" in a 10-K) may be a year's; a dash (0)
+            # is no figure to disagree with
+            same = lengths == mine or {frozenset(), frozenset({"year"})} == {lengths, mine}
+            if e != evidence and same and here and here[0][0] and v and not _alike(here[0], (v, u)):
                 return True
     return False
