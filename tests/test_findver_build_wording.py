@@ -348,3 +348,14 @@ def test_eps_cost_acronyms_and_the_segments_total_are_named() -> None:
         assert _names_a_measure(label) and not _unnamed_segment(label), label
     assert row_needs("Segment sales", "", "") == "segment"
     assert row_needs("Gaylord Texan", "", "") == "measure"
+
+
+def test_a_name_ending_in_s_takes_no_second_possessive_and_steps_keep_the_cells_precision() -> None:
+    """BTBDW 189 ("summary financial information for Bagger Dave’s"): "Bagger Dave’s's total
+    liabilities"; UBFO 291's percentage change explained "from $57,770.00 thousand"."""
+    btbdw = [c for c in _built("BTBDW") if c["relevant_context"] == [189]]
+    assert btbdw and all("Bagger Dave’s" in c["statement"] for c in btbdw)
+    assert not any("’s's" in c["statement"] for c in btbdw)
+    assert all(self_check(c, _path("BTBDW")).passed for c in btbdw[:6])
+    ubfo = [c for c in _built("UBFO") if c["kind"] == "pct_change"]
+    assert ubfo and not any(re.search(r"\d\.00 thousand", c["explanation"]) for c in ubfo)

@@ -643,7 +643,7 @@ def _change(
         return None
     grew = size_new > size_old
     direction = direction_word(loss, grew)
-    decimals = max(a.decimals, b.decimals)
+    decimals = shown = max(a.decimals, b.decimals)  # shown: the cells' own precision
     if pct:
         true_value = _pct(abs(size_new - size_old) / size_old * 100)
         decimals = 2
@@ -673,7 +673,7 @@ def _change(
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
     steps = [
         f"The table shows {a.text} for {new} and {b.text} for {old}: the {size} went from "
-        f"{amount(facts, row, size_old, decimals)} to {amount(facts, row, size_new, decimals)}.",
+        f"{amount(facts, row, size_old, shown)} to {amount(facts, row, size_new, shown)}.",
         f"So it {direction} by {truth}.",
         f"The claim says it {said_direction} by {figure}, which "
         f"{'matches' if not refute else 'does not match'}.",
@@ -762,7 +762,8 @@ def _claims_from_table(
     ratios = _ratio_candidates(facts)
     if facts.scope:  # a segment's or the parent's table: the claim names whose figures
         company = facts.scope
-    subj = f"{company}'s " if company else ""
+    # "Bagger Dave’s total liabilities", not "Bagger Dave’s's"
+    subj = f"{company} " if re.search(r"['’]s$", company) else f"{company}'s " if company else ""
     out: list[BuiltClaim] = []
     for _ in range(per_table * 3):  # some draws make no claim (a zero, no change)
         if len(out) >= per_table:
