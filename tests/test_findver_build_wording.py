@@ -357,5 +357,13 @@ def test_a_name_ending_in_s_takes_no_second_possessive_and_steps_keep_the_cells_
     assert btbdw and all("Bagger Dave’s" in c["statement"] for c in btbdw)
     assert not any("’s's" in c["statement"] for c in btbdw)
     assert all(self_check(c, _path("BTBDW")).passed for c in btbdw[:6])
+    from finprobe.benchmarks.findver.build import _name
+
+    # BGXX 254 "In 2023, Cash (Current assets) made up 3.75%": a measure, not a name
+    assert _name("Cash (Current assets)") == "cash (Current assets)"
+    assert (
+        _name("Gaylord Texan") == "Gaylord Texan"
+        and _name("Viator (Revenue)") == "Viator (Revenue)"
+    )
     ubfo = [c for c in _built("UBFO") if c["kind"] == "pct_change"]
     assert ubfo and not any(re.search(r"\d\.00 thousand", c["explanation"]) for c in ubfo)

@@ -491,7 +491,10 @@ def _name(label: str) -> str:
     first = label.split()[0] if label.split() else ""
     if (first.isupper() and len(first) > 1) or any(ch.isupper() for ch in first[1:]):
         return label  # "EBITDA", "IoT data" (not "ioT data")
-    if proper_name(label.split(" (")[0]) and not TOTAL.search(label.split(" (")[0]):
+    head = label.split(" (")[0]
+    if len(head.split()) == 1 and MEASURE.search(head):
+        return label[0].lower() + label[1:]  # "Cash (Current assets)": a measure, not a name
+    if proper_name(head) and not TOTAL.search(head):
         return label
     return label[0].lower() + label[1:]
 
