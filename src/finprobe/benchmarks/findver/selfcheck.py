@@ -638,6 +638,8 @@ def _figures_by_row(path: str) -> dict[tuple[str, str], list[_Shown]]:
         ):
             continue  # "% of net sales | 2024 | 2023": 0.9 is no rival to $77,386 thousand
         lengths = _table_lengths(table)
+        if _PART.search(" ".join(_captions(table.prose)) + " " + table.header):
+            continue  # a segment's, a pro forma or a subsidiary's figures: no rival to the group's
         for label, figures in table.rows:
             for year, value in zip(table.years, figures, strict=False):
                 digit = Decimal(1).scaleb(int(value.as_tuple().exponent)) * table.scale
@@ -645,6 +647,13 @@ def _figures_by_row(path: str) -> dict[tuple[str, str], list[_Shown]]:
                     (str(entry.get("id")), abs(value) * table.scale, digit, lengths)
                 )
     return out
+
+
+# a table that says it holds part of the group or another basis
+_PART = re.compile(
+    r"(?i)\bsegments?\b|\bpro\s+forma\b|(?<!and )(?<!its )\bsubsidiar(?:y|ies)\b|\binvestees?\b|"
+    r"\bjoint\s+ventures?\b|\bsame\s+store\b|\bparent\b"
+)
 
 
 def _alike(a: tuple[Decimal, Decimal], b: tuple[Decimal, Decimal]) -> bool:
