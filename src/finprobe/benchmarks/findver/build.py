@@ -15,7 +15,10 @@ per-share row keeps its own unit. For rows shown negative in both periods
 (expenses, losses, outflows) "increased / decreased" speak of the amount's size,
 and losses "narrowed / widened". A report that states no scale is read in the
 scale its per-share figures (or its prose quotes) show; where they show none,
-only per-share rows are used. How a claim names its row (section, measure,
+only per-share figures, percentage changes and shares are claimed. A row whose
+label another table of the report shows with another figure for the same period
+(a subsidiary's or a segment's beside the group's) is not claimed unless its table
+names whose figures it holds. How a claim names its row (section, measure,
 scope) is in ``names``.
 
 Every claim is then re-verified by ``selfcheck`` (a separate reader of the report

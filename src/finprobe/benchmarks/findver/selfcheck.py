@@ -14,7 +14,10 @@ words against the report's lines: a bracketed section must be the one the row si
 capitals, not a deferred-tax component without "tax") and a segment by name, "N shares"
 never of an amount, no percentage or narrowing to zero, no share of 100%, no period after
 the filing or maturity column; a report stating no scale gets one from its own per-share
-figures or whole-dollar quotes, or its money claims fail. An entailed claim must hold on
+figures or whole-dollar quotes, or its amounts and share counts fail. A claim's "for the
+three months ended ..." must be the period its table's header (or caption line) states,
+and a cited row whose label another table of the report shows with another figure for
+the same year fails unless the claim names a scope its table states. An entailed claim must hold on
 those cells; a refuted one must fail. Anything it cannot read fails the check: a
 claim that cannot be confirmed is dropped, never kept on trust.
 """
