@@ -1,5 +1,6 @@
 """How a built FinDVer claim names its row: the section heading it sits in, what the row
-measures, whose figures the table holds, and the name of a row shown negative throughout
+measures, whose figures the table holds (and whether another table shows its label with
+another figure), and the name of a row shown negative throughout
 ("Net income (loss)" at a loss is "Net loss"). Split out of ``build`` (table reading and
 claim making), which imports these names from here.
 """
@@ -7,10 +8,11 @@ claim making), which imports these names from here.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from finprobe.benchmarks.findver.build import Row
+    from finprobe.benchmarks.findver.build import Cell, Row, TableFacts
 
 
 FOOTNOTE = re.compile(
@@ -330,3 +332,47 @@ OPPOSITE = {
     "widened": "narrowed",
     "narrowed": "widened",
 }
+
+
+def _same_figure(a: tuple[Decimal, Decimal], b: tuple[Decimal, Decimal]) -> bool:
+    """Two (size, printed unit) pairs the same figure up to the coarser one's rounding, also
+    across scales (93,712 thousand and 93.7 million) or a lost caption (93,712 and 93,712
+    thousand): 10,512,157 and 10,418,840 are two figures."""
+    for k in (Decimal(1), Decimal(1000), Decimal(1_000_000), Decimal(1_000_000_000)):
+        for (x, ux), (y, uy) in (((a[0], a[1]), (b[0] * k, b[1] * k)), ((a[0] * k, a[1] * k), b)):
+            if abs(x - y) <= max(ux, uy):  # a unit: COLM prints 333,163 thousand as 333.1 million
+                return True
+    return False
+
+
+def mark_ambiguous(all_facts: list[TableFacts]) -> None:
+    """A row whose label another table of the report shows with another figure for the same
+    period and span (a subsidiary's "Net loss", a segment's "Total revenues" beside the
+    group's) is ``ambiguous`` unless its own table names its scope: a claim on it cannot say
+    whose figure it states. Tables with a named scope are no rival to the group's own."""
+
+    def key(label: str) -> str:
+        return " ".join(FOOTNOTE.sub("", label).lower().split())
+
+    def span(f: TableFacts) -> str:  # its length: "ended December" and "December 30" alike
+        return f.span.split(" ended")[0].replace("fiscal ", "").replace("quarter", "three months")
+
+    def size(row: Row, cell: Cell) -> tuple[Decimal, Decimal]:
+        return abs(cell.value) * row.scale, row.scale * Decimal(1).scaleb(-cell.decimals)
+
+    shown: dict[tuple[str, str, str], list[tuple[str, tuple[Decimal, Decimal]]]] = {}
+    for f in all_facts:
+        if not f.scope:
+            for row in f.rows.values():
+                for period, cell in row.cells.items():
+                    at = (key(row.label), period, span(f))
+                    shown.setdefault(at, []).append((f.table_id, size(row, cell)))
+    for f in all_facts:
+        if f.scope:
+            continue
+        for row in f.rows.values():
+            row.ambiguous = any(
+                t != f.table_id and not _same_figure(size(row, cell), other)
+                for period, cell in row.cells.items()
+                for t, other in shown[(key(row.label), period, span(f))]
+            )
