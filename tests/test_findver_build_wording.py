@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import functools
 import re
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -367,3 +368,18 @@ def test_a_name_ending_in_s_takes_no_second_possessive_and_steps_keep_the_cells_
     )
     ubfo = [c for c in _built("UBFO") if c["kind"] == "pct_change"]
     assert ubfo and not any(re.search(r"\d\.00 thousand", c["explanation"]) for c in ubfo)
+
+
+def test_the_self_check_refuses_a_scale_the_prose_contradicts() -> None:
+    """Apart from the report's basis: a figure read as whole dollars that the prose quotes
+    as millions. RHP states no scale anywhere; its "Cash and cash equivalents -
+    unrestricted | 591,833" (thousands) read as dollars is "$591.8 million" in its prose."""
+    from finprobe.benchmarks.findver.selfcheck import _prose_scale
+
+    rhp = str(_path("RHP"))
+    assert _prose_scale(rhp, [Decimal(591833)], Decimal(1)) == "thousands"
+    assert _prose_scale(rhp, [Decimal(591833)], Decimal(1000)) is None
+    assert _prose_scale(rhp, [Decimal(5000)], Decimal(1)) is None  # too round to tell
+    said = "Cash and cash equivalents - unrestricted was $591,833 in 2023."
+    claim = _claim(said, True, 96, "Cash and cash equivalents - unrestricted", "2023")
+    assert _refused("RHP", claim) == "scale not established"  # the basis refuses it first

@@ -286,6 +286,48 @@ _DOLLARS_IN_PROSE = re.compile(
 
 
 @functools.lru_cache(maxsize=8)
+def _prose(path: str) -> str:
+    report = Path(path)
+    stat = report.stat()
+    entries = _report_entries(path, stat.st_mtime_ns, stat.st_size)
+    return _clean(" ".join(
+        ln for e in entries for ln in str(e.get("context") or "").splitlines()
+        if not ln.strip().startswith("|")
+    ))  # fmt: skip
+
+
+def _quoted(prose: str, dollars: Decimal) -> bool:
+    """Does the prose quote this many dollars: to the dollar ("$93,712,000") or, from $10
+    million, to a tenth of a million or billion ("$93.7 million", "$3.4 billion")?"""
+    forms = [rf"\$\s?{dollars:,.0f}(?![\d,])(?!\s*(?:thousand|million|billion))"]
+    if dollars >= 10**7:
+        forms.append(rf"\$\s?{dollars / 10**6:,.1f}\s*million")
+    if dollars >= 10**10:
+        forms.append(rf"\$\s?{dollars / 10**9:,.1f}\s*billion")
+    return any(re.search(form, prose) for form in forms)
+
+
+def _prose_scale(path: str, values: list[Decimal], scale: Decimal) -> str | None:
+    """A check apart from the report's basis: the claim reads the cited figures in
+    ``scale`` (no scale stated in the table); if the prose quotes one of them in a larger
+    scale ("$3.4 billion" of a "3,377,028" read as dollars) and never in this one, the
+    reading is wrong. The larger scale's name, or None. Figures of under four
+    significant digits are passed over ("5,000" meets "$5,000,000" by chance); a
+    rounded quote may still meet another figure by chance, which drops a claim."""
+    prose = _prose(path)
+    for value in values:
+        v = abs(value)
+        if v != v.to_integral_value() or len(str(int(v)).rstrip("0")) < 4:
+            continue  # "5,000" meets "$5,000,000" by chance; "19,171" does not
+        if _quoted(prose, v * scale):
+            continue
+        for other, name in ((Decimal(1000), "thousands"), (Decimal(10**6), "millions")):
+            if other > scale and _quoted(prose, v * other):
+                return name
+    return None
+
+
+@functools.lru_cache(maxsize=8)
 def _report_basis(path: str) -> Decimal | None:
     """The scale of a report that states none, by this module's own reading: net result,
     per-share figure and weighted shares of one table (EPS x shares = the net result in
@@ -441,6 +483,10 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         if basis is None:  # no scale stated, none shown by the report: neither an amount
             return "scale not established"  # nor a share count ("55,140" of RHP's thousands)
         scale = Decimal(1) if counted else basis
+        if not counted and (
+            other := _prose_scale(claim["report_path"], [v for v, _, _ in cited], scale)
+        ):
+            return f"prose quotes the figure in {other}"  # "$93.7 million" of a "93,712" read as dollars
     # a per-share row by its label, unless its cells are whole thousands: "Net loss used to
     # compute loss per share | (115,461)" is an amount
     whole_thousands = all(v == v.to_integral_value() and abs(v) >= 1000 for v, _, _ in cited)
@@ -560,7 +606,7 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
     if problem := _span_problem(claim["statement"], table):
         return CheckResult(False, problem)
     basis = None if table.scale_stated else _report_basis(str(report))
-    holds = _holds(claim, table, basis)
+    holds = _holds({**claim, "report_path": str(report)}, table, basis)
     if isinstance(holds, str):
         return CheckResult(False, holds)
     if holds != claim["entailment_label"]:
