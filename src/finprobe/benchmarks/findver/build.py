@@ -13,8 +13,13 @@ when the parentheses sit in neighbouring cells), dashes are zero, and the table'
 scale ("in thousands") is written into the claim ("$92,291 thousand"); a
 per-share row keeps its own unit. For rows shown negative in both periods
 (expenses, losses, outflows) "increased / decreased" speak of the amount's size,
-and losses "narrowed / widened". Tables whose money scale the report does not
-state, and whose figures are too small to be whole dollars, are skipped.
+and losses "narrowed / widened". A report that states no scale is read in the
+scale its per-share figures (or its prose quotes) show; where they show none,
+only per-share figures, percentage changes and shares are claimed. A row whose
+label another table of the report shows with another figure for the same period
+(a subsidiary's or a segment's beside the group's) is not claimed unless its table
+names whose figures it holds. How a claim names its row (section, measure,
+scope) is in ``names``.
 
 Every claim is then re-verified by ``selfcheck`` (a separate reader of the report
 file); claims that fail are dropped and counted in the data card (``card``).
@@ -35,6 +40,25 @@ from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any
 
+from finprobe.benchmarks.findver.names import (
+    DEFERRED_TAX,
+    FOOTNOTE,
+    GENERIC_LABEL,
+    LOSS,
+    MEASURE,
+    OPPOSITE,
+    PART_OF_BUSINESS,
+    PROSE_SCALE,
+    TOTAL,
+    direction_word,
+    mark_ambiguous,
+    proper_name,
+    repeats_title,
+    row_needs,
+    row_negative_name,
+    section_heading,
+    table_scope,
+)
 from finprobe.errors import InputError
 from finprobe.inputs import collect_inputs
 
@@ -42,7 +66,6 @@ KINDS = ("lookup", "change", "pct_change", "share", "margin")
 PERTURBATIONS = ("number", "period", "direction", "entity")
 _YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
 _DASH_CELL = re.compile(r"^\$?\s*[—–\-−]+$")
-_TOTAL = re.compile(r"(?i)^total\b|\btotal\s*$")
 _PER_SHARE = re.compile(
     r"(?i)\bper\s+(?:[\w’'.-]+\s+){0,3}?(?:share|unit)s?\b|\bEPS\b"  # "per Company’s common share"
 )
@@ -60,16 +83,14 @@ _EXCEPT_SHARES = re.compile(r"(?i)\bexcept\b(?:(?!\bper\b)[^)]){0,60}?\bshares?\
 _COUNT = re.compile(
     r"(?i)\bshares\b|\bunits outstanding\b|number of|\bemployees\b|\bcustomers\b|\bstores\b"
 )
-_SKIP_ROW = re.compile(
-    r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions)\b"
+# ... but an amount that speaks of shares is money: "Comprehensive loss attributable to the
+# Company's common shares", "Dividends on common shares", "Proceeds from issuance of shares"
+_MONEY_OF_SHARES = re.compile(
+    r"(?i)\b(?:income|loss(?:es)?|earnings|profits?|dividends?|proceeds|payments?|value|"
+    r"costs?|expenses?|compensation|premium|capital|amount|attributable)\b"
 )
-_FOOTNOTE = re.compile(
-    r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$"
-)  # "Deposits (2)": a footnote mark
-_LOSS = re.compile(r"(?i)\bloss(?:es)?\b")
-_GENERIC_LABEL = re.compile(
-    r"(?i)(?:total|totals|other|others|all other|other, net|subtotal|net|corporate|"
-    r"eliminations?|adjustments?|balance)"
+_SKIP_ROW = re.compile(
+    r"(?i)%|percent|\bratio\b|\bmargin\b|\brate\b|\bdays\b|\byears?\b|\bmonths?\b|\bin (?:thousands|millions|billions|whole units|units|dollars)\b"
 )
 _PHYSICAL = re.compile(
     r"(?i)\b(?:feet|foot|tons?|tonnes?|barrels?|gallons?|ounces?|pounds|lbs|mbf|msf|mmbtu|mcf|"
@@ -82,24 +103,6 @@ _FOR_PER_SHARE = re.compile(
     r"(?i)\b(?:used\s+(?:to\s+comput|in\s+comput|in\s+(?:the\s+)?calculat|for)|"
     r"for\s+(?:comput|calculat)|numerator|in\s+computing)\w*\b.*\bper\s+(?:common\s+)?share"
 )
-_PROSE_SCALE = re.compile(r"(?i)\((?:amounts |dollars |\$ )?in (?:thousands|millions|billions)\b")
-# measures that are signed by nature (a negative EBITDA or net change in cash is not a
-# cost): shown negative throughout, their size is not what "increased" speaks of
-_SIGNED_MEASURE = re.compile(
-    r"(?i)\b(?:income(?!\s+tax)|earnings|profit|ebitda|ebit|comprehensive|"
-    r"net\s+(?:change|increase|decrease)|provided)\b"
-)
-_EXPENSE = re.compile(r"(?i)\b(?:expenses?|costs?|charges?)\b")
-
-
-def _signed_label(label: str) -> bool:
-    """The label's head metric (before a comma or parenthesis) is a signed measure, not a
-    loss or an expense: "Interest expense, net of interest income" and "Profit sharing
-    expense" are costs."""
-    head = re.split(r"[,(]", label, maxsplit=1)[0]
-    return bool(
-        _SIGNED_MEASURE.search(head) and not _EXPENSE.search(head) and not _LOSS.search(label)
-    )
 
 
 _SCALE_WORDS = {
@@ -144,20 +147,37 @@ class Row:
     unit: str  # "money" | "per_share" | "count"
     scale: Decimal
     heading: str = ""  # the body heading the row sits under ("Revenues:"), if any
+    # what the label alone leaves unsaid, so that only its heading can say it: "measure" (a
+    # name, "Variable Prepaid Forward", measures nothing), "deferred tax" (a component of a
+    # deferred tax table), "segment" ("Segment sales" of an unnamed segment); "" if nothing
+    needs: str = ""
+    # the report shows this label with another figure for the same period elsewhere (a
+    # subsidiary's, a segment's summary): whose figure it is, the table does not say
+    ambiguous: bool = False
+    scaled: bool = True  # False: no scale established; only scale-free claims (shares, %)
 
     @property
     def name(self) -> str:
-        """The row as a claim names it: a bare label ("United States") keeps its heading."""
-        if self.heading and len(self.label.split()) <= 3 and not _TOTAL.search(self.label):
+        """The row as a claim names it: a bare label ("United States") keeps its heading,
+        and so does a label that needs it to say what it measures."""
+        short = len(self.label.split()) <= 3 and not TOTAL.search(self.label)
+        if self.heading and (short or self.needs):
             return f"{self.label} ({self.heading})"
         return self.label
 
     @property
     def named(self) -> bool:
-        """The row names a metric: "Other" or "Total" alone (no heading) names nothing."""
+        """The row names a metric: "Other" or "Total" alone (no heading) names nothing,
+        nor does a label that needs a heading it lacks."""
         if _ADJUSTMENT.match(self.label):
             return False  # "Less: Current portion": an adjustment to the rows around it
-        return not _GENERIC_LABEL.fullmatch(self.name.strip(" :"))
+        if self.needs == "segment" or self.ambiguous:
+            return False  # which segment's sales? whose net loss? the table does not say
+        if self.needs == "measure" and not MEASURE.search(self.heading):
+            return False
+        if self.needs == "deferred tax" and not DEFERRED_TAX.search(self.heading):
+            return False
+        return not GENERIC_LABEL.fullmatch(self.name.strip(" :"))
 
     @property
     def negative(self) -> bool:
@@ -188,10 +208,53 @@ class TableFacts:
         return f", for the {self.span}{end}" if self.span else end
 
 
+def caption_like(line: str) -> bool:
+    """A title or a lead-in sentence ("The components of deferred taxes consist of the
+    following:"), not a paragraph of prose that happens to mention a quarter or a tax."""
+    words = len(line.split())
+    return 0 < words <= 15 or (words <= 40 and line.rstrip().endswith(":"))
+
+
+_WHOLE_YEAR = re.compile(
+    r"(?i)\b(?:years?|twelve\s+months|12\s+months|fiscal\s+years?)\s+ended\b|\bfiscal\s+year\b"
+)
+_MONTH_DAY = re.compile(
+    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
+)
 _MONTHS_ENDED = re.compile(
-    r"(?i)\b(three|six|nine)\s+months\s*ended\s*"
+    r"(?i)\b(three\s+months|six\s+months|nine\s+months|(?:fiscal\s+)?quarter)\s*ended\s*"
     r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
 )  # "ended March 31", "ended December" (of "December 2023"), never "December 20"(23)
+
+
+def _span(match: re.Match[str]) -> str:
+    return f"{' '.join(match.group(1).lower().split())} ended {match.group(2)}"
+
+
+def _stated_span(table: Any) -> str:
+    """The span the header or the lead-in line states when the year columns' own labels do
+    not ("Fiscal Quarter Ended December 31," over "2023 | 2022"; "... for the six months
+    ended December 31, 2023 and 2022:"); "" if none or more than one."""
+    header = " ".join(" ".join(row) for row in table.cells[: table.header_rows])
+    if _WHOLE_YEAR.search(header):
+        return ""  # "Year Ended December 31,": whatever the prose above says of a quarter
+    days = {" ".join(d.lower().split()) for d in _MONTH_DAY.findall(header)}
+    if len(days) > 1 and not re.search(r"(?i)\bended\b|\bmonths\b", header):
+        return ""  # "March 31 2024 | December 31 2023": balances at two dates, no span
+    lines = [ln.strip() for ln in (table.pre_text or "").splitlines() if ln.strip()]
+    lead = [ln for ln in lines[-1:] if caption_like(ln)]  # never a paragraph of prose
+    found = {_span(m) for m in _MONTHS_ENDED.finditer(header + "\n" + "\n".join(lead))}
+    if not found:  # "Period Ended January 31, | Three Months": the two halves apart
+        months = set(re.findall(r"(?i)\b(three|six|nine)\s+months\b", header))
+        ended = _ENDED.findall(header)
+        if len({m.lower() for m in months}) == 1 and len(set(ended)) == 1:
+            found = {f"{months.pop().lower()} months ended {ended[0]}"}
+    return found.pop() if len(found) == 1 else ""
+
+
+_ENDED = re.compile(
+    r"(?i)\bended\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
+)
 
 
 def _percent_column(table: Any, c: int) -> bool:
@@ -238,15 +301,21 @@ def _end_of_first_table(table: Any) -> int:
 
 
 _COLUMN_WORDS = re.compile(r"[A-Za-z]{3,}")
+_SCHEDULE = re.compile(r"(?i)\bthereafter\b|\bremainder\s+of\b|\bbeyond\b")
 _NOT_APPLICABLE = re.compile(r"(?i)^\(?(?:n/?a|n/?m|nil|none|not\s+\w+)\)?\*?$")
 
 
-def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | None:
+def table_facts(
+    table: Any, report_states_scale: bool = False, basis: Decimal | None = None
+) -> TableFacts | None:
     """Rows of numbers under year columns, or None when the table has no such shape.
 
-    ``report_states_scale``: other tables of the report state a scale ("in
-    thousands"), so a table without one has lost its caption: its money rows
-    are not read as whole dollars.
+    A table that states no scale has its money rows read in the report's ``basis``
+    (whole dollars, or thousands whose caption was lost: see ``report_basis``) only
+    when the report states no scale anywhere (``report_states_scale`` False: else
+    the table lost its own caption); with no basis established (a hotel REIT's
+    "Total debt | 3,377,028", no scale stated anywhere) money rows are kept unscaled,
+    for percentage changes and shares only.
     """
     if table.header_rows < 1 or len(table.cells) < 3:
         return None
@@ -263,12 +332,34 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
             return None  # two columns of one year (quarter and year to date, segments): ambiguous
         columns[c] = years[0]
         if m := _MONTHS_ENDED.search(label):
-            spans.add(f"{m.group(1).lower()} months ended {m.group(2)}")
+            spans.add(_span(m))
     periods = sorted(set(columns.values()), reverse=True)
     if len(periods) < 2 or len(spans) > 1:
         return None
-    labels = [_FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
+    header = " ".join(table.column_label(c) for c in range(table.header_cols, table.n_cols))
+    if _SCHEDULE.search(header):
+        return None  # "Remainder of 2024 | 2025 | ... | Thereafter": maturities, not periods
+    labels = [FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
     caption = (table.pre_text or "") + " " + " ".join(" ".join(row) for row in table.cells[:3])
+    # the title and lead-in (the last lines before the table) and the header: what the
+    # table measures ("SCHEDULE OF DEFERRED TAX ASSETS")
+    title = "\n".join(
+        [
+            ln
+            for ln in [x.strip() for x in (table.pre_text or "").splitlines() if x.strip()][-2:]
+            if caption_like(ln)  # a long paragraph mentioning "deferred tax" is no caption
+        ]
+        + [" ".join(row) for row in table.cells[: table.header_rows]]
+    )
+    scope = table_scope(table.pre_text or "")
+    lead = [ln for ln in (table.pre_text or "").splitlines() if ln.strip()][-2:]
+    if PART_OF_BUSINESS.search("\n".join(lead)):
+        return None  # "operations outside of its insurance segment": whose, unnamed
+    # the table's name: its header and the short lines just before it (a title, not prose)
+    named_as = " ".join(
+        [ln for ln in (table.pre_text or "").splitlines() if 0 < len(ln.split()) <= 15][-2:]
+        + [" ".join(row) for row in table.cells[: table.header_rows]]
+    )
     rows: dict[str, Row] = {}
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
@@ -293,71 +384,45 @@ def table_facts(table: Any, report_states_scale: bool = False) -> TableFacts | N
             and (priced or not _SHARE_COUNT.search(label))
             and not _FOR_PER_SHARE.search(label)
         )
-        counted = not per_share and (_COUNT.search(label) or _SHARE_COUNT.search(label))
+        counted = not per_share and (
+            _SHARE_COUNT.search(label)
+            or re.search(r"(?i)\bnumber\s+of\b", label)  # "Number of shares of capital stock"
+            or (_COUNT.search(label) and not _MONEY_OF_SHARES.search(label))
+        )
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
         if counted and re.search(r"(?i)\bshares?\b", label) and _EXCEPT_SHARES.search(caption):
             scale = Decimal(1)
         if scale not in _SCALE_WORDS:
             continue
-        rows[label] = Row(label, r, cells, unit, scale, _heading(table, r))
+        needs = row_needs(label, title, scope)
+        # a row that repeats the table's title ("Income tax provision" of "SCHEDULE OF
+        # INCOME TAX PROVISION") is its grand total, in no section
+        heading = "" if repeats_title(label, named_as) else section_heading(table, r)
+        rows[label] = Row(label, r, cells, unit, scale, heading, needs)
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"
     scale_source = "table"
     if table.scale == 1 and not any(r.scale != 1 for r in rows.values()):
-        # no scale stated: whole dollars only in a report that states no scale anywhere
-        # (else the caption was lost) and with figures too large to be in thousands
-        money = [abs(c.value) for r in rows.values() if r.unit == "money" for c in r.cells.values()]
-        if report_states_scale or max(money, default=0) < 1_000_000:
+        # no scale stated: the report's basis, where it is established (see above)
+        if report_states_scale:
             rows = {k: v for k, v in rows.items() if v.unit == "per_share"}
-        scale_source = "whole dollars"
+        elif basis is None:  # no scale established: shares and % changes only (RHP's
+            for row in rows.values():  # "Weighted average shares | 55,140" is thousands)
+                row.scaled = row.unit == "per_share"
+        elif basis != 1:
+            for row in rows.values():
+                if row.unit == "money":
+                    row.scale = basis
+        scale_source = "whole dollars" if basis == 1 else "report basis"
     if len(rows) < 2:
         return None
     evidence_id = table.source_id if table.source_id is not None else table.id
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
-    facts.span = next(iter(spans), "")
-    facts.scope = _scope(table.pre_text or "")
+    facts.span = next(iter(spans), "") or _stated_span(table)
+    facts.scope = scope
     facts.totals = _totals(table, facts, periods)
     return facts
-
-
-# a table introduced as one segment's or the parent company's figures ("The following table
-# presents summary financial data for our B2B segment:", "Condensed Parent Only Cash Flows")
-_SEGMENT_INTRO = re.compile(
-    r"\b(?:for|of)\s+(?:our|the|its)\s+((?:[A-Z0-9][\w&.'’-]*\s+){1,4})segment\b"
-    r"|^\s*((?:[A-Z0-9][\w&.'’-]*\s+){1,4})Segment Results\s*$",
-    re.M,
-)
-_PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b")
-
-
-def _scope(pre_text: str) -> str:
-    """Whose figures the table holds, when its title or lead-in sentence (the last lines
-    before it) says: "the B2B segment", "the parent company"; "" for the group's own or
-    unstated (a segment named earlier in the prose says nothing of the table)."""
-    lines = [line.strip() for line in pre_text.splitlines() if line.strip()]
-    if _PARENT_ONLY.search("\n".join(lines[-4:])):
-        return "the parent company"
-    lead = "\n".join(lines[-2:])
-    found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
-    mentions = re.findall(r"(?i)\bsegments?\b", lead)
-    names = set(found)
-    if len(names) == 1 and len(found) == len(mentions):  # every "segment" is that one segment
-        name = names.pop()
-        if not _GENERIC_LABEL.fullmatch(name):
-            return f"the {name} segment"
-    return ""
-
-
-def _heading(table: Any, r: int) -> str:
-    """The nearest body heading above row r, without its colon; "" if none."""
-    for i in range(r - 1, table.header_rows - 1, -1):
-        if table.is_body_heading(i):
-            text = table.row_label(i).strip().rstrip(":").strip()
-            if _PROSE_SCALE.search(text) or text.startswith("("):
-                return ""  # "(in millions, except for percentages)": a caption, not a heading
-            return text  # as written: headings often start with a name ("Corsair Gaming, Inc. ...")
-    return ""
 
 
 def _totals(table: Any, facts: TableFacts, periods: list[str]) -> dict[str, list[str]]:
@@ -365,7 +430,7 @@ def _totals(table: Any, facts: TableFacts, periods: list[str]) -> dict[str, list
     by_index = {row.index: row for row in facts.rows.values()}
     out: dict[str, list[str]] = {}
     for total in facts.rows.values():
-        if not _TOTAL.search(total.label) or total.unit != "money":
+        if not TOTAL.search(total.label) or total.unit != "money":
             continue
         block: list[Row] = []
         i = total.index - 1
@@ -412,7 +477,7 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
     text = amount(facts, row, value, decimals)
     if value >= 0 or row.negative and row_negative_name(row) is not None:
         return text  # expenses, losses and outflows in parentheses: their size, under their name
-    if _LOSS.search(row.label):
+    if LOSS.search(row.label):
         return f"a loss of {text}"
     return f"negative {text}"
 
@@ -425,113 +490,17 @@ def row_name(row: Row) -> str:
 
 
 def _name(label: str) -> str:
-    """A row label inside a sentence: lower-cased unless it starts with a name or acronym."""
+    """A row label inside a sentence: lower-cased unless it starts with a name or acronym,
+    or is a name itself ("Gaylord Texan", "Viator": capitals throughout, as written)."""
     first = label.split()[0] if label.split() else ""
     if (first.isupper() and len(first) > 1) or any(ch.isupper() for ch in first[1:]):
         return label  # "EBITDA", "IoT data" (not "ioT data")
+    head = label.split(" (")[0]
+    if len(head.split()) == 1 and MEASURE.search(head):
+        return label[0].lower() + label[1:]  # "Cash (Current assets)": a measure, not a name
+    if proper_name(head) and not TOTAL.search(head):
+        return label
     return label[0].lower() + label[1:]
-
-
-# A row shown negative in both periods, named as an analyst names it: a result measure
-# at a loss is that loss ("Net income (loss)" -> "Net loss", which narrows or widens), a
-# cash flow "provided by (used in)" is cash used, a net change in cash is a decrease.
-_OR_LOSS = re.compile(r"(?i)\s*(?:\(\s*loss(?:es)?\s*\)|/\s*\(?\s*loss\s*\)?)")
-_OR_INCOME = re.compile(r"(?i)\s*\(\s*(?:income|earnings|profit)\s*\)")
-_RESULT = re.compile(
-    r"(?i)^(?:total\s+)?(?:net\s+)?(?:operating\s+)?(?:(?:other\s+)?comprehensive\s+)?"
-    r"(?P<measure>income|earnings|profit|loss)"
-    r"(?:\s+(?:from\s+(?:continuing\s+|discontinued\s+)?operations"
-    r"|before\s+(?:provision\s+for\s+)?income\s+tax(?:es)?))?"
-    r"(?:,?\s+net\s+of\s+(?:income\s+)?tax(?:es)?)?"
-    r"(?:\s+attributable\s+to\s+(?:common\s+)?(?:stock|share)holders)?$"
-)
-_CASH_PROVIDED = re.compile(
-    r"(?i)(?<=cash\s)\s*(?:provided\s+by\s*(?:\(\s*used\s+(?:in|for)\s*\)|/\s*\(?\s*used\s+(?:in|for)\s*\)?)?"
-    r"|provided\s*\(\s*used\s*\)\s*(?:by|in)"  # "provided (used) by"
-    r"|\(\s*used\s+(?:in|for)\s*\)\s*provided\s+by)(?=\s)"
-)
-# what a row shown negative in both periods may be named by its size: an expense, a cost,
-# a loss or an outflow; anything else (a receivable's change, "Free cash flow", "Working
-# capital", "Investing activities" under a signed heading) has no safe size reading
-_OUTFLOW_NAME = re.compile(
-    r"(?i)\b(?:loss(?:es)?|expenses?|costs?|charges?|used\s+(?:in|for)|paid|payments?|"
-    r"purchases?|acquisitions?|outflows?|deficit|impairments?|amorti[sz]ation|depreciation|"
-    r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
-    r"withdrawals?|treasury|deductions?|write-?(?:offs?|downs?)|capital\s+expenditures?)\b"
-)
-# a label that names its own opposite or a signed quantity: "Income tax benefit (expense)",
-# "Gain (loss)", "Change in fair value", "Free cash flow", "Cash flows from ..."
-_NOT_A_SIZE = re.compile(
-    r"(?i)\(\s*(?:expenses?|costs?|charges?|used)\s*\)|\bbenefits?\b|\bgains?\b|"
-    r"\bchanges?\s+in\b|\bcash\s+flows?\b|\bworking\s+capital\b|\bprovided\b"
-)
-_CASH_CHANGE = re.compile(
-    r"(?i)^net\s+(?P<word>change|increase\s*\(\s*decrease\s*\)|\(\s*decrease\s*\)\s*increase"
-    r"|increase\s*/\s*\(?\s*decrease\s*\)?|decrease)(?=\s+in\s+cash\b)"
-)
-
-
-def _same_case(word: str, like: str) -> str:
-    return word.upper() if like.isupper() else word.capitalize() if like[0].isupper() else word
-
-
-def negative_name(label: str) -> tuple[str, bool] | None:
-    """(the row's name for its negative amount, whether that amount is a loss), for a row
-    shown negative in both periods whose size an analyst speaks of; None if no such name.
-    "Net income (loss)" -> ("Net loss", True); "Net cash provided by (used in) investing
-    activities" -> ("Net cash used in investing activities", False); "Net change in cash"
-    -> ("Net decrease in cash", False); "Cost of revenue" (no signed measure) -> itself."""
-    plain = _OR_INCOME.sub("", _OR_LOSS.sub("", label)).strip()
-    if m := _RESULT.match(plain):
-        head, tail = plain[: m.start("measure")], plain[m.end("measure") :]
-        return head + _same_case("loss", m.group("measure")) + tail, True
-    provided = _CASH_PROVIDED.search(label)
-    if provided and re.match(r"(?i)(?:net\s+)?cash\b", label):
-        used = _same_case("used in", provided.group().strip())
-        return label[: provided.start()] + used + label[provided.end() :], False
-    if m := _CASH_CHANGE.match(label):
-        word = _same_case("decrease", m.group("word"))
-        return label[: m.start("word")] + word + label[m.end("word") :], False
-    if _signed_label(label) or _OR_LOSS.search(label) or _OR_INCOME.search(label):
-        return None  # a negative EBITDA, other income, "gains (losses)": no name for its size
-    if _NOT_A_SIZE.search(label) or not _OUTFLOW_NAME.search(label):
-        return None  # not named as a cost, loss or outflow: no safe size reading
-    return label, False  # an expense, a cost or an outflow already named as one
-
-
-def _signed_heading(heading: str) -> bool:
-    """A body heading that carries a signed measure ("Net cash provided by (used in)",
-    "Operating income (loss)", "Changes in operating assets and liabilities"): the rows
-    under it are signed amounts, whatever their own short labels say."""
-    return bool(
-        _SIGNED_MEASURE.search(heading)
-        or _OR_LOSS.search(heading)
-        or _OR_INCOME.search(heading)
-        or _NOT_A_SIZE.search(heading)
-    )
-
-
-def row_negative_name(row: Row) -> tuple[str, bool] | None:
-    """``negative_name`` of the row, read with its heading: under a signed heading only a
-    label that itself names an expense or a loss keeps its size reading."""
-    signed_heading = bool(row.heading) and _signed_heading(row.heading)
-    if signed_heading and not (_EXPENSE.search(row.label) or _LOSS.search(row.label)):
-        return None
-    return negative_name(row.label)
-
-
-def _direction(loss: bool, grew: bool) -> str:
-    if loss:
-        return "widened" if grew else "narrowed"
-    return "increased" if grew else "decreased"
-
-
-_OPPOSITE = {
-    "increased": "decreased",
-    "decreased": "increased",
-    "widened": "narrowed",
-    "narrowed": "widened",
-}
 
 
 # ----------------------------------------------------------------------------- claims
@@ -632,7 +601,7 @@ def _lookup(
                     if r is not row and r.unit == row.unit and r.scale == row.scale
                     and _far(r.cells[new].value, cell.value) and r.cells[new].value != 0
                     and (r.cells[new].value < 0) == (cell.value < 0) and r.negative == row.negative
-                    and r.named
+                    and r.named and r.scaled
                 ]  # fmt: skip
                 if others:
                     stated_row = rng.choice(others)
@@ -675,9 +644,13 @@ def _change(
     size_new, size_old = abs(a.value), abs(b.value)
     if size_new == size_old or (pct and size_old == 0):
         return None
+    if size_new == 0 and (pct or loss):
+        # gone to zero: "decreased by 100.00%" and "the loss narrowed by $X" say it in a
+        # way no analyst would; the lookup of the old figure and "decreased by $X" remain
+        return None
     grew = size_new > size_old
-    direction = _direction(loss, grew)
-    decimals = max(a.decimals, b.decimals)
+    direction = direction_word(loss, grew)
+    decimals = shown = max(a.decimals, b.decimals)  # shown: the cells' own precision
     if pct:
         true_value = _pct(abs(size_new - size_old) / size_old * 100)
         decimals = 2
@@ -696,7 +669,7 @@ def _change(
                 return None
             value = got
         else:
-            said_direction = _OPPOSITE[direction]
+            said_direction = OPPOSITE[direction]
     figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
     statement = (
         f"{subj}{_name(subject)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
@@ -707,7 +680,7 @@ def _change(
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
     steps = [
         f"The table shows {a.text} for {new} and {b.text} for {old}: the {size} went from "
-        f"{amount(facts, row, size_old, decimals)} to {amount(facts, row, size_new, decimals)}.",
+        f"{amount(facts, row, size_old, shown)} to {amount(facts, row, size_new, shown)}.",
         f"So it {direction} by {truth}.",
         f"The claim says it {said_direction} by {figure}, which "
         f"{'matches' if not refute else 'does not match'}.",
@@ -732,8 +705,8 @@ def _ratio(
     if a <= 0 or b <= 0 or a > b:
         return None  # never a share of a loss, never above the whole
     share = _pct(a / b * 100)
-    if share <= 0:
-        return None
+    if share <= 0 or share >= 100:
+        return None  # 100.00%: the other parts are zero; "made up all of" says nothing
     value, perturbation = share, None
     if refute:
         perturbation = "number"
@@ -780,6 +753,14 @@ def _ratio_candidates(facts: TableFacts) -> list[tuple[str, str, str | None]]:
     return pairs
 
 
+def _share_named(part: Row, whole: Row) -> bool:
+    """Both rows of a share named: "Gaylord Texan made up 19.55% of total Hospitality
+    segment revenues" takes its measure from the whole."""
+    if not whole.named:
+        return False
+    return part.named or (part.needs == "measure" and bool(MEASURE.search(whole.label)))
+
+
 def _claims_from_table(
     facts: TableFacts, company: str, rng: random.Random, per_table: int
 ) -> list[BuiltClaim]:
@@ -788,7 +769,8 @@ def _claims_from_table(
     ratios = _ratio_candidates(facts)
     if facts.scope:  # a segment's or the parent's table: the claim names whose figures
         company = facts.scope
-    subj = f"{company}'s " if company else ""
+    # "Bagger Dave’s total liabilities", not "Bagger Dave’s's"
+    subj = f"{company} " if re.search(r"['’]s$", company) else f"{company}'s " if company else ""
     out: list[BuiltClaim] = []
     for _ in range(per_table * 3):  # some draws make no claim (a zero, no change)
         if len(out) >= per_table:
@@ -799,7 +781,7 @@ def _claims_from_table(
         claim: BuiltClaim | None
         if kind == "ratio":
             part, whole, name = rng.choice(ratios)
-            if not facts.rows[part].named:
+            if not _share_named(facts.rows[part], facts.rows[whole]):
                 continue
             claim = _ratio(
                 facts, facts.rows[part], facts.rows[whole], new, refute, rng, company, name
@@ -808,6 +790,8 @@ def _claims_from_table(
             row = facts.rows[rng.choice(labels)]
             if not row.named:
                 continue  # "Other decreased by 92.52%": the claim names no metric
+            if not row.scaled and kind != "pct_change":
+                continue  # "$3,377,028" of what? a percentage needs no scale
             if kind == "lookup":
                 claim = _lookup(facts, row, new, old, refute, rng, subj)
             else:
@@ -817,20 +801,89 @@ def _claims_from_table(
     return out
 
 
+# "$2,817,340" in prose, no scale word after it: a figure quoted in whole dollars
+_WHOLE_DOLLARS = re.compile(
+    r"\$\s?(\d{1,3}(?:,\d{3})+)(?![\d,]|\.\d)(?!\s*(?:thousand|million|billion))"
+)
+_TABLE_FIGURE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
+
+
+def _prose_quotes_whole_dollars(doc: Any) -> bool:
+    """Does the report's prose quote, in whole dollars, a figure of 10,000 or more that
+    one of its tables shows? Then its tables are in whole dollars; a report whose prose
+    says "$93.7 million" of a table's 93,712 is in thousands."""
+    quoted = {m.group(1) for p in doc.paragraphs for m in _WHOLE_DOLLARS.finditer(p.text)} - {
+        f"{n:,}" for n in range(1000, 10_000)
+    }
+    if not quoted:
+        return False
+    shown = {
+        m.group() for t in doc.tables for row in t.cells for x in row
+        for m in _TABLE_FIGURE.finditer(str(x))
+    }  # fmt: skip
+    return bool(quoted & shown)
+
+
+_NET_RESULT = re.compile(
+    r"(?i)^net\s+(?:income|loss|earnings)(?:\s*\(\s*loss\s*\))?"
+    r"(?:\s+attributable\s+to\s+[\w\s’']+)?$"
+)
+
+
+def report_basis(doc: Any) -> Decimal | None:
+    """The scale of a report that states none: per-share figures fix it, since earnings per
+    share times weighted shares is the net result in dollars (ZOM: a loss of $(0.03) on
+    978 million shares is $33.6 million, so "Net loss | (33,638)" is in thousands); without
+    that, whole dollars when the prose quotes table figures so ("$2,817,340"); else None."""
+    ratios = []
+    for table in doc.tables:
+        facts = table_facts(table, False, Decimal(1))
+        if facts is None:
+            continue
+        rows = list(facts.rows.values())
+        net = next((r for r in rows if _NET_RESULT.match(r.label) and r.unit == "money"), None)
+        eps = next((r for r in rows if r.unit == "per_share"), None)
+        shares = next((r for r in rows if r.unit == "count" and _SHARE_COUNT.search(r.label)), None)
+        if not (net and eps and shares):
+            continue
+        new = facts.periods[0]
+        n, e, c = (abs(r.cells[new].value) for r in (net, eps, shares))
+        # "(0.03)": within 20%, far from 1,000x; a share count under 100,000 may itself be
+        # in thousands, which would make thousands read as dollars
+        if n and e >= Decimal("0.01") and c >= 100_000:
+            ratios.append(e * c / n)
+    # the nearest scale within a decade (EPS of one share class times one class's shares
+    # gives 0.2-0.6 of the net result); disagreeing or unplaced ratios say nothing
+    nearest = {next((s for s in _BASES if s / 10 < r < s * 10), None) for r in ratios}
+    if len(nearest) == 1 and None not in nearest:
+        return nearest.pop()
+    return Decimal(1) if _prose_quotes_whole_dollars(doc) else None
+
+
+_BASES = (Decimal(1), Decimal(1000), Decimal(1_000_000))
+
+
 def build_claims_for_document(
     doc: Any, report_name: str, seed: int = 0, per_table: int = 2, max_tables: int = 8
 ) -> list[dict[str, Any]]:
     """FinDVer-format claims (plus ``kind``, ``perturbation``, ``cells``) for one document."""
     rng = random.Random(f"{seed}:{report_name}")
     company = str(doc.metadata.get("company_name") or doc.metadata.get("company") or "").rstrip(".")
-    if company.isupper() and len(company) <= 6:
+    if re.fullmatch(r"[A-Z0-9.\-]{1,12}", company):  # "KCAC-UN"
         company = ""  # a ticker reads badly as a subject
     # a scale stated by a table or by the prose ("(In thousands, except per share data)"
     # heading the notes): a table without one has lost its caption, not its scale
     states_scale = any(t.scale != 1 for t in doc.tables) or any(
-        _PROSE_SCALE.search(p.text) for p in doc.paragraphs
+        PROSE_SCALE.search(p.text) for p in doc.paragraphs
     )
-    all_facts = [f for f in (table_facts(t, states_scale) for t in doc.tables) if f is not None]
+    basis = None if states_scale else report_basis(doc)
+    filed = re.search(r"-((?:19|20)\d\d)-\d\d-\d\d_", report_name)
+    all_facts = [
+        f
+        for f in (table_facts(t, states_scale, basis) for t in doc.tables)
+        if f is not None and not (filed and f.periods[0] > filed.group(1))
+    ]  # a year after the filing's is a maturity or a forecast, not a period reported
+    mark_ambiguous(all_facts)
     rng.shuffle(all_facts)
     rows = []
     for facts in all_facts[:max_tables]:

@@ -8,7 +8,16 @@ across cells, dashes zero), maps them to the header's years, finds the table's
 scale in the entry and the text before it, and reads the claim's figure, scale
 word and direction back out of the statement (whose subject must name the cited
 row; a row negative throughout is read by its size only when the subject names
-something that goes out, by this module's own word lists). An entailed claim must hold on
+something that goes out, by this module's own word lists). It also reads the claim's
+words against the report's lines: a bracketed section must be the one the row sits in
+(ended by a total or a result line), the subject must name a measure (not a bare name in
+capitals, not a deferred-tax component without "tax") and a segment by name, "N shares"
+never of an amount, no percentage or narrowing to zero, no share of 100%, no period after
+the filing or maturity column; a report stating no scale gets one from its own per-share
+figures or whole-dollar quotes, or its amounts and share counts fail. A claim's "for the
+three months ended ..." must be the period its table's header (or caption line) states,
+and a cited row whose label another table of the report shows with another figure for
+the same year fails unless the claim names a scope its table states. An entailed claim must hold on
 those cells; a refuted one must fail. Anything it cannot read fails the check: a
 claim that cannot be confirmed is dropped, never kept on trust.
 """
@@ -19,7 +28,7 @@ import functools
 import gzip
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -31,7 +40,7 @@ _FIGURE = re.compile(
     r"|(?P<minus>[-−–]\s*)?\$?\s*(?P<pos>\d[\d,]*(?:\.\d+)?)\s*%?"  # 1,234  -5  $ 3.2  12%
     r"|(?<![\w.])(?P<dash>[—–−-]{1,3})(?![\w.])"  # a dash alone: zero
 )
-_MARK = re.compile(r"\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+)\s*$")  # a footnote after a row label
+_MARK = re.compile(r"(?:\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+))+\s*$")  # footnotes after a label
 _PER_SHARE_ROW = re.compile(r"(?i)\bper\b[^,;]{0,30}?\b(?:share|unit)s?\b|\bEPS\b")
 _COUNT_ROW = re.compile(
     r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
@@ -101,6 +110,13 @@ class _RawTable:
     years: list[str]  # the header's years, left to right
     scale: Decimal
     shares_unscaled: bool = False  # "(in thousands, except share data)"
+    scale_stated: bool = False  # found in the header or the text before the table
+    # every pipe line, header included: (label, shows figures or "$"), and each row's line
+    lines: list[tuple[str, bool]] = field(default_factory=list)
+    row_lines: list[int] = field(default_factory=list)
+    title: str = ""  # the caption lines just before the table (no prose) and its header lines
+    header: str = ""  # the header lines alone
+    prose: str = ""  # the entry's text before the table
 
 
 @functools.lru_cache(maxsize=8)
@@ -138,6 +154,8 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
     rows: list[tuple[str, list[Decimal]]] = []
     years: list[str] = []
     body = False
+    seen: list[tuple[str, bool]] = []
+    row_lines: list[int] = []
     for line in lines:
         cells = [_clean(c) for c in line.strip().strip("|").split("|")]
         label, rest = cells[0], " ".join(c for c in cells[1:] if c)
@@ -147,6 +165,7 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         if not body and no_figures:
             if len(line_years) > len(years):
                 years = line_years
+            seen.append((label, "$" in rest))
             continue
         if body and no_figures and len(_YEAR.findall(rest)) >= 2:
             break  # another table's header in the same entry: its rows are not under ours
@@ -154,8 +173,205 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
             break  # ... also one without years ("Obligations | Instruments | Total")
         if figures:
             body = True
+        row_lines.append(len(seen))
+        seen.append((label, bool(figures) or "$" in rest))
         rows.append((label, figures))
-    return _RawTable(rows, years, scale, unscaled)
+    header = " ".join(lines[: len(seen) - len(rows)])
+    title = "\n".join(_captions(text[:first_pipe]) + [header])
+    return _RawTable(
+        rows, years, scale, unscaled, found is not None, seen, row_lines, title, header,
+        text[:first_pipe],
+    )  # fmt: skip
+
+
+def _captions(prose: str) -> list[str]:
+    """The last two lines before the table that are a title (a few words) or a lead-in
+    ending in a colon; a paragraph that mentions a quarter or a deferred tax is neither."""
+    out = []
+    for line in [_clean(ln) for ln in prose.splitlines() if ln.strip()][-2:]:
+        n = len(line.split())
+        if n <= 15 or (n <= 40 and line.endswith(":")):
+            out.append(line)
+    return out
+
+
+# ----------------------------------------------------------------------------- the claim's words
+
+_TOTAL_LINE = re.compile(r"(?i)^total\b|\btotal\s*$")
+_RESULT_ROW = re.compile(
+    r"(?i)^(?:total\s+)?(?:net\s+|operating\s+|comprehensive\s+)?(?:income|loss|earnings|profit)"
+    r"(?:\s*[(/]\s*\(?(?:loss|income)\)?)?(?:\s+(?:from\s+operations|before\b[^|]{0,40}))?$"
+    r"|^net\s+(?:\(?(?:increase|decrease|change)\)?[\s/]*){1,2}in\s+cash\b"
+)  # "Net income (loss)", "Income before provision for income taxes", "Comprehensive loss"
+
+
+def _section(table: _RawTable, row: int) -> str:
+    """The label-only line above the row, lower-cased and without its colon, unless a total
+    or an unlabelled line of figures or a result (net, operating or pre-tax income or loss)
+    comes between (the section ended there) or is the row itself; "" if none."""
+    label = _MARK.sub("", table.rows[row][0]).strip().lower()
+    short = [ln for ln in table.title.splitlines() if len(ln.split()) <= 15]  # no prose
+    if _RESULT_ROW.match(label) or (
+        " " in label and label in " ".join(" ".join(short).lower().split())
+    ):
+        return ""  # a result, or the table's own title: its grand total
+    for label, shows in reversed(table.lines[: table.row_lines[row]]):
+        label = _MARK.sub("", label).strip()
+        if shows and (not label or _TOTAL_LINE.search(label) or _RESULT_ROW.match(label)):
+            return ""
+        if not shows and label:
+            return label.rstrip(":").strip().lower()
+    return ""
+
+
+def _groups(text: str) -> list[str]:
+    """The text inside each pair of parentheses, nested ones too."""
+    out, opened = [], []
+    for i, ch in enumerate(text):
+        if ch == "(":
+            opened.append(i)
+        elif ch == ")" and opened:
+            out.append(text[opened.pop() + 1 : i])
+    return out
+
+
+def _sections_hold(statement: str, claim: dict[str, Any], table: _RawTable) -> bool:
+    """Every bracketed name in the claim that is not part of a cited label ("Intangible
+    assets, net (Current assets)") is the section its cited row sits in."""
+    labels = [_clean(c["row"]).lower() for c in claim.get("cells") or []]
+    sections = set()
+    for c in claim.get("cells") or []:
+        want = _clean(c["row"]).lower()
+        at = [i for i, (lb, _) in enumerate(table.rows) if _MARK.sub("", lb).lower() == want]
+        sections |= {_section(table, i) for i in at}
+    for group in _groups(statement):
+        said = group.strip().lower()
+        if any(f"({said})" in text for text in labels + list(sections)) or " over " in said:
+            continue  # "Net income (loss)", "Net cash provided by (used in)"; a margin's "(part over whole)"
+        if said not in sections - {""}:
+            return False
+    return True
+
+
+# a figure's measure: a claim whose subject is a name in capitals ("Variable Prepaid
+# Forward", "Brand Tripadvisor") with none of these says nothing of what was measured
+_MEASURE_NOUN = re.compile(
+    r"(?i)\b(?:revenues?|sales|income|expenses?|costs?|profits?|loss(?:es)?|gains?|assets?|"
+    r"liabilit\w+|cash|debt|equity|margins?|ebitda|oibda|fees?|tax\w*|payables?|"
+    r"receivables?|inventor\w+|goodwill|depreciation|amorti\w+|compensation|interest|"
+    r"dividends?|capital|reserves?|allowances?|deficit|earnings|balances?|values?|stock|"
+    r"shares|borrowings?|notes|loans?|deposits?|investments?|propert\w+|equipment|"
+    r"obligations?|payments?|proceeds|expenditures?|charges?|benefits?|accru\w+|deferred|"
+    r"leases?|purchases?|net|total|operating|financing|investing|eps|per\s+share|"
+    r"s?g&a|r&d|s&m)(?!\w)"
+)
+
+
+def _names_a_measure(subject: str) -> bool:
+    """A lower-case word in the subject (a phrase, not a name) or a measure noun."""
+    subject = subject.split("'s ", 1)[-1]
+    if _MEASURE_NOUN.search(subject):
+        return True
+    words = [w for w in re.findall(r"[A-Za-z][\w’'-]*", subject) if len(w) > 3]
+    return any(w[0].islower() for w in words[1:]) or (bool(words) and words[0][0].islower())
+
+
+# ----------------------------------------------------------------------------- report basis
+
+_NET_ROW = re.compile(r"(?i)^net\s+(?:income|loss|earnings)(?:\s*\(\s*loss\s*\))?$")
+_WEIGHTED_ROW = re.compile(r"(?i)\bweighted\b.*\bshares\b")
+_DOLLARS_IN_PROSE = re.compile(
+    r"\$\s?(\d{1,3}(?:,\d{3}){1,})(?![\d,]|\.\d)(?!\s*(?:thousand|million|billion))"
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _prose(path: str) -> str:
+    report = Path(path)
+    stat = report.stat()
+    entries = _report_entries(path, stat.st_mtime_ns, stat.st_size)
+    return _clean(" ".join(
+        ln for e in entries for ln in str(e.get("context") or "").splitlines()
+        if not ln.strip().startswith("|")
+    ))  # fmt: skip
+
+
+def _quoted(prose: str, dollars: Decimal) -> bool:
+    """Does the prose quote this many dollars: to the dollar ("$93,712,000") or, from $10
+    million, to a tenth of a million or billion ("$93.7 million", "$3.4 billion")?"""
+    forms = [rf"\$\s?{dollars:,.0f}(?![\d,])(?!\s*(?:thousand|million|billion))"]
+    if dollars >= 10**7:
+        forms.append(rf"\$\s?{dollars / 10**6:,.1f}\s*million")
+    if dollars >= 10**10:
+        forms.append(rf"\$\s?{dollars / 10**9:,.1f}\s*billion")
+    return any(re.search(form, prose) for form in forms)
+
+
+def _prose_scale(path: str, values: list[Decimal], scale: Decimal) -> str | None:
+    """A check apart from the report's basis: the claim reads the cited figures in
+    ``scale`` (no scale stated in the table); if the prose quotes one of them in a larger
+    scale ("$3.4 billion" of a "3,377,028" read as dollars) and never in this one, the
+    reading is wrong. The larger scale's name, or None. Figures of under four
+    significant digits are passed over ("5,000" meets "$5,000,000" by chance); a
+    rounded quote may still meet another figure by chance, which drops a claim."""
+    prose = _prose(path)
+    for value in values:
+        v = abs(value)
+        if v != v.to_integral_value() or len(str(int(v)).rstrip("0")) < 4:
+            continue  # "5,000" meets "$5,000,000" by chance; "19,171" does not
+        if _quoted(prose, v * scale):
+            continue
+        for other, name in ((Decimal(1000), "thousands"), (Decimal(10**6), "millions")):
+            if other > scale and _quoted(prose, v * other):
+                return name
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _report_basis(path: str) -> Decimal | None:
+    """The scale of a report that states none, by this module's own reading: net result,
+    per-share figure and weighted shares of one table (EPS x shares = the net result in
+    dollars); failing that, whole dollars when prose outside the tables quotes a figure of
+    10,000 or more that a table shows; else None."""
+    report = Path(path)
+    stat = report.stat()
+    entries = _report_entries(path, stat.st_mtime_ns, stat.st_size)
+    ratios = []
+    shown: set[str] = set()
+    prose: list[str] = []
+    for entry in entries:
+        text = str(entry.get("context") or "")
+        prose += [ln for ln in text.splitlines() if not ln.strip().startswith("|")]
+        shown |= set(re.findall(r"\d{1,3}(?:,\d{3})+", " ".join(
+            ln for ln in text.splitlines() if ln.strip().startswith("|")
+        )))  # fmt: skip
+        if "|" not in text:
+            continue
+        table = _read_entry(report, str(entry.get("id")))
+        if table is None or table.scale_stated:
+            continue
+        found: dict[str, Decimal] = {}
+        for label, figures in table.rows:
+            label = _MARK.sub("", label)
+            if not figures:
+                continue
+            if _NET_ROW.match(label):
+                found.setdefault("net", abs(figures[0]))
+            elif _PER_SHARE_ROW.search(label) and not _COUNT_ROW.search(label):
+                found.setdefault("eps", abs(figures[0]))
+            elif _WEIGHTED_ROW.search(label):
+                found.setdefault("shares", abs(figures[0]))
+        # shares under 100,000 may be in thousands themselves: no basis from them
+        if len(found) == 3 and found["net"] and found["shares"] >= 100_000 and found["eps"] >= Decimal("0.01"):  # fmt: skip
+            ratios.append(found["eps"] * found["shares"] / found["net"])
+    # each ratio's scale, on a log scale within a decade (one share class's EPS x its shares
+    # is a fraction of the net result); all must agree, else the prose decides
+    placed = {min((1, 1000, 1_000_000), key=lambda s: abs((r / s).ln())) for r in ratios}
+    if len(placed) == 1 and all(Decimal("0.1") < r / placed_one < 10 for r in ratios for placed_one in placed):  # fmt: skip
+        return Decimal(placed.pop())
+    quoted = {m.group(1) for m in _DOLLARS_IN_PROSE.finditer("\n".join(prose))}
+    quoted = {q for q in quoted if int(q.replace(",", "")) >= 10_000}
+    return Decimal(1) if quoted & shown else None
 
 
 # Reading a row shown negative throughout by its size ("increased" as it grows more
@@ -223,9 +439,32 @@ def _cell(table: _RawTable, label: str, period: str) -> tuple[Decimal, list[Deci
     )
 
 
-def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
+_MONEY_WORDS = re.compile(
+    r"(?i)\b(?:income|loss|losses|earnings|dividends?|proceeds|payments?|value|costs?|"
+    r"expenses?|attributable)\b"
+)
+_COUNTED_ROW = re.compile(r"(?i)\bnumber\s+of\b|\bweighted\b|\bdenominator\b|\bshares used\b")
+_SEGMENT_WORD = re.compile(r"(?i)(?:(\S+)\s+)?\bsegments?\b")
+
+
+def _unnamed_segment(subject: str) -> bool:
+    """ "Segment sales": "segment" with no name before it ("Hospitality segment", "document
+    conversion segment" and "total segment" are named or all segments together)."""
+    for m in _SEGMENT_WORD.finditer(subject):
+        before = (m.group(1) or "").lower()
+        if before in ("", "the", "a", "an", "our", "its", "their", "of", "in", "per", "by"):
+            return True
+    return False
+
+
+def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None) -> bool | str:
     statement: str = claim["statement"]
     kind = claim["kind"]
+    rows = [c["row"] for c in claim.get("cells") or []]
+    if re.search(r"\d(?: thousand| million| billion)? shares\b", statement) and any(
+        _MONEY_WORDS.search(r) and not _COUNTED_ROW.search(r) for r in rows
+    ):
+        return "share count for an amount"  # "Comprehensive loss attributable to ... shares"
     cited = []
     for c in claim.get("cells") or []:
         got = _cell(table, c["row"], c["period"])
@@ -234,10 +473,20 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         cited.append(got)
     if not cited:
         return "no cited cells"
+    if not _sections_hold(statement, claim, table):
+        return "bracketed section is not the row's"
     per_share = bool(re.search(r"\d\)? per share\b", statement))  # the figure's unit
     counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
     # share counts under "(in thousands, except share data)" are not in thousands
     scale = Decimal(1) if counted and table.shares_unscaled else table.scale
+    if not table.scale_stated and not per_share and kind in ("lookup", "change"):
+        if basis is None:  # no scale stated, none shown by the report: neither an amount
+            return "scale not established"  # nor a share count ("55,140" of RHP's thousands)
+        scale = Decimal(1) if counted else basis
+        if not counted and (
+            other := _prose_scale(claim["report_path"], [v for v, _, _ in cited], scale)
+        ):
+            return f"prose quotes the figure in {other}"  # "$93.7 million" of a "93,712" read as dollars
     # a per-share row by its label, unless its cells are whole thousands: "Net loss used to
     # compute loss per share | (115,461)" is an amount
     whole_thousands = all(v == v.to_integral_value() and abs(v) >= 1000 for v, _, _ in cited)
@@ -272,6 +521,8 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         # never on a signed measure (a negative EBITDA is no cost)
         if not _names_row(statement[: m.start()], claim["cells"][0]["row"]):
             return "subject does not name the row"
+        if problem := _subject_problem(statement[: m.start()], table):
+            return problem
         sign_ok = said_negative == (value < 0) or (
             value < 0 and not any(v > 0 for v in row) and _size_reading_ok(statement[: m.start()])
         )
@@ -286,6 +537,10 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         subject = statement[: m.start()]
         if not _names_row(subject, claim["cells"][0]["row"]):
             return "subject does not name the row"
+        if problem := _subject_problem(subject, table):
+            return problem
+        if new == 0 and (m.group(3) or m.group(1) in ("widened", "narrowed")):
+            return "a change to zero by a percentage or a loss's size"  # "narrowed by 100.00%"
         if any(v < 0 for v in row) and not _size_reading_ok(subject):
             return "negative throughout, read by size"  # "EBITDA decreased" of (3,130) <- (4,044)
         if m.group(1) in ("widened", "narrowed") and not re.search(r"(?i)\bloss(?:es)?\b", subject):
@@ -316,10 +571,24 @@ def _holds(claim: dict[str, Any], table: _RawTable) -> bool | str:
         if kind == "share" and part_at >= whole_at:
             return "the part is not above its total"
         true = (part / whole * 100).quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-        if not Decimal(0) < true <= 100:
-            return "share outside (0, 100]"
+        if not Decimal(0) < true < 100:
+            return "share outside (0, 100)"  # all of the whole: the other parts are zero
         return _dec(m.group(1)) == true
     return f"unknown kind {kind!r}"
+
+
+def _subject_problem(subject: str, table: _RawTable) -> str | None:
+    """What the claim's subject fails to say of its row, or None."""
+    plain = re.sub(r"\([^()]*(?:\([^()]*\))?[^()]*\)", " ", subject)  # brackets aside
+    if _unnamed_segment(plain.split("'s ", 1)[-1]):
+        return "segment not named"  # "Segment sales": whose?
+    if not _names_a_measure(subject):
+        return "subject names no measure"
+    if re.search(r"(?i)\bdeferred\s+(?:income\s+)?tax", table.title) and not re.search(
+        r"(?i)\b(?:deferred|tax\w*)\b", subject
+    ):
+        return "subject names no measure"  # "Net operating loss carryforwards" of a tax table
+    return None
 
 
 def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
@@ -328,11 +597,145 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
     table = _read_entry(report, str(evidence))
     if table is None:
         return CheckResult(False, "evidence entry not found")
-    holds = _holds(claim, table)
+    # a maturity schedule ("Remainder of 2024 | 2025 | ... | Thereafter") or any year after
+    # the filing's (from the report's file name) is no period the report reports on
+    filed = re.search(r"-((?:19|20)\d\d)-\d\d-\d\d_", report.name)
+    late = filed and any(c["period"] > filed.group(1) for c in claim.get("cells") or [])
+    if late or re.search(r"(?i)\bthereafter\b|\bremainder of\b", _clean(table.header)):
+        return CheckResult(False, "not a reporting period")
+    if problem := _span_problem(claim["statement"], table):
+        return CheckResult(False, problem)
+    basis = None if table.scale_stated else _report_basis(str(report))
+    holds = _holds({**claim, "report_path": str(report)}, table, basis)
     if isinstance(holds, str):
         return CheckResult(False, holds)
     if holds != claim["entailment_label"]:
         return CheckResult(
             False, "entailed claim does not hold" if holds is False else "refuted claim holds"
         )
+    if _told_otherwise(claim, table, report, str(evidence)):
+        return CheckResult(False, "another table shows the row with another figure")
     return CheckResult(True, "ok")
+
+
+# ----------------------------------------------------------------------------- span and scope
+
+_CLAIM_SPAN = re.compile(
+    r"(?i)\bfor the (three months|six months|nine months|(?:fiscal )?quarter) ended (\w+)"
+)
+_LENGTHS = re.compile(
+    r"(?i)\b(three|six|nine|twelve)\s+months\b|\b(quarter)\b|\b(years?)\s+ended\b"
+)
+
+
+def _lengths(text: str) -> set[str]:
+    """The period lengths a header names: {"three"}, {"year"}, {"three", "nine"}."""
+    out = set()
+    for m in _LENGTHS.finditer(text):
+        word = (m.group(1) or m.group(2) or m.group(3)).lower()
+        out.add({"quarter": "three", "twelve": "year", "years": "year"}.get(word, word))
+    return out
+
+
+def _span_problem(statement: str, table: _RawTable) -> str | None:
+    """The claim's "for the three months ended March 31" must be what the table's header
+    or its caption line says; an annual table ("Year Ended December 31,") has no quarter."""
+    said = _CLAIM_SPAN.search(statement)
+    header = _clean(table.header)
+    if not said:
+        return None
+    length = _lengths(said.group(1)).pop()
+    stated = _lengths(header) or _lengths(" ".join(_captions(table.prose)))
+    if stated != {length}:
+        return "span is not the table's"
+    month = said.group(2).lower()[:3]
+    where = (header + " " + " ".join(_captions(table.prose))).lower()
+    # "EndedMarch 31" (cells run together): no word boundaries around the month
+    if not re.search(rf"ended[^|]{{0,40}}?{month}|{month}[a-z]*\.?\s*\d", where):
+        return "span is not the table's"
+    return None
+
+
+def _table_lengths(table: _RawTable) -> frozenset[str]:
+    """The period lengths of the table's header, or failing that of its caption lines."""
+    return frozenset(_lengths(_clean(table.header)) or _lengths(" ".join(_captions(table.prose))))
+
+
+def _key(label: str) -> str:
+    return " ".join(_MARK.sub("", _clean(label)).lower().split())
+
+
+_Shown = tuple[str, Decimal, Decimal, frozenset[str]]  # entry, size, printed unit, lengths
+
+
+@functools.lru_cache(maxsize=8)
+def _figures_by_row(path: str) -> dict[tuple[str, str], list[_Shown]]:
+    """Every table row of the report, by this module's reader: (label, year) -> (entry id,
+    size in the table's stated scale, the unit of its last printed digit, the header's
+    period lengths)."""
+    report = Path(path)
+    stat = report.stat()
+    out: dict[tuple[str, str], list[_Shown]] = {}
+    for entry in _report_entries(path, stat.st_mtime_ns, stat.st_size):
+        if "|" not in str(entry.get("context") or ""):
+            continue
+        table = _read_entry(report, str(entry.get("id")))
+        if table is None or len(set(table.years)) != len(table.years):
+            continue
+        if re.search(
+            r"(?i)%\s*of\b|\bpercent(?:age)?s?\s+of\b|\bas\s+a\s+(?:%|percent)", table.header
+        ):
+            continue  # "% of net sales | 2024 | 2023": 0.9 is no rival to $77,386 thousand
+        lengths = _table_lengths(table)
+        if _PART.search(" ".join(_captions(table.prose)) + " " + table.header):
+            continue  # a segment's, a pro forma or a subsidiary's figures: no rival to the group's
+        for label, figures in table.rows:
+            for year, value in zip(table.years, figures, strict=False):
+                digit = Decimal(1).scaleb(int(value.as_tuple().exponent)) * table.scale
+                out.setdefault((_key(label), year), []).append(
+                    (str(entry.get("id")), abs(value) * table.scale, digit, lengths)
+                )
+    return out
+
+
+# a table that says it holds part of the group or another basis
+_PART = re.compile(
+    r"(?i)\bsegments?\b|\bpro\s+forma\b|(?<!and )(?<!its )\bsubsidiar(?:y|ies)\b|\binvestees?\b|"
+    r"\bjoint\s+ventures?\b|\bsame\s+store\b|\bparent\b"
+)
+
+
+def _alike(a: tuple[Decimal, Decimal], b: tuple[Decimal, Decimal]) -> bool:
+    """Two (size, printed unit) the same figure up to the coarser print's last digit, also
+    across a scale a table lost ("93,712" and "93.7 million")."""
+    for k in (Decimal(1), Decimal(10**3), Decimal(10**6), Decimal(10**9)):
+        for (x, ux), (y, uy) in ((a, (b[0] * k, b[1] * k)), ((a[0] * k, a[1] * k), b)):
+            if abs(x - y) <= max(ux, uy):
+                return True
+    return False
+
+
+def _told_otherwise(claim: dict[str, Any], table: _RawTable, report: Path, evidence: str) -> bool:
+    """Does another table of the report show a cited row's label for the same year and period
+    length with another figure, while the claim names no scope its own table states (a
+    subsidiary's or segment's "Net loss" said as the company's)?"""
+    owner = re.match(r"(.{2,60}?)['’]s ", claim["statement"])
+    if owner:
+        words = set(re.findall(r"[a-z0-9]+", owner.group(1).lower())) - {
+            "the", "segment", "company", "s",
+        }  # fmt: skip
+        said = " ".join((table.prose[-600:] + " " + table.header).lower().split())
+        if words and all(w in said for w in words):
+            return False  # "Alterola's", "the parent company's": its table says whose
+    mine = _table_lengths(table)
+    index = _figures_by_row(str(report))
+    for c in claim.get("cells") or []:
+        rows = index.get((_key(c["row"]), c["period"]), [])
+        here = [(v, u) for e, v, u, _ in rows if e == evidence]
+        for e, v, u, lengths in rows:
+            # an unstated length ("| 2023 | 2022 |" in a 10-K) may be a year's; a dash (0)
+            # is no figure to disagree with
+            same = lengths == mine or {frozenset(), frozenset({"year"})} == {lengths, mine}
+            if e != evidence and same and here and here[0][0] and v and not _alike(here[0], (v, u)):
+                return True
+    return False
