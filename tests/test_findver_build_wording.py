@@ -383,3 +383,82 @@ def test_the_self_check_refuses_a_scale_the_prose_contradicts() -> None:
     said = "Cash and cash equivalents - unrestricted was $591,833 in 2023."
     claim = _claim(said, True, 96, "Cash and cash equivalents - unrestricted", "2023")
     assert _refused("RHP", claim) == "scale not established"  # the basis refuses it first
+
+
+_CASH_USED_ROWS = {
+    "BMNR": "Net cash (used in) investing activities",
+    "BLBX": "Net cash used in financing activities",
+    "HYMCL": "Net cash used in operating activities",
+    "REBN": "Net cash used in investing activities",
+    "SPWH": "Cash flows used in investing activities",
+}
+
+
+def test_a_cash_used_row_is_stated_by_its_size_under_its_own_word() -> None:
+    """Audit 8 #9: BMNR's "Net cash (used in) investing activities was negative $79,728 in
+    2023" (a double negative, readable as an inflow); the build had four more (BLBX,
+    HYMCL, REBN, SPWH). A label whose only direction word is "used in" gives its outflow
+    by size; a two-way label ("(used in) provided by") stays signed."""
+    drawn = {}
+    for ticker, row in _CASH_USED_ROWS.items():
+        path = _path(ticker)  # the build's own draw (seed 0) made each, beside more draws
+        default = build_claims_for_document(load_findver_report(path), path.name[:-3])
+        drawn[ticker] = [c for c in (*_built(ticker), *default) if c["cells"][0]["row"] == row]
+        assert drawn[ticker], ticker
+        assert not any("negative" in c["statement"] for c in drawn[ticker]), ticker
+    said = "Net cash used in investing activities was $79,728 in 2023, for the three months ended November 30."
+    claim = next(c for c in drawn["BMNR"] if c["statement"] == said)
+    assert claim["entailment_label"] and self_check(claim, _path("BMNR")).passed
+    # the self-check reads "Cash flows used in" as cash used, by its own word lists
+    said = "Cash flows used in investing activities was $79,895 thousand in 2024."
+    row = "Cash flows used in investing activities"
+    assert self_check(_claim(said, True, 218, row, "2024"), _path("SPWH")).passed
+    assert _refused("SPWH", _claim(said, False, 218, row, "2024"))
+    # two-way labels keep their sign: HYMCL's "(507)" of "(used in) provided by"
+    two_way = "Net cash (used in) provided by investing activities"
+    hymcl = [
+        c for c in _built("HYMCL") if c["cells"][0]["row"] == two_way and c["kind"] == "lookup"
+    ]
+    assert any("negative $507 thousand" in c["statement"] for c in hymcl)
+    from finprobe.benchmarks.findver.names import cash_used_label, negative_name
+
+    assert not cash_used_label(two_way)
+    assert not cash_used_label("Net cash provided by (used in) financing activities")
+    assert negative_name("Net cash (used in) investing activities") == (
+        "Net cash used in investing activities",
+        False,
+    )
+
+
+def test_balances_at_dates_under_a_year_apart_name_the_dates() -> None:
+    """Audit 8 #7: IRDM's 10-Q "Other contract costs (Contract Assets) increased by 2.18% from
+    2023 to 2024" compares balances at December 31, 2023 and March 31, 2024 (one quarter):
+    "from 2023 to 2024" reads as year over year. Such changes name the dates; changes over
+    quarters ("for the three months ended March 31") and over year-ends keep the years."""
+    irdm = [c for c in _built("IRDM") if c["kind"] in ("change", "pct_change")]
+    dated = [c for c in irdm if c["relevant_context"] == [61]]
+    assert dated and all(
+        "from December 31, 2023 to March 31, 2024." in c["statement"] for c in dated
+    )
+    assert all(self_check(c, _path("IRDM")).passed for c in dated)
+    spans = [c for c in irdm if "for the three months ended March 31" in c["statement"]]
+    assert spans and all(" from 2023 to 2024," in c["statement"] for c in spans)
+    assert any(" from 2022 to 2023" in c["statement"] for c in _built("XL"))
+    row = "Other contract costs"
+    old = "Other contract costs (Contract Assets) decreased by 2.18% from 2023 to 2024."
+    assert _refused("IRDM", _claim(old, True, 61, row, "2023", "2024")) == "balance dates not named"
+    new = "Other contract costs (Contract Assets) decreased by 2.18% from December 31, 2023 to March 31, 2024."
+    assert self_check(_claim(new, True, 61, row, "2023", "2024"), _path("IRDM")).passed
+    # RSKIA prints the dates over the years ("| January 31, | April 30, |" / "| 2024 | 2023 |")
+    row = "Inventories, net"
+    old = "Inventories, net increased by 5.64% from 2023 to 2024."
+    assert (
+        _refused("RSKIA", _claim(old, True, 28, row, "2023", "2024")) == "balance dates not named"
+    )
+    new_rskia = "Inventories, net increased by 5.64% from April 30, 2023 to January 31, 2024."
+    assert self_check(_claim(new_rskia, True, 28, row, "2023", "2024"), _path("RSKIA")).passed
+    row = "Other contract costs"
+    wrong = new.replace("March 31, 2024", "June 30, 2024")
+    assert _refused("IRDM", _claim(wrong, False, 61, row, "2023", "2024")) == (
+        "named date is not the column's"
+    )

@@ -13,7 +13,10 @@ when the parentheses sit in neighbouring cells), dashes are zero, and the table'
 scale ("in thousands") is written into the claim ("$92,291 thousand"); a
 per-share row keeps its own unit. For rows shown negative in both periods
 (expenses, losses, outflows) "increased / decreased" speak of the amount's size,
-and losses "narrowed / widened". A report that states no scale is read in the
+and losses "narrowed / widened"; a cash row whose only direction word is "used in" gives
+its outflow by size ("Net cash used in investing activities was $79,728"). A change between
+balances at dates under a year apart names the dates ("from December 31, 2023 to March
+31, 2024"), not the years. A report that states no scale is read in the
 scale its per-share figures (or its prose quotes) show; where they show none,
 only per-share figures, percentage changes and shares are claimed. A row whose
 label another table of the report shows with another figure for the same period
@@ -50,6 +53,7 @@ from finprobe.benchmarks.findver.names import (
     PART_OF_BUSINESS,
     PROSE_SCALE,
     TOTAL,
+    balance_dates,
     direction_word,
     mark_ambiguous,
     proper_name,
@@ -202,6 +206,7 @@ class TableFacts:
     totals: dict[str, list[str]] = field(default_factory=dict)  # total -> component labels
     span: str = ""  # "three months ended March 31" when the columns are not whole years
     scope: str = ""  # "the B2B segment", "the parent company": whose figures, when not the group's
+    dates: dict[str, str] = field(default_factory=dict)  # year -> "March 31, 2024" (balances)
 
     def when(self, end: str = ".") -> str:
         """The sentence's end, naming the span of a quarter's columns."""
@@ -320,6 +325,7 @@ def table_facts(
     if table.header_rows < 1 or len(table.cells) < 3:
         return None
     columns: dict[int, str] = {}
+    headers: dict[str, str] = {}  # year -> the column's header, for balance dates
     spans: set[str] = set()
     for c in range(table.header_cols, table.n_cols):
         label = table.column_label(c)
@@ -331,6 +337,7 @@ def table_facts(
         if years[0] in columns.values():
             return None  # two columns of one year (quarter and year to date, segments): ambiguous
         columns[c] = years[0]
+        headers[years[0]] = label
         if m := _MONTHS_ENDED.search(label):
             spans.add(_span(m))
     periods = sorted(set(columns.values()), reverse=True)
@@ -421,6 +428,9 @@ def table_facts(
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
     facts.span = next(iter(spans), "") or _stated_span(table)
     facts.scope = scope
+    if not facts.span:
+        heads = " ".join(" ".join(row) for row in table.cells[: table.header_rows])
+        facts.dates = balance_dates({p: headers[p] for p in periods[:2]}, heads)
     facts.totals = _totals(table, facts, periods)
     return facts
 
@@ -672,7 +682,8 @@ def _change(
             said_direction = OPPOSITE[direction]
     figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
     statement = (
-        f"{subj}{_name(subject)} {said_direction} by {figure} from {old} to {new}{facts.when()}"
+        f"{subj}{_name(subject)} {said_direction} by {figure} from "
+        f"{facts.dates.get(old, old)} to {facts.dates.get(new, new)}{facts.when()}"
     )
     size = "amount"
     if row.negative:

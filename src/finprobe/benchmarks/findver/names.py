@@ -8,6 +8,7 @@ claim making), which imports these names from here.
 from __future__ import annotations
 
 import re
+from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -271,6 +272,20 @@ _CASH_CHANGE = re.compile(
 )
 
 
+# a cash-flow row whose only direction word is an outflow: "Net cash used in financing
+# activities", "Net cash (used in) investing activities", "Cash flows used in ..."; a
+# two-way label ("provided by (used in)", "(used in) provided by") is not one
+_CASH_USED = re.compile(r"(?i)^(?:net\s+)?cash(?:\s+flows?)?\s+\(?\s*used\s+(?:in|for)\b")
+_INFLOW_WORD = re.compile(r"(?i)\b(?:provided|generated|received|inflows?|sources?)\b")
+_USED_BRACKETS = re.compile(r"(?i)\(\s*(used\s+(?:in|for))\s*\)")
+
+
+def cash_used_label(label: str) -> bool:
+    """Does the label name cash going out, and only that? Then a negative figure on it is
+    the size of the cash used, under the row's own word, whatever heading it sits under."""
+    return bool(_CASH_USED.match(label)) and not _INFLOW_WORD.search(label)
+
+
 def _same_case(word: str, like: str) -> str:
     return word.upper() if like.isupper() else word.capitalize() if like[0].isupper() else word
 
@@ -281,6 +296,8 @@ def negative_name(label: str) -> tuple[str, bool] | None:
     "Net income (loss)" -> ("Net loss", True); "Net cash provided by (used in) investing
     activities" -> ("Net cash used in investing activities", False); "Net change in cash"
     -> ("Net decrease in cash", False); "Cost of revenue" (no signed measure) -> itself."""
+    if cash_used_label(label):  # "Net cash (used in) investing activities": used, by size
+        return _USED_BRACKETS.sub(r"\1", label), False
     plain = _OR_INCOME.sub("", _OR_LOSS.sub("", label)).strip()
     if m := _RESULT.match(plain):
         head, tail = plain[: m.start("measure")], plain[m.end("measure") :]
@@ -315,7 +332,8 @@ def row_negative_name(row: Row) -> tuple[str, bool] | None:
     """``negative_name`` of the row, read with its heading: under a signed heading only a
     label that itself names an expense or a loss keeps its size reading."""
     signed_heading = bool(row.heading) and _signed_heading(row.heading)
-    if signed_heading and not (EXPENSE.search(row.label) or LOSS.search(row.label)):
+    own_word = EXPENSE.search(row.label) or LOSS.search(row.label) or cash_used_label(row.label)
+    if signed_heading and not own_word:
         return None
     return negative_name(row.label)
 
@@ -376,3 +394,36 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
                 for period, cell in row.cells.items()
                 for t, other in shown[(key(row.label), period, span(f))]
             )
+
+
+_MONTHS = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_DAY = re.compile(
+    r"(?i)\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?\s+(\d{1,2})\b"
+)
+_SPAN_WORDS = re.compile(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b")
+
+
+def balance_dates(labels: dict[str, str], header: str) -> dict[str, str]:
+    """Year -> "March 31, 2024" for columns of balances at dates less than a year apart
+    ("March 31, 2024 | December 31, 2023" in a 10-Q): "from 2023 to 2024" would read as a
+    year over year. {} when the columns are spans, a year apart or not each one date."""
+    if _SPAN_WORDS.search(header):
+        return {}
+    found: dict[str, tuple[date, str]] = {}
+    for year, label in labels.items():
+        days = _DAY.findall(label)
+        if len(days) != 1 or days[0][0].lower() not in _MONTHS:
+            return {}  # none, two, or "Dec. 31": only a full month name is named back
+        month, day = days[0]
+        try:
+            when = date(int(year), _MONTHS.index(month.lower()) + 1, int(day))
+        except ValueError:
+            return {}
+        found[year] = (when, f"{month.capitalize()} {int(day)}, {year}")
+    years = sorted(found, reverse=True)
+    if len(years) < 2 or (found[years[0]][0] - found[years[1]][0]).days >= 330:
+        return {}
+    return {y: text for y, (_, text) in found.items()}

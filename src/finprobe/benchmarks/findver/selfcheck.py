@@ -13,7 +13,8 @@ words against the report's lines: a bracketed section must be the one the row si
 (ended by a total or a result line), the subject must name a measure (not a bare name in
 capitals, not a deferred-tax component without "tax") and a segment by name, "N shares"
 never of an amount, no percentage or narrowing to zero, no share of 100%, no period after
-the filing or maturity column; a report stating no scale gets one from its own per-share
+the filing or maturity column, and a change between balances at dates under a year
+apart ("March 31, 2024 | December 31, 2023") names those dates as the header prints them; a report stating no scale gets one from its own per-share
 figures or whole-dollar quotes, or its amounts and share counts fail. A claim's "for the
 three months ended ..." must be the period its table's header (or caption line) states,
 and a cited row whose label another table of the report shows with another figure for
@@ -29,6 +30,7 @@ import gzip
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
@@ -70,7 +72,7 @@ _LOOKUP = re.compile(
     rf" was (negative |a loss of )?\$?{_NUM}(?: (thousand|million|billion))?(?: shares| per share)? in (\d{{4}})(?:,| \(| for|\.$)"
 )
 _CHANGE = re.compile(
-    rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from (\d{{4}}) to (\d{{4}})(?:,| \(| for|\.$)"
+    rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from (?:(?P<day1>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y1>\d{{4}}) to (?:(?P<day2>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y2>\d{{4}})(?:,| \(| for|\.$)"
 )
 _SHARE = re.compile(rf"(?: made up |\) was ){_NUM}%")
 _HEADER_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -396,6 +398,8 @@ _RUNS_BOTH_WAYS = re.compile(
 def _size_reading_ok(subject: str) -> bool:
     """May the claim's subject be read by its size when its row is negative throughout?"""
     subject = subject.split("'s ", 1)[-1]  # the company's name says nothing of the row
+    # "Cash flows used in investing activities": cash used, not a flow either way
+    subject = re.sub(r"(?i)\bcash\s+flows?\s+(?=used\s+(?:in|for)\b)", "cash ", subject)
     subject = re.sub(r"(?i),\s*net\s+of\b[^(]*", " ", subject)  # "expense, net of interest income"
     return bool(_GOES_OUT.search(subject)) and not _RUNS_BOTH_WAYS.search(subject)
 
@@ -534,6 +538,8 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         (old, row, _), (new, _, _) = cited
         if any(v < 0 for v in row) and any(v > 0 for v in row):
             return "sign changes"
+        if problem := _dates_problem(m, table):
+            return problem
         subject = statement[: m.start()]
         if not _names_row(subject, claim["cells"][0]["row"]):
             return "subject does not name the row"
@@ -575,6 +581,50 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
             return "share outside (0, 100)"  # all of the whole: the other parts are zero
         return _dec(m.group(1)) == true
     return f"unknown kind {kind!r}"
+
+
+_MONTH_NAMES = (
+    "january", "february", "march", "april", "may", "june", "july", "august", "september",
+    "october", "november", "december",
+)  # fmt: skip
+_DATED = re.compile(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\s*,?\s*((?:19|20)\d\d)\b")
+
+
+def _dates_problem(m: re.Match[str], table: _RawTable) -> str | None:
+    """A change between balances at dates under a year apart ("March 31, 2024 | December 31,
+    2023") must name the dates, as the header prints them; "from 2023 to 2024" reads as a
+    year over year. Dates named on any other table fail too."""
+    header = _clean(table.header.replace("|", " "))
+    # "| March 31, | December 31, |" over "| 2024 | 2023 |": every date before every year,
+    # as many of each, paired in order; else each date with the year printed after it
+    days = list(re.finditer(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\b", header))
+    years = list(_YEAR.finditer(header))
+    if len(days) >= 2 and len(days) == len(years) and days[-1].end() < years[0].start():
+        pairs = zip(days, years, strict=True)
+        printed = {(d.group(1).lower(), int(d.group(2)), y.group()) for d, y in pairs}
+    else:
+        printed = {(mo.lower(), int(d), y) for mo, d, y in _DATED.findall(header)}
+    spans = re.search(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b", header)
+    by_year: dict[str, set[tuple[str, int]]] = {}
+    for mo, d, y in printed:
+        by_year.setdefault(y, set()).add((mo, d))
+    old, new = m.group("y1"), m.group("y2")
+    at = {y: next(iter(by_year[y])) for y in (old, new) if len(by_year.get(y, ())) == 1}
+    close = False
+    if not spans and len(at) == 2:
+        (mo1, d1), (mo2, d2) = at[old], at[new]
+        start = date(int(old), _MONTH_NAMES.index(mo1) + 1, d1)
+        close = (date(int(new), _MONTH_NAMES.index(mo2) + 1, d2) - start).days < 330
+    said = [m.group("day1"), m.group("day2")]
+    if not close:
+        return "dates named on columns not balances under a year apart" if any(said) else None
+    for day, year in zip(said, (old, new), strict=True):
+        if not day:
+            return "balance dates not named"
+        mo, d = day.split()
+        if (mo.lower(), int(d)) != at[year]:
+            return "named date is not the column's"
+    return None
 
 
 def _subject_problem(subject: str, table: _RawTable) -> str | None:
