@@ -27,6 +27,7 @@ from finprobe.benchmarks.faith.sentence import (
     change_direction,
     mask_role,
     period_months,
+    places,
     relative_period,
 )
 from finprobe.document import Table
@@ -240,6 +241,19 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
                 context.sentence.extend(expansion)
                 if match.group(0) in near_text.lower():
                     context.left.extend(expansion)
+    # "Canadian" names a row or column "Canada", "domestic" one "U.S." (``places``)
+    named = places(masked)
+    near_places = places(near_text)
+    texts = labels | {
+        table.column_label(c) for table in tables for c in range(table.header_cols, table.n_cols)
+    }
+    for text in texts if named else ():
+        for key, forms in places(text).items():
+            if key in named:
+                words = [w for form in forms for w in _tokens(form)]
+                context.sentence.extend(words)
+                if key in near_places:
+                    context.left.extend(words)
     _add_synonyms(context, vocabulary)
     own = set(context.sentence)
     for token in list(own - vocabulary):

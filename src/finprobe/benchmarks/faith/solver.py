@@ -75,7 +75,7 @@ from finprobe.benchmarks.faith.context import (
 )
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
 from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
-from finprobe.benchmarks.faith.rules import admissible
+from finprobe.benchmarks.faith.rules import NAMING_FEATURES, admissible, blank_clause
 from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
@@ -238,7 +238,8 @@ def rank_candidates(
     # the what-if rules read their bases (a tax rate for a money blank) from every cell
     everything = candidates
     # what the blank can never be, whatever the weights (``rules.py``)
-    candidates = admissible(candidates, context, masked, listed)
+    clause_rows = _clause_rows(metadata, [t for _, t in tables], by_row, bool(listed))
+    candidates = admissible(candidates, context, masked, listed, clause_rows)
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)
     measured = []
@@ -256,6 +257,33 @@ def rank_candidates(
     if measured:
         candidates = sorted(candidates + measured, key=lambda c: c.score, reverse=True)
     return candidates
+
+
+def _clause_rows(
+    metadata: dict[str, Any],
+    tables: list[Table],
+    by_row: dict[tuple[str, int], list[Cell]],
+    listed: bool,
+) -> set[tuple[str, int]] | None:
+    """The rows the blank's own clause names (``rules.blank_clause``), read as the whole
+    sentence is (acronyms, synonyms, phrases, headings); None for a one-clause sentence."""
+    clause = blank_clause(metadata["masked_sentence"], listed)
+    if clause is None:
+        return None
+    own = read_context({**metadata, "masked_sentence": clause, "pre_sentence": "",
+                        "post_sentence": ""})  # fmt: skip
+    expand_context(own, tables, clause)
+    scorer = Scorer(tables, own)
+    named = set()
+    for key, group in by_row.items():
+        parts = scorer.label_parts(
+            group[0].row_tokens,
+            group[0].heading_tokens,
+            _tokens(group[0].table.row_label(group[0].row)),
+        )
+        if any(parts.get(name, 0.0) > 0 for name in NAMING_FEATURES):
+            named.add(key)
+    return named
 
 
 def _money_figures(text: str) -> list[Any]:
