@@ -267,3 +267,35 @@ def test_a_difference_of_two_lines_is_the_first_less_the_second() -> None:
     _assert_answer(_instance([INCOME], masked, "$1"), "$162.5 million")
     masked = "For 2022, net revenue exceeded cost of revenue by [MASK]."
     _assert_answer(_instance([INCOME], masked, "$1"), "$152.0 million")
+
+
+MARGINS = _table("21", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands)", "2023", "2022"],
+    ["Net sales", "$2,434,000", "$2,362,000"],
+    ["Cost of sales", "1,446,100", "1,488,100"],
+    ["Gross profit", "987,900", "873,900"],
+    ["Selling and administrative expenses", "811,600", "720,200"],
+])  # fmt: skip
+
+
+def test_a_ratios_change_asked_in_basis_points_is_its_change_in_points() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+
+    # 40.59% of net sales in 2023 against 37.00% in 2022: 3.59 points, 359 basis points
+    cases = [
+        ("Gross profit as a percentage of net sales increased [MASK] in 2023 compared to 2022.",
+         "360 basis points"),
+        ("Selling and administrative expenses as a percentage of net sales increased [MASK] in"
+         " 2023 compared to 2022.", "285 basis points"),
+        ("Gross profit as a percentage of net sales increased [MASK] in 2023 compared to 2022.",
+         "3.6%"),
+    ]  # fmt: skip
+    for masked, expected in cases:
+        for ranker in (None, HAND_RANKER):
+            metadata = _instance([MARGINS], masked, expected)
+            answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+            assert reference_scorer_match(expected, answer), (masked, answer)
+    assert answer.endswith("%")
+    metadata = _instance([MARGINS], cases[0][0], cases[0][1])
+    assert solve_from_tables(metadata).answer.endswith(" basis points")

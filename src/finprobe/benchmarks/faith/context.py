@@ -120,6 +120,9 @@ def read_context(metadata: dict[str, Any]) -> Context:
     units: set[str] = set()
     if "percent" in hint or "%" in hint:
         units.add("percent")
+    if "basis point" in hint:
+        # a ratio's change in points, written in basis points (``_format_value``)
+        units.update({"percent", "bps"})
     if "$" in hint or "dollar" in hint:
         units.add("usd")
     if "per-share" in hint:
@@ -152,7 +155,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         share_words=bool(_SHARE.search(after[:40])),
         ratio_words=bool(_RATIO.search(near)),
         role=_solver_role(before, after),
-        physical_unit=bool(units - {"usd", "percent", "per_share"}),
+        physical_unit=bool(units - {"usd", "percent", "per_share", "bps"}),
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
         relative_year=relative_period(before, after),

@@ -454,12 +454,14 @@ def _format_value(value: Decimal, percent: bool, ctx: Context, kind: str) -> str
         value = value / 100
         percent = False
         return _plain(value, 8)
+    if percent and "bps" in ctx.hint_units:
+        return f"{_plain(value * 100, 2)} basis points"  # 3.6 points is 360 basis points
     if percent:
         return f"{_plain(value, 4)}%"
     text = _plain(value, 2 if ctx.wants_money else 4)
     if ctx.wants_money:
         return f"${text}"
-    extra = sorted(u for u in ctx.hint_units if u not in ("usd", "percent", "per_share"))
+    extra = sorted(u for u in ctx.hint_units if u not in ("usd", "percent", "per_share", "bps"))
     with_unit = f"{text} {extra[0].upper()}" if extra else text
     # the released scorer reads only its own unit aliases; any other word fails the answer
     return with_unit if released_value_and_resolution(with_unit) is not None else text
