@@ -107,7 +107,12 @@ def load_cached(path: str) -> list[Blank]:
     cached = CACHE / f"{Path(path).stem}-{_cache_key(path)}.pkl"
     if cached.exists():
         with cached.open("rb") as handle:
-            return pickle.load(handle)
+            blanks = pickle.load(handle)
+        # the key is the file's content: the same file may be named by another path
+        # ("../shared/..." against "/work/shared/..."), and each blank's file is the one given
+        for blank in blanks:
+            blank.source = path
+        return blanks
     blanks = load(path)
     CACHE.mkdir(parents=True, exist_ok=True)
     partial = cached.with_suffix(".part")
