@@ -23,7 +23,7 @@ for any weights, hand-set or learned, so a refit cannot unlearn them:
   word, as a phrase, or through the synonym table: "revenue" names "Net sales") outranks
   every row it does not name; "net sales rose to [MASK], while royalty income rose to
   $20.0 million": royalty income is another clause's row. A clause that names no row
-  ("..., compared with [MASK] in 2022") leaves it to the rows the whole sentence names.
+  ("..., while in 2022 it was [MASK]") leaves it to the rows the whole sentence names.
 """
 
 from __future__ import annotations

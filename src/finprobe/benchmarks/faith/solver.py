@@ -32,7 +32,8 @@ regions"; "oil, gas, and NGL revenues by $X, [MASK], and $Z, respectively") give
 blank its item's row. An anchor named by its own clause ("premium of $0.2 million") is
 that row's figure for the blank's period, so the row's other periods are not the blank;
 "[MASK], of which $X was variable-rate" names the part after "of which", not the blank.
-A money blank is never a share count, area or headcount row.
+A money blank is never a share count, area or headcount row. A blank asked in basis
+points is a percentage answered in basis points (a ratio's change in points x 100).
 
 Table reading rules: per-share and per-unit rows are never scaled; a body heading
 "Revenue (in millions):" scales the rows under it; a table with no stated scale
