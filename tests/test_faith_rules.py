@@ -270,6 +270,27 @@ def test_a_row_named_only_in_another_clause_is_not_the_blanks() -> None:
     assert reference_scorer_match("$20.0 million", _answer([ROYALTY], masked, perverse))
 
 
+def test_a_clause_whose_subject_is_a_pronoun_keeps_the_other_clauses_ratio() -> None:
+    # "it" is operating income, named in the other clause: the operating income / net
+    # sales ratio stays a candidate (the clause alone names only net sales)
+    for masked in (
+        "Operating income was $43.7 million in 2023, and as a percentage of net sales it"
+        " was [MASK].",
+        "Operating income was $43.7 million in 2023; as a percentage of net sales, it was [MASK].",
+    ):
+        answer = _answer([ROYALTY], masked, None, "14.1%")
+        assert reference_scorer_match("14.1%", answer), (masked, answer)
+
+
+def test_an_oxford_comma_does_not_end_the_blanks_clause() -> None:
+    from finprobe.benchmarks.faith.rules import blank_clause
+
+    assert blank_clause("Oil, gas, and NGL production revenue decreased to [MASK] in 2023.") is None
+    assert blank_clause("Selling, general, and administrative expenses were [MASK].") is None
+    masked = "Net sales were [MASK], and cost of sales, freight, and royalty were $2.1 million."
+    assert blank_clause(masked) == "Net sales were [MASK]"
+
+
 def test_a_clause_that_names_no_row_leaves_it_to_the_sentence() -> None:
     from finprobe.benchmarks.faith.rules import blank_clause
 
@@ -304,6 +325,20 @@ def test_a_place_is_read_in_any_of_its_forms() -> None:
     assert set(places("U.S. and non-U.S. sales, domestic and foreign")) == {"us", "international"}
     assert places("it gave us the European market") == {"europe": ["European"]}
     assert places("American Express") == {}  # not a place of its own
+    # a basis, a currency, a tax or a macro figure names no place
+    for phrase in (
+        "as determined under U.S. GAAP",
+        "the U.S. dollar strengthened",
+        "at the U.S. federal statutory rate",
+        "slower gross domestic product growth",
+        "the weakening of the Canadian dollar",
+        "the Mexican peso and Japanese yen",
+        "foreign currency translation",
+        "foreign exchange rates",
+        "foreign tax credits",
+    ):
+        assert places(phrase) == {}, phrase
+    assert places("U.S. GAAP revenue from our Canadian operations") == {"canada": ["Canadian"]}
     # the part names a place the whole does not
     masked = "Total revenue was $412.5 million, of which [MASK] related to our Canadian operations."
     assert part_places(masked) == {"canada"}
@@ -317,6 +352,16 @@ def test_a_place_is_read_in_any_of_its_forms() -> None:
     for masked, expected in cases:
         for ranker in (None, HAND_RANKER, perverse):
             answer = _answer([GEOGRAPHY], masked, ranker)
+            assert reference_scorer_match(expected, answer), (masked, ranker, answer)
+    # "U.S. GAAP" and "gross domestic product" do not make the blank the United States row
+    cases = [
+        ("Revenue, as determined under U.S. GAAP, was [MASK] in 2023.", "$412.5 million", "$1"),
+        ("Total revenue grew [MASK] in 2023 despite slower gross domestic product growth.",
+         "8.6%", "8.6%"),
+    ]  # fmt: skip
+    for masked, expected, hint in cases:
+        for ranker in (None, HAND_RANKER):
+            answer = _answer([GEOGRAPHY], masked, ranker, hint)
             assert reference_scorer_match(expected, answer), (masked, ranker, answer)
 
 

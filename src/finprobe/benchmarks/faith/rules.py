@@ -145,8 +145,25 @@ def blank_clause(masked: str, listed: bool = False) -> str | None:
     if listed or re.search(r"\brespectively\b", masked, re.I):
         return None
     before, _, after = masked.partition("[MASK]")
-    clause = _NAMING_CLAUSE_END.split(before)[-1] + "[MASK]" + _NAMING_CLAUSE_END.split(after)[0]
+    clause = _clause_pieces(before)[-1] + "[MASK]" + _clause_pieces(after)[0]
     return clause if len(clause.strip()) < len(masked.strip()) else None
+
+
+# the last item of a noun list: "Oil, gas, and NGL revenue", "Selling, general, and
+# administrative expenses" (a short item without a figure, after a comma)
+_LIST_ITEM = re.compile(r",\s*[A-Za-z][\w&/-]*(?:\s+[\w&/-]+){0,2}\s*$")
+
+
+def _clause_pieces(text: str) -> list[str]:
+    """``text`` split at its clause ends; ", and" / ", but" after a list's item is the
+    list's Oxford comma, not a clause end."""
+    pieces, start = [], 0
+    for match in _NAMING_CLAUSE_END.finditer(text):
+        if match.group(0).startswith(",") and _LIST_ITEM.search(text[start : match.start()]):
+            continue
+        pieces.append(text[start : match.start()])
+        start = match.end()
+    return pieces + [text[start:]]
 
 
 def per_share_blank(ctx: Context, masked: str) -> bool:

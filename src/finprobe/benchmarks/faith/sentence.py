@@ -115,9 +115,24 @@ _PLACES = [
 ]  # fmt: skip
 
 
+# phrases that contain a place word but name no place: an accounting basis, a currency,
+# a tax or a macro figure ("U.S. GAAP", "the Canadian dollar", "foreign exchange",
+# "gross domestic product"). Blanked out before any place is read.
+_NOT_PLACES = re.compile(
+    r"\b(?:U\.S\.|US)\s+(?:GAAP|dollars?|federal|Treasury|statutory)\b"
+    r"|\bgross domestic product\b"
+    r"|\b(?:American|Canadian|Australian|Mexican|Brazilian|Japanese|Chinese|British|Indian|"
+    r"European|Swiss|Hong Kong|New Zealand|Singapore)\s+(?:dollars?|pesos?|reals?|yen|renminbi|"
+    r"yuan|pounds?(?:\s+sterling)?|rupees?|euros?|francs?|currenc\w*)\b"
+    r"|\bforeign\s+(?:currenc\w*|exchange|tax\w*)\b",
+    re.I,
+)
+
+
 def places(text: str) -> dict[str, list[str]]:
     """The places a text names, each with the words it names it by:
     ``places("our Canadian operations") == {"canada": ["Canadian"]}``."""
+    text = _NOT_PLACES.sub(lambda m: " " * len(m.group(0)), text)
     found: dict[str, list[str]] = {}
     for pattern, key in _PLACES:
         for match in pattern.finditer(text):

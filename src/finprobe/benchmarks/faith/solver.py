@@ -58,6 +58,7 @@ sentences' money figures fit when the blank's own sentence gives no evidence.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -260,6 +261,15 @@ def rank_candidates(
     return candidates
 
 
+# a pronoun points back to the other clause's row ("Operating income was $43.7 million,
+# and as a percentage of net sales it was [MASK]": the ratio's numerator is named there),
+# so such a clause leaves naming to the whole sentence. "this year" is no pronoun.
+_PRONOUN_SUBJECT = re.compile(
+    r"\b(?:it|its|they|their|(?:this|these|that)(?!\s+(?:year|quarter|period|fiscal|month)))\b",
+    re.I,
+)
+
+
 def _clause_rows(
     metadata: dict[str, Any],
     tables: list[Table],
@@ -269,7 +279,7 @@ def _clause_rows(
     """The rows the blank's own clause names (``rules.blank_clause``), read as the whole
     sentence is (acronyms, synonyms, phrases, headings); None for a one-clause sentence."""
     clause = blank_clause(metadata["masked_sentence"], listed)
-    if clause is None:
+    if clause is None or _PRONOUN_SUBJECT.search(clause):
         return None
     own = read_context({**metadata, "masked_sentence": clause, "pre_sentence": "",
                         "post_sentence": ""})  # fmt: skip
