@@ -1,6 +1,6 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
-    python perf/faith_solver_folds.py [--write] PILOT.json [BUILT.json ...] [--train MORE.json ...]
+    python perf/faith_solver_folds.py [--write] [--l2 X] PILOT.json [BUILT.json ...] [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
 candidates its hard rules admit (``faith/rules.py``: the cache holds only those). This
@@ -107,7 +107,12 @@ def load_cached(path: str) -> list[Blank]:
     cached = CACHE / f"{Path(path).stem}-{_cache_key(path)}.pkl"
     if cached.exists():
         with cached.open("rb") as handle:
-            return pickle.load(handle)
+            blanks = pickle.load(handle)
+        # the key is the file's content: the same file may be named by another path
+        # ("../shared/..." against "/work/shared/..."), and each blank's file is the one given
+        for blank in blanks:
+            blank.source = path
+        return blanks
     blanks = load(path)
     CACHE.mkdir(parents=True, exist_ok=True)
     partial = cached.with_suffix(".part")
@@ -183,8 +188,13 @@ def _trimmed(blank: Blank, cap: int = TRAIN_CAP) -> tuple[Any, list[bool]]:
     return blank.matrix[keep], [blank.correct[i] for i in keep]
 
 
+# the fit's l2 penalty: 1 was never tuned; ``--l2 X`` only measures how much the
+# figures move with it (a sensitivity check, not a choice: --write keeps 1 unless told)
+L2 = 1.0
+
+
 def fit(blanks: list[Blank]) -> Ranker:
-    return fit_ranker([_trimmed(b) for b in blanks if b.matrix is not None])
+    return fit_ranker([_trimmed(b) for b in blanks if b.matrix is not None], l2=L2)
 
 
 def folds(reports: list[str], k: int = 5) -> list[list[str]]:
@@ -211,8 +221,13 @@ def table(blanks: list[Blank], setups: list[str]) -> None:
 
 
 def main(argv: list[str]) -> None:
+    global L2
     write = "--write" in argv
     argv = [a for a in argv if a != "--write"]
+    if "--l2" in argv:
+        at = argv.index("--l2")
+        L2 = float(argv[at + 1])
+        argv = argv[:at] + argv[at + 2 :]
     cut = argv.index("--train") if "--train" in argv else len(argv)
     paths = argv[:cut] or ["../shared/data/faith/pilot-dev.json"]
     extra = argv[cut + 1 :]

@@ -243,3 +243,137 @@ def test_a_synonym_of_another_item_does_not_make_the_own_row_ambiguous() -> None
     for ranker in (None, HAND_RANKER, perverse):
         answer = _answer([table], masked, ranker)
         assert reference_scorer_match("$24.3 million", answer), answer
+
+
+ROYALTY = _table("12", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in millions)", "2023", "2022"],
+    ["Net sales", "$310.4", "$288.1"],
+    ["Royalty income", "20.0", "15.2"],
+    ["Operating income", "43.7", "54.3"],
+])  # fmt: skip
+
+
+def test_a_row_named_only_in_another_clause_is_not_the_blanks() -> None:
+    from finprobe.benchmarks.faith.rules import blank_clause
+
+    masked = "Product sales rose to [MASK] in 2023, while royalty income rose to $20.0 million."
+    assert blank_clause(masked) == "Product sales rose to [MASK] in 2023"
+    # the weights favour the row with more of the sentence's words (royalty income):
+    # only the clause decides
+    perverse = Ranker({"sentence_hits": 10.0, "coverage": 10.0, "period_target_match": 1.0})
+    for ranker in (None, HAND_RANKER, perverse):
+        answer = _answer([ROYALTY], masked, ranker)
+        assert reference_scorer_match("$310.4 million", answer), (ranker, answer)
+    # the other way round: the blank's clause names royalty income
+    masked = "Net sales rose to $310.4 million in 2023, while royalty income was [MASK]."
+    assert reference_scorer_match("$20.0 million", _answer([ROYALTY], masked, perverse))
+
+
+def test_a_clause_whose_subject_is_a_pronoun_keeps_the_other_clauses_ratio() -> None:
+    # "it" is operating income, named in the other clause: the operating income / net
+    # sales ratio stays a candidate (the clause alone names only net sales)
+    for masked in (
+        "Operating income was $43.7 million in 2023, and as a percentage of net sales it"
+        " was [MASK].",
+        "Operating income was $43.7 million in 2023; as a percentage of net sales, it was [MASK].",
+    ):
+        answer = _answer([ROYALTY], masked, None, "14.1%")
+        assert reference_scorer_match("14.1%", answer), (masked, answer)
+
+
+def test_an_oxford_comma_does_not_end_the_blanks_clause() -> None:
+    from finprobe.benchmarks.faith.rules import blank_clause
+
+    assert blank_clause("Oil, gas, and NGL production revenue decreased to [MASK] in 2023.") is None
+    assert blank_clause("Selling, general, and administrative expenses were [MASK].") is None
+    masked = "Net sales were [MASK], and cost of sales, freight, and royalty were $2.1 million."
+    assert blank_clause(masked) == "Net sales were [MASK]"
+
+
+def test_a_clause_that_names_no_row_leaves_it_to_the_sentence() -> None:
+    from finprobe.benchmarks.faith.rules import blank_clause
+
+    # ", compared with" keeps the main clause's subject; a list's items span clauses
+    masked = "Royalty income was $20.0 million in 2023, compared with [MASK] in 2022."
+    assert blank_clause(masked) is None
+    assert blank_clause("Oil, gas, and NGL revenues rose by $1.0 million, [MASK], and $2.0"
+                        " million, respectively.") is None  # fmt: skip
+    assert reference_scorer_match("$15.2 million", _answer([ROYALTY], masked))
+    masked = "Royalty income was $20.0 million in 2023, while in 2022 it was [MASK]."
+    assert blank_clause(masked) == " in 2022 it was [MASK]."
+    for ranker in (None, HAND_RANKER):
+        answer = _answer([ROYALTY], masked, ranker)
+        assert reference_scorer_match("$15.2 million", answer), (ranker, answer)
+
+
+GEOGRAPHY = _table("14", _YEARS + [
+    ["Revenue by geography:", "", ""],
+    ["United States", "$300,000", "$280,000"],
+    ["Canada", "80,100", "70,500"],
+    ["Other international", "32,400", "29,500"],
+    ["Total revenue", "$412,500", "$380,000"],
+    ["Long-lived assets", "95,000", "90,000"],
+])  # fmt: skip
+
+
+def test_a_place_is_read_in_any_of_its_forms() -> None:
+    from finprobe.benchmarks.faith.rules import part_places
+    from finprobe.benchmarks.faith.sentence import places
+
+    assert places("our Canadian operations") == {"canada": ["Canadian"]}
+    assert set(places("U.S. and non-U.S. sales, domestic and foreign")) == {"us", "international"}
+    assert places("it gave us the European market") == {"europe": ["European"]}
+    assert places("American Express") == {}  # not a place of its own
+    # a basis, a currency, a tax or a macro figure names no place
+    for phrase in (
+        "as determined under U.S. GAAP",
+        "the U.S. dollar strengthened",
+        "at the U.S. federal statutory rate",
+        "slower gross domestic product growth",
+        "the weakening of the Canadian dollar",
+        "the Mexican peso and Japanese yen",
+        "foreign currency translation",
+        "foreign exchange rates",
+        "foreign tax credits",
+    ):
+        assert places(phrase) == {}, phrase
+    assert places("U.S. GAAP revenue from our Canadian operations") == {"canada": ["Canadian"]}
+    # the part names a place the whole does not
+    masked = "Total revenue was $412.5 million, of which [MASK] related to our Canadian operations."
+    assert part_places(masked) == {"canada"}
+    assert part_places("Canadian revenue was $80.1 million, of which [MASK] was Canadian.") == set()
+    cases = [
+        (masked, "$80.1 million"),
+        ("In 2023, revenue from our Canadian customers was [MASK].", "$80.1 million"),
+        ("Domestic revenue was [MASK] in 2023.", "$300.0 million"),
+    ]
+    perverse = Ranker({"sentence_hits": 10.0, "coverage": 10.0, "period_target_match": 1.0})
+    for masked, expected in cases:
+        for ranker in (None, HAND_RANKER, perverse):
+            answer = _answer([GEOGRAPHY], masked, ranker)
+            assert reference_scorer_match(expected, answer), (masked, ranker, answer)
+    # "U.S. GAAP" and "gross domestic product" do not make the blank the United States row
+    cases = [
+        ("Revenue, as determined under U.S. GAAP, was [MASK] in 2023.", "$412.5 million", "$1"),
+        ("Total revenue grew [MASK] in 2023 despite slower gross domestic product growth.",
+         "8.6%", "8.6%"),
+    ]  # fmt: skip
+    for masked, expected, hint in cases:
+        for ranker in (None, HAND_RANKER):
+            answer = _answer([GEOGRAPHY], masked, ranker, hint)
+            assert reference_scorer_match(expected, answer), (masked, ranker, answer)
+
+
+def test_a_which_clause_is_no_clause_of_its_own() -> None:
+    from finprobe.benchmarks.faith.rules import blank_clause
+
+    # the subject of ", which" is the noun before it: the blank's clause is the sentence
+    masked = (
+        "Revenues from the sale of software, which are reported as part of our Document"
+        " Management segment, decreased by [MASK], or 37% during 2023 compared to 2022."
+    )
+    assert blank_clause(masked) is None
+    assert blank_clause("Revenue rose 5%; royalty income was [MASK] in 2023.") == (
+        " royalty income was [MASK] in 2023."
+    )

@@ -27,6 +27,7 @@ from finprobe.benchmarks.faith.sentence import (
     change_direction,
     mask_role,
     period_months,
+    places,
     relative_period,
 )
 from finprobe.document import Table
@@ -119,6 +120,9 @@ def read_context(metadata: dict[str, Any]) -> Context:
     units: set[str] = set()
     if "percent" in hint or "%" in hint:
         units.add("percent")
+    if "basis point" in hint:
+        # a ratio's change in points, written in basis points (``_format_value``)
+        units.update({"percent", "bps"})
     if "$" in hint or "dollar" in hint:
         units.add("usd")
     if "per-share" in hint:
@@ -151,7 +155,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         share_words=bool(_SHARE.search(after[:40])),
         ratio_words=bool(_RATIO.search(near)),
         role=_solver_role(before, after),
-        physical_unit=bool(units - {"usd", "percent", "per_share"}),
+        physical_unit=bool(units - {"usd", "percent", "per_share", "bps"}),
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
         relative_year=relative_period(before, after),
@@ -240,6 +244,19 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
                 context.sentence.extend(expansion)
                 if match.group(0) in near_text.lower():
                     context.left.extend(expansion)
+    # "Canadian" names a row or column "Canada", "domestic" one "U.S." (``places``)
+    named = places(masked)
+    near_places = places(near_text)
+    texts = labels | {
+        table.column_label(c) for table in tables for c in range(table.header_cols, table.n_cols)
+    }
+    for text in texts if named else ():
+        for key, forms in places(text).items():
+            if key in named:
+                words = [w for form in forms for w in _tokens(form)]
+                context.sentence.extend(words)
+                if key in near_places:
+                    context.left.extend(words)
     _add_synonyms(context, vocabulary)
     own = set(context.sentence)
     for token in list(own - vocabulary):

@@ -12,15 +12,18 @@ for any weights, hand-set or learned, so a refit cannot unlearn them:
   "as per our ...") is a per-share row;
 - **the part of a whole**: "indebtedness was $1.9 billion, of which [MASK] was
   variable-rate": the blank's row carries the words that set the part apart from the
-  whole ("variable", "rate"), not only the whole's ("indebtedness");
+  whole ("variable", "rate"), not only the whole's ("indebtedness"); a place counts in any of
+  its forms ("of which [MASK] related to our Canadian operations": the row "Canada");
 - **a list's own item**: "[MASK] and $24.7 million of gross profit and net income,
   respectively", "oil, gas, and NGL revenues by $X, [MASK], and $Z", only when the list
   is read with confidence (``confident_list``): the blank's row is its own item ("Net
   sales" is "revenue", through the synonym table), failing that names its own item and no
   other; failing both, a row that names only another item is out;
-- **named rows**: a row the sentence names (its label or body heading, word for word, as a
-  phrase, or through the synonym table: "revenue" names "Net sales") outranks every row it
-  does not name at all.
+- **named rows**: a row the blank's own clause names (its label or body heading, word for
+  word, as a phrase, or through the synonym table: "revenue" names "Net sales") outranks
+  every row it does not name; "net sales rose to [MASK], while royalty income rose to
+  $20.0 million": royalty income is another clause's row. A clause that names no row
+  ("..., while in 2022 it was [MASK]") leaves it to the rows the whole sentence names.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from finprobe.benchmarks.faith.sensitivity import (
     names_item,
     names_item_or_synonym,
 )
-from finprobe.benchmarks.faith.sentence import _tokens
+from finprobe.benchmarks.faith.sentence import _tokens, places
 from finprobe.numbers import find_numbers
 
 # the candidate kinds these rules judge (measure and what-if rules place themselves)
@@ -59,10 +62,13 @@ def admissible(
     ctx: Context,
     masked: str,
     listed: tuple[int, list[str]] | None = None,
+    clause_rows: set[tuple[str, int]] | None = None,
 ) -> list[Candidate]:
     """The table candidates the hard rules allow (other kinds pass untouched).
 
     ``listed``: a parallel list's slot of the blank and its items (``_listed_items``).
+    ``clause_rows``: the rows (table index, row) the blank's own clause names
+    (``blank_clause``); None when the clause is the whole sentence.
     """
     rules: list[Callable[[Candidate], bool]] = []
     if ctx.wants_money:
@@ -71,7 +77,8 @@ def admissible(
         rules.append(lambda c: all(_per_share(cell) for cell in c.cells))
     apart = part_words(masked)
     if apart:
-        rules.append(lambda c: all(cell.row_tokens & apart for cell in c.cells))
+        where = part_places(masked)  # "Canadian" is the row "Canada"
+        rules.append(lambda c: all(_is_part(cell, apart, where) for cell in c.cells))
     if listed and confident_list(masked):
         slot, names = listed
         own, others = names[slot], [n for i, n in enumerate(names) if i != slot]
@@ -102,6 +109,9 @@ def admissible(
                 break
         else:
             rules.append(lambda c: not names_other_only(c))
+    if clause_rows is not None:
+        # a row named only in another clause is that clause's figure
+        rules.append(lambda c: all((cell.table_index, cell.row) in clause_rows for cell in c.cells))
     rules.append(named_by_sentence)
     for allowed in rules:
         kept = [c for c in candidates if c.kind not in TABLE_KINDS or allowed(c)]
@@ -116,6 +126,44 @@ def _labels(cand: Candidate) -> set[str]:
 
 def named_by_sentence(cand: Candidate) -> bool:
     return any(cand.features.get(name, 0.0) > 0 for name in NAMING_FEATURES)
+
+
+# where the blank's own clause ends for naming: another subject's clause ("..., while
+# royalty income rose to $20.0 million") or a bulleted item. Not ", compared with" nor
+# ", which" (their subject is the noun before them: "Revenues from software, which are
+# reported in our Document segment, decreased by [MASK]"), nor a full stop ("U.S. sales").
+_NAMING_CLAUSE_END = re.compile(
+    r";|:|•|,\s*(?:and|but|while|whereas|although|though)\b|\s(?:while|whereas)\s",
+    re.I,
+)
+
+
+def blank_clause(masked: str, listed: bool = False) -> str | None:
+    """The blank's own clause ("[MASK]" kept), or None when it is the whole sentence or
+    the sentence is a list (its items span clauses: "oil, gas, and NGL ... $X, [MASK],
+    and $Z", "... respectively")."""
+    if listed or re.search(r"\brespectively\b", masked, re.I):
+        return None
+    before, _, after = masked.partition("[MASK]")
+    clause = _clause_pieces(before)[-1] + "[MASK]" + _clause_pieces(after)[0]
+    return clause if len(clause.strip()) < len(masked.strip()) else None
+
+
+# the last item of a noun list: "Oil, gas, and NGL revenue", "Selling, general, and
+# administrative expenses" (a short item without a figure, after a comma)
+_LIST_ITEM = re.compile(r",\s*[A-Za-z][\w&/-]*(?:\s+[\w&/-]+){0,2}\s*$")
+
+
+def _clause_pieces(text: str) -> list[str]:
+    """``text`` split at its clause ends; ", and" / ", but" after a list's item is the
+    list's Oxford comma, not a clause end."""
+    pieces, start = [], 0
+    for match in _NAMING_CLAUSE_END.finditer(text):
+        if match.group(0).startswith(",") and _LIST_ITEM.search(text[start : match.start()]):
+            continue
+        pieces.append(text[start : match.start()])
+        start = match.end()
+    return pieces + [text[start:]]
 
 
 def per_share_blank(ctx: Context, masked: str) -> bool:
@@ -152,15 +200,41 @@ def _per_share(cell: Cell) -> bool:
     )  # fmt: skip
 
 
-def part_words(masked: str) -> set[str]:
-    """ "X was $1.9 billion, of which [MASK] was variable-rate indebtedness": the words of
-    the part's own clause that the whole's clause does not use ({"variable", "rate"})."""
+def _part_clause(masked: str) -> tuple[str, str] | None:
+    """After "of which [MASK]": the part's own clause (up to its first figure) and the
+    text before the blank (the whole's)."""
     before, _, after = masked.partition("[MASK]")
     if not _OF_WHICH.search(before):
-        return set()
+        return None
     own = _CLAUSE_END.split(after)[0]
     figures = [s for s in find_numbers(own) if s.kind not in ("year", "date", "ordinal")]
     if figures:
         own = own[: figures[0].start]
+    return own, before
+
+
+def part_words(masked: str) -> set[str]:
+    """ "X was $1.9 billion, of which [MASK] was variable-rate indebtedness": the words of
+    the part's own clause that the whole's clause does not use ({"variable", "rate"})."""
+    clause = _part_clause(masked)
+    if clause is None:
+        return set()
+    own, before = clause
     whole = set(_tokens(before))
     return {w for w in _tokens(own) if w not in whole and w not in _FILLER and not w.isdigit()}
+
+
+def part_places(masked: str) -> set[str]:
+    """The places the part's own clause names and the whole's does not ("of which [MASK]
+    related to our Canadian operations": {"canada"})."""
+    clause = _part_clause(masked)
+    if clause is None:
+        return set()
+    own, before = clause
+    return set(places(own)) - set(places(before))
+
+
+def _is_part(cell: Cell, apart: set[str], where: set[str]) -> bool:
+    if cell.row_tokens & apart:
+        return True
+    return bool(where and where & set(places(f"{cell.table.row_label(cell.row)} {cell.heading}")))

@@ -84,6 +84,63 @@ _SHARE = re.compile(
 _RATIO = re.compile(r"\b(margin|ratio|rate|as a percent|as a percentage|yield|per)\b", re.I)
 
 
+# A place and the forms 10-K prose and tables write it in ("our Canadian operations" /
+# a row "Canada"; "domestic" / "U.S."; "foreign" / "International"). General geography,
+# not any report's segments. Read in order, each match blanked out before the next
+# pattern ("non-U.S." is international, not the U.S.).
+_PLACES = [
+    (re.compile(pattern, flags), key)
+    for pattern, flags, key in [
+        (r"\bnon-?\s?U\.?S\.?(?![a-z])|\b(?:outside|excluding)\s+(?:of\s+)?(?:the\s+)?"
+         r"(?:U\.S\.|United States)|\bforeign\b|\binternational(?:ly)?\b|\boverseas\b",
+         re.I, "international"),
+        (r"\bU\.S\.(?:A\.)?|\bUnited States\b|\bdomestic(?:ally)?\b", re.I, "us"),
+        (r"\b(?:US|USA)\b", 0, "us"),  # capitals only: "us" is a pronoun
+        (r"\bNorth Americ(?:a|an)\b", re.I, "north_america"),
+        (r"\bLatin Americ(?:a|an)\b|\bSouth Americ(?:a|an)\b", re.I, "latin_america"),
+        (r"\bCanad(?:a|ian)\b", re.I, "canada"),
+        (r"\bMexic(?:o|an)\b", re.I, "mexico"),
+        (r"\bBrazil(?:ian)?\b", re.I, "brazil"),
+        (r"\bEurope(?:an)?\b|\bEMEA\b", re.I, "europe"),
+        (r"\bUnited Kingdom\b|\bU\.K\.|\bUK\b|\bBritish\b|\bGreat Britain\b", re.I, "uk"),
+        (r"\bGerman(?:y)?\b", re.I, "germany"),
+        (r"\bFrance\b|\bFrench\b", re.I, "france"),
+        (r"\bAsia(?:n)?\b|\bAPAC\b", re.I, "asia"),
+        (r"\bChin(?:a|ese)\b", re.I, "china"),
+        (r"\bJapan(?:ese)?\b", re.I, "japan"),
+        (r"\bIndia(?:n)?\b", re.I, "india"),
+        (r"\bAustralia(?:n)?\b", re.I, "australia"),
+        (r"\bAfrica(?:n)?\b", re.I, "africa"),
+    ]
+]  # fmt: skip
+
+
+# phrases that contain a place word but name no place: an accounting basis, a currency,
+# a tax or a macro figure ("U.S. GAAP", "the Canadian dollar", "foreign exchange",
+# "gross domestic product"). Blanked out before any place is read.
+_NOT_PLACES = re.compile(
+    r"\b(?:U\.S\.|US)\s+(?:GAAP|dollars?|federal|Treasury|statutory)\b"
+    r"|\bgross domestic product\b"
+    r"|\b(?:American|Canadian|Australian|Mexican|Brazilian|Japanese|Chinese|British|Indian|"
+    r"European|Swiss|Hong Kong|New Zealand|Singapore)\s+(?:dollars?|pesos?|reals?|yen|renminbi|"
+    r"yuan|pounds?(?:\s+sterling)?|rupees?|euros?|francs?|currenc\w*)\b"
+    r"|\bforeign\s+(?:currenc\w*|exchange|tax\w*)\b",
+    re.I,
+)
+
+
+def places(text: str) -> dict[str, list[str]]:
+    """The places a text names, each with the words it names it by:
+    ``places("our Canadian operations") == {"canada": ["Canadian"]}``."""
+    text = _NOT_PLACES.sub(lambda m: " " * len(m.group(0)), text)
+    found: dict[str, list[str]] = {}
+    for pattern, key in _PLACES:
+        for match in pattern.finditer(text):
+            found.setdefault(key, []).append(match.group(0))
+        text = pattern.sub(lambda m: " " * len(m.group(0)), text)
+    return found
+
+
 def _stem(word: str) -> str:
     for suffix in ("ies", "es", "s", "ing", "ed"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):

@@ -32,7 +32,8 @@ regions"; "oil, gas, and NGL revenues by $X, [MASK], and $Z, respectively") give
 blank its item's row. An anchor named by its own clause ("premium of $0.2 million") is
 that row's figure for the blank's period, so the row's other periods are not the blank;
 "[MASK], of which $X was variable-rate" names the part after "of which", not the blank.
-A money blank is never a share count, area or headcount row.
+A money blank is never a share count, area or headcount row. A blank asked in basis
+points is a percentage answered in basis points (a ratio's change in points x 100).
 
 Table reading rules: per-share and per-unit rows are never scaled; a body heading
 "Revenue (in millions):" scales the rows under it; a table with no stated scale
@@ -57,6 +58,7 @@ sentences' money figures fit when the blank's own sentence gives no evidence.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -75,7 +77,7 @@ from finprobe.benchmarks.faith.context import (
 )
 from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
 from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
-from finprobe.benchmarks.faith.rules import admissible
+from finprobe.benchmarks.faith.rules import NAMING_FEATURES, admissible, blank_clause
 from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
@@ -238,7 +240,8 @@ def rank_candidates(
     # the what-if rules read their bases (a tax rate for a money blank) from every cell
     everything = candidates
     # what the blank can never be, whatever the weights (``rules.py``)
-    candidates = admissible(candidates, context, masked, listed)
+    clause_rows = _clause_rows(metadata, [t for _, t in tables], by_row, bool(listed))
+    candidates = admissible(candidates, context, masked, listed, clause_rows)
     top = candidates[0].score if candidates else 0.0
     reader = MeasureReader(by_row, scorer)
     measured = []
@@ -256,6 +259,42 @@ def rank_candidates(
     if measured:
         candidates = sorted(candidates + measured, key=lambda c: c.score, reverse=True)
     return candidates
+
+
+# a pronoun points back to the other clause's row ("Operating income was $43.7 million,
+# and as a percentage of net sales it was [MASK]": the ratio's numerator is named there),
+# so such a clause leaves naming to the whole sentence. "this year" is no pronoun.
+_PRONOUN_SUBJECT = re.compile(
+    r"\b(?:it|its|they|their|(?:this|these|that)(?!\s+(?:year|quarter|period|fiscal|month)))\b",
+    re.I,
+)
+
+
+def _clause_rows(
+    metadata: dict[str, Any],
+    tables: list[Table],
+    by_row: dict[tuple[str, int], list[Cell]],
+    listed: bool,
+) -> set[tuple[str, int]] | None:
+    """The rows the blank's own clause names (``rules.blank_clause``), read as the whole
+    sentence is (acronyms, synonyms, phrases, headings); None for a one-clause sentence."""
+    clause = blank_clause(metadata["masked_sentence"], listed)
+    if clause is None or _PRONOUN_SUBJECT.search(clause):
+        return None
+    own = read_context({**metadata, "masked_sentence": clause, "pre_sentence": "",
+                        "post_sentence": ""})  # fmt: skip
+    expand_context(own, tables, clause)
+    scorer = Scorer(tables, own)
+    named = set()
+    for key, group in by_row.items():
+        parts = scorer.label_parts(
+            group[0].row_tokens,
+            group[0].heading_tokens,
+            _tokens(group[0].table.row_label(group[0].row)),
+        )
+        if any(parts.get(name, 0.0) > 0 for name in NAMING_FEATURES):
+            named.add(key)
+    return named
 
 
 def _money_figures(text: str) -> list[Any]:
@@ -426,12 +465,14 @@ def _format_value(value: Decimal, percent: bool, ctx: Context, kind: str) -> str
         value = value / 100
         percent = False
         return _plain(value, 8)
+    if percent and "bps" in ctx.hint_units:
+        return f"{_plain(value * 100, 2)} basis points"  # 3.6 points is 360 basis points
     if percent:
         return f"{_plain(value, 4)}%"
     text = _plain(value, 2 if ctx.wants_money else 4)
     if ctx.wants_money:
         return f"${text}"
-    extra = sorted(u for u in ctx.hint_units if u not in ("usd", "percent", "per_share"))
+    extra = sorted(u for u in ctx.hint_units if u not in ("usd", "percent", "per_share", "bps"))
     with_unit = f"{text} {extra[0].upper()}" if extra else text
     # the released scorer reads only its own unit aliases; any other word fails the answer
     return with_unit if released_value_and_resolution(with_unit) is not None else text

@@ -1,0 +1,285 @@
+"""The FAITH solver: the blank's period and role (level, change, older figure), direction words."""
+
+from __future__ import annotations
+
+import pytest
+from faith_solver_cases import (
+    QUARTERS,
+    THREE_YEARS,
+    _assert_answer,
+    _instance,
+    _table,
+)
+
+from finprobe.benchmarks.faith.sentence import mask_role
+
+# -- hand-made tables: one per reading rule ------------------------------------
+
+EXPENSES = _table(
+    "3",
+    [
+        [
+            "",
+            "Year Ended December 31,",
+            "Year Ended December 31,",
+            "2023 vs. 2022 Change",
+            "2023 vs. 2022 Change",
+        ],
+        ["(Dollars in millions)", "2023", "2022", "$", "%"],
+        ["Research and development", "$3,969", "$3,075", "$894", "29%"],
+        ["Selling, general and administrative", "4,800", "3,946", "854", "22%"],
+        ["Total operating expenses", "8,769", "7,021", "1,748", "25%"],
+    ],
+    "Operating Expenses",
+)
+
+
+def test_change_blank_with_acronym_and_anchor_reads_the_change_column() -> None:
+    masked = "R&D expenses increased [MASK], or 29%, in 2023 as compared to 2022."
+    _assert_answer(_instance([EXPENSES], masked, "$1"), "$894,000,000")
+
+
+def test_second_figure_of_a_change_pair_is_the_percent_column() -> None:
+    masked = "SG&A expenses increased $854 million, or [MASK], in 2023 as compared to 2022."
+    _assert_answer(_instance([EXPENSES], masked, "1%"), "22%")
+
+
+def test_level_blank_takes_the_current_period() -> None:
+    masked = "Research and development expenses were [MASK] in 2023."
+    _assert_answer(_instance([EXPENSES], masked, "$1"), "$3,969,000,000")
+
+
+VENUES = _table(
+    "1",
+    [
+        ["", "Years Ended December 31,", "Years Ended December 31,"],
+        ["", "2022", "2023"],
+        ["Revenue:", "", ""],
+        ["Restaurant revenue - company-owned restaurants", "$9,704,169", "$8,744,158"],
+        ["Franchising revenue", "4,002,824", "4,665,187"],
+        ["Total revenue", "14,452,765", "14,373,574"],
+    ],
+)
+
+
+def test_from_blank_to_anchor_is_the_older_figure_of_the_anchor_row() -> None:
+    masked = (
+        "Revenue from this venue decreased from [MASK] to $8.7 million for the 12 months"
+        " ended December 31, 2023 compared to the corresponding period in 2022."
+    )
+    _assert_answer(_instance([VENUES], masked, "$1"), "$9,704,169")
+
+
+# -- the blank's role from the words around it --------------------------------
+
+
+@pytest.mark.parametrize(
+    ("masked", "role"),
+    [
+        ("Revenue increased [MASK], or 20 percent, year over year.", "change"),
+        ("Net cash decreased by [MASK] to $13.26 billion in 2023.", "change"),
+        ("Production increased [MASK] to 152.0 MBOE in 2023.", "change"),
+        ("Revenue increased $405.0 million, or [MASK], year over year.", "change"),
+        ("Expenses increased from [MASK] to $168,000 in 2023.", "older"),
+        ("Net income was $5 million, compared with [MASK] in 2022.", "older"),
+        ("Cash and cash equivalents totaled [MASK] at year end.", "level"),
+        ("We recorded a net derivative loss of [MASK] for 2022.", "level"),
+    ],
+)
+def test_mask_role(masked: str, role: str) -> None:
+    before, _, after = masked.partition("[MASK]")
+    assert mask_role(before, after) == role
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "In 2023, revenue increased [MASK] from 2022.",
+        "Free cash flow rose [MASK] from 2023.",
+    ],
+)
+def test_change_word_before_the_blank_and_from_after_is_a_change(masked: str) -> None:
+    before, _, after = masked.partition("[MASK]")
+    assert mask_role(before, after) == "change"
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "The stronger dollar decreased total international sales by [MASK] in 2024.",
+        "Currency moves reduced U.S. sales by approximately [MASK].",
+    ],
+)
+def test_change_word_then_object_then_by_is_a_change(masked: str) -> None:
+    before, _, after = masked.partition("[MASK]")
+    assert mask_role(before, after) == "change"
+
+
+# the same figures with the year columns first: a rule, not the columns' order, decides
+YEARS_FIRST = _table(
+    "21",
+    [[row[0], *row[3:], *row[1:3]] for row in QUARTERS["cells"]],
+)
+
+
+def test_prior_year_without_a_year_is_the_year_before_the_report() -> None:
+    masked = "Operating income was $240.8 million, up from [MASK] in the prior year."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$221.4 million")
+    masked = "Operating income for the prior year was [MASK]."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$221.4 million")
+
+
+def test_a_quarter_sentence_reads_the_quarter_columns() -> None:
+    masked = "Net revenues for the three months ended December 31, 2023 were [MASK]."
+    _assert_answer(_instance([YEARS_FIRST], masked, "$1"), "$412.5 million")
+    masked = "Net revenues for the fourth quarter of 2023 were [MASK]."
+    _assert_answer(_instance([YEARS_FIRST], masked, "$1"), "$412.5 million")
+
+
+def test_a_sentence_without_a_period_length_reads_the_year_columns() -> None:
+    masked = "Net revenues were [MASK] in 2023."
+    _assert_answer(_instance([QUARTERS], masked, "$1"), "$1,640.2 million")
+
+
+def test_period_words_are_read() -> None:
+    from finprobe.benchmarks.faith.sentence import change_pair, period_months, relative_period
+
+    assert period_months("for the three months ended March 31, 2024") == 3
+    assert period_months("in the fourth quarter of fiscal 2023") == 3
+    assert period_months("for the year ended December 31, 2023") == 12
+    assert period_months("for the nine months ended September 30") == 9
+    assert period_months("Revenue grew [MASK].") is None
+    # both a quarter and a year: no single length
+    assert period_months("fourth quarter and full year 2023") is None
+    assert relative_period("Revenue was $5 million compared to ", " in the prior year.") == -1
+    assert relative_period("Revenue was ", " in the current year, up 5%.") == 0
+    # the prior year belongs to the other figure's clause, not the blank's
+    assert relative_period("Revenue was ", " compared to $4 million in the prior year.") is None
+    assert change_pair(["2023", "2022"], "2023") == {"2023", "2022"}
+    assert change_pair(["2023"], "2023") == {"2023", "2022"}
+    assert change_pair([], "2024") == {"2024", "2023"}
+    assert change_pair([], None) is None
+
+
+def test_a_change_in_one_named_year_is_against_the_year_before() -> None:
+    masked = "Net sales increased [MASK] in 2023."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+    # oldest year first: 2023 against 2021 comes first among the pairs, and is not it
+    ascending = _table("22", [[r[0], r[3], r[2], r[1]] for r in THREE_YEARS["cells"]])
+    _assert_answer(_instance([ascending], masked, "$1"), "$50.0 million")
+    masked = "Net sales increased [MASK] compared to the prior year."
+    _assert_answer(_instance([ascending], masked, "$1"), "$50.0 million")
+
+
+def test_a_change_with_no_year_is_the_reports_latest_against_the_prior() -> None:
+    masked = "Net sales increased [MASK] compared to the prior year."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+
+
+def test_a_rate_changes_by_points() -> None:
+    masked = "Gross margin improved [MASK] in 2023, reflecting a favorable product mix."
+    _assert_answer(_instance([THREE_YEARS], masked, "1%"), "1.4%")
+
+
+def test_up_and_year_over_year_say_a_change() -> None:
+    from finprobe.benchmarks.faith.context import _solver_role
+
+    assert _solver_role("Net sales were up ", " in 2023.") == "change"
+    assert _solver_role("Net sales were down by approximately ", " from 2022.") == "change"
+    assert _solver_role("Net sales rose ", " year-over-year.") == "change"
+    assert _solver_role("Net sales were ", " year over year.") == "change"
+    # a new level, not a change
+    assert _solver_role("Net sales grew to ", " year-over-year.") == "level"
+    assert _solver_role("Capacity of up to ", " in 2023.") == "level"
+    assert _solver_role("In 2023, Household made up ", " of our revenue.") == "level"
+    masked = "Net sales were up [MASK] in 2023."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")
+
+
+def test_a_change_across_zero_counts_both_sides() -> None:
+    table = _table(
+        "24",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Revenue", "$120.0", "$100.0"],
+            ["Other income (expense), net", "3.0", "(5.0)"],
+        ],
+    )
+    masked = "Other income (expense), net increased [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$8.0 million")
+    masked = "Other income (expense), net changed by [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "1%"), "160%")
+
+
+def test_the_direction_word_picks_the_change_that_moved_that_way() -> None:
+    table = _table(
+        "25",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Product sales", "$130.0", "$100.0"],
+            ["Service sales", "70.0", "90.0"],
+        ],
+    )
+    masked = "Segment sales declined [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$20.0 million")
+    masked = "Segment sales rose [MASK] in 2023 compared to 2022."
+    _assert_answer(_instance([table], masked, "$1"), "$30.0 million")
+
+
+def test_direction_words_are_read() -> None:
+    from finprobe.benchmarks.faith.sentence import change_direction
+
+    assert change_direction("Revenue rose ", " in 2023.") == 1
+    assert change_direction("Costs declined by ", " in 2023.") == -1
+    assert change_direction("This was an ", " increase over 2022.") == 1
+    assert change_direction("Net loss decreased $3.1 million, or ", ".") == -1
+    assert change_direction("Revenue was ", " in 2023.") is None
+    # nouns that look like direction words say nothing
+    assert change_direction("The change in contract liabilities of ", " was due to timing.") is None
+    assert change_direction("Proceeds included a gain on sale of ", ".") is None
+    assert change_direction("Inventories are stated at the lower of ", ".") is None
+    assert change_direction("Spending on leasehold improvements grew ", ".") == 1
+
+
+def test_the_change_in_a_line_of_mask_is_a_change() -> None:
+    from finprobe.benchmarks.faith.context import _solver_role
+
+    assert _solver_role("The decrease in product sales of ", " for 2023 was due to.") == "change"
+    assert _solver_role("The increase in revenue was ", " in 2023.") == "change"
+    # a line item named "Change in fair value of ..." is a level
+    assert _solver_role("The change in fair value of warrants of ", " was a gain.") == "level"
+    masked = "The decrease in service sales of [MASK] in 2023 reflected lower volumes."
+    table = _table(
+        "26",
+        [
+            ["", "Year Ended December 31,", "Year Ended December 31,"],
+            ["(in millions)", "2023", "2022"],
+            ["Product sales", "$130.0", "$100.0"],
+            ["Service sales", "70.0", "90.0"],
+        ],
+    )
+    _assert_answer(_instance([table], masked, "$1"), "$20.0 million")
+
+
+def test_a_sentence_that_names_years_speaks_of_them() -> None:
+    # SOHOO (built): a 2022 sentence in a 2023 report; "to [MASK]" is 2022's level and
+    # "compared to [MASK] ... 2021" 2021's, never the report's latest year
+    masked = (
+        "Interest income for the year ended December 31, 2022 increased approximately $2.0 "
+        "million, or 200.0%, to approximately [MASK], compared to approximately $1.0 million "
+        "of interest income for the year ended December 31, 2021."
+    )
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$3.0 million")
+    masked = (
+        "Interest income for the year ended December 31, 2022 increased approximately $2.0 "
+        "million, or 200.0%, to approximately $3.0 million, compared to approximately [MASK] "
+        "of interest income for the year ended December 31, 2021."
+    )
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$1.0 million")
+    # a year named only in a comparison after the blank is the comparison's
+    masked = "Interest income was [MASK], compared to a lower amount in 2022."
+    _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$4.0 million")
+    # a sentence with no year still reads the report's latest year
+    _assert_answer(_instance([THREE_YEARS], "Interest income was [MASK].", "$1"), "$4.0 million")
