@@ -108,3 +108,21 @@ def test_the_results_of_a_tuned_run_say_what_it_was_developed_on() -> None:
     console = Console(width=120, record=True, color_system=None)
     print_tables(console, results_tables(_faith_run("openai/gpt-4.1-mini", None)))
     assert "developed on" not in console.export_text()
+
+REPORTS = SHARED / "findver" / "reports"
+
+
+@pytest.mark.skipif(not REPORTS.exists(), reason="needs ../shared/data/findver/reports")
+def test_a_faith_build_from_the_rankers_training_reports_is_marked_tuned(tmp_path: Path) -> None:
+    # the learned ranker was also fitted on FAITH spans built from these 10-Ks
+    from finprobe.benchmarks.faith.build import build_from_paths
+    from finprobe.benchmarks.faith.task import faith_samples
+
+    out = tmp_path / "faith.json"
+    build_from_paths([REPORTS / "CNSL-2024-03-05_10-K.json.gz"], out, progress=False)
+    ids = [str(s.id) for s in faith_samples(out)]
+    assert ids
+    record = developed_on("faith", "finprobe/faith-solver", ids)
+    assert record is not None and record["share"] >= 0.9
+    # the same report's spans on another benchmark's baseline: nothing
+    assert developed_on("findver", "finprobe/findver-verifier", ids) is None
