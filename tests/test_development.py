@@ -109,6 +109,7 @@ def test_the_results_of_a_tuned_run_say_what_it_was_developed_on() -> None:
     print_tables(console, results_tables(_faith_run("openai/gpt-4.1-mini", None)))
     assert "developed on" not in console.export_text()
 
+
 REPORTS = SHARED / "findver" / "reports"
 
 
