@@ -9,7 +9,7 @@ import pytest
 from rich.console import Console
 
 from finprobe.development import developed_on, id_hash, is_tuned
-from finprobe.report import comparison_table, run_label
+from finprobe.report import comparison_table, results_tables, run_label
 from finprobe.terminal import fit_tables, print_tables
 
 SHARED = Path(__file__).resolve().parents[2] / "shared" / "data"
@@ -98,3 +98,32 @@ def test_a_split_table_keeps_its_caption_under_its_last_piece() -> None:
     small.add_column("a")
     small.add_row("1")
     assert fit_tables([small], 80)[0].caption == "small note"
+
+
+def test_the_results_of_a_tuned_run_say_what_it_was_developed_on() -> None:
+    console = Console(width=120, record=True, color_system=None)
+    print_tables(console, results_tables(_faith_run("finprobe/faith-solver", 1.0)))
+    text = " ".join(console.export_text().split())
+    assert "developed on" in text and "160 of these samples (100%; a tuned figure" in text
+    console = Console(width=120, record=True, color_system=None)
+    print_tables(console, results_tables(_faith_run("openai/gpt-4.1-mini", None)))
+    assert "developed on" not in console.export_text()
+
+
+REPORTS = SHARED / "findver" / "reports"
+
+
+@pytest.mark.skipif(not REPORTS.exists(), reason="needs ../shared/data/findver/reports")
+def test_a_faith_build_from_the_rankers_training_reports_is_marked_tuned(tmp_path: Path) -> None:
+    # the learned ranker was also fitted on FAITH spans built from these 10-Ks
+    from finprobe.benchmarks.faith.build import build_from_paths
+    from finprobe.benchmarks.faith.task import faith_samples
+
+    out = tmp_path / "faith.json"
+    build_from_paths([REPORTS / "CNSL-2024-03-05_10-K.json.gz"], out, progress=False)
+    ids = [str(s.id) for s in faith_samples(out)]
+    assert ids
+    record = developed_on("faith", "finprobe/faith-solver", ids)
+    assert record is not None and record["share"] >= 0.9
+    # the same report's spans on another benchmark's baseline: nothing
+    assert developed_on("findver", "finprobe/findver-verifier", ids) is None

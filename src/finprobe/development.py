@@ -11,7 +11,9 @@ in the record (``developed_on``), and the report marks such runs.
 
 Refresh the record after a baseline is developed on more data:
 
-    python -m finprobe.development faith ../shared/data/faith/pilot-dev.json "FAITH pilot-dev (160 spans)"
+    python -m finprobe.development faith "what the data is, in words" pilot-dev.json ten.json ...
+
+(every file the baseline was developed or fitted on; the record keeps their union)
 """
 
 from __future__ import annotations
@@ -84,10 +86,10 @@ _BASELINES = {"faith": ["faith-solver", "faith-solver-hand", "faith-solver-learn
 
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
-    if len(args) != 3:
+    if len(args) < 3:
         raise SystemExit(__doc__)
-    benchmark, path, words = args[0], Path(args[1]), args[2]
-    ids = _sample_ids(benchmark, path)
+    benchmark, words, paths = args[0], args[1], [Path(a) for a in args[2:]]
+    ids = [i for path in paths for i in _sample_ids(benchmark, path)]
     target = Path(__file__).parent / "data" / RECORD
     record = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
     record[benchmark] = {

@@ -109,6 +109,15 @@ def results_tables(results: dict) -> list[RichTable]:
     info.add_row("dataset", f"{dataset.get('name')} ({dataset.get('fingerprint')})")
     for note in results.get("notes") or []:  # how the replies were read, partial coverage
         info.add_row("note", note)
+    developed = results.get("developed_on")
+    if isinstance(developed, dict):  # a baseline on the samples its rules were written on
+        share = float(developed.get("share") or 0)
+        tuned = "a tuned figure, not one on unseen documents" if is_tuned(results) else "in part"
+        info.add_row(
+            "developed on",
+            f"{developed.get('samples')} of these samples ({share:.0%}; {tuned}): "
+            f"{developed.get('data')}",
+        )
     tables.append(info)
 
     headline = results.get("headline") or {}
