@@ -462,3 +462,18 @@ def test_balances_at_dates_under_a_year_apart_name_the_dates() -> None:
     assert _refused("IRDM", _claim(wrong, False, 61, row, "2023", "2024")) == (
         "named date is not the column's"
     )
+
+
+def test_a_row_whose_cells_show_dollars_is_an_amount_whatever_it_says_of_shares() -> None:
+    """REBN 275: "Issuance of common shares for service | $ | 285,000 | $ | 441,000" under
+    non-cash financing activities is money; the builder claimed "441,000 shares"."""
+    service = [c for c in _built("REBN") if c["cells"][0]["row"] == "Issuance of common shares for service"]  # fmt: skip
+    assert service
+    assert not any(re.search(r"\d shares\b", c["statement"]) for c in service)
+    assert any("$156,000" in c["statement"] for c in service)  # the change, as money
+    old = _claim("Issuance of common shares for service was 285,000 shares in 2023.", True, 275,
+                 "Issuance of common shares for service", "2023")  # fmt: skip
+    assert _refused("REBN", old) == "share count for an amount"
+    money = _claim("Issuance of common shares for service was $285,000 in 2023.", True, 275,
+                   "Issuance of common shares for service", "2023")  # fmt: skip
+    assert self_check(money, _path("REBN")).passed

@@ -391,10 +391,13 @@ def table_facts(
             and (priced or not _SHARE_COUNT.search(label))
             and not _FOR_PER_SHARE.search(label)
         )
+        # a row whose own cells show "$" is an amount, whatever its label says of shares
+        # ("Issuance of common shares for service | $ | 285,000")
+        dollar_row = any("$" in cell for cell in table.cells[r][1:])
         counted = not per_share and (
             _SHARE_COUNT.search(label)
             or re.search(r"(?i)\bnumber\s+of\b", label)  # "Number of shares of capital stock"
-            or (_COUNT.search(label) and not _MONEY_OF_SHARES.search(label))
+            or (_COUNT.search(label) and not _MONEY_OF_SHARES.search(label) and not dollar_row)
         )
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)

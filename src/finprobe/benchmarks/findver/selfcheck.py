@@ -119,6 +119,7 @@ class _RawTable:
     title: str = ""  # the caption lines just before the table (no prose) and its header lines
     header: str = ""  # the header lines alone
     prose: str = ""  # the entry's text before the table
+    dollar_rows: list[bool] = field(default_factory=list)  # per row: its cells show "$"
 
 
 @functools.lru_cache(maxsize=8)
@@ -158,6 +159,7 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
     body = False
     seen: list[tuple[str, bool]] = []
     row_lines: list[int] = []
+    dollar_rows: list[bool] = []
     for line in lines:
         cells = [_clean(c) for c in line.strip().strip("|").split("|")]
         label, rest = cells[0], " ".join(c for c in cells[1:] if c)
@@ -178,11 +180,12 @@ def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
         row_lines.append(len(seen))
         seen.append((label, bool(figures) or "$" in rest))
         rows.append((label, figures))
+        dollar_rows.append("$" in rest)
     header = " ".join(lines[: len(seen) - len(rows)])
     title = "\n".join(_captions(text[:first_pipe]) + [header])
     return _RawTable(
         rows, years, scale, unscaled, found is not None, seen, row_lines, title, header,
-        text[:first_pipe],
+        text[:first_pipe], dollar_rows,
     )  # fmt: skip
 
 
@@ -465,9 +468,8 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
     statement: str = claim["statement"]
     kind = claim["kind"]
     rows = [c["row"] for c in claim.get("cells") or []]
-    if re.search(r"\d(?: thousand| million| billion)? shares\b", statement) and any(
-        _MONEY_WORDS.search(r) and not _COUNTED_ROW.search(r) for r in rows
-    ):
+    counted_claim = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
+    if counted_claim and any(_MONEY_WORDS.search(r) and not _COUNTED_ROW.search(r) for r in rows):
         return "share count for an amount"  # "Comprehensive loss attributable to ... shares"
     cited = []
     for c in claim.get("cells") or []:
@@ -477,6 +479,10 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         cited.append(got)
     if not cited:
         return "no cited cells"
+    if counted_claim and any(table.dollar_rows[at] for _, _, at in cited):
+        return (
+            "share count for an amount"  # the row's own cells show "$" (REBN's shares for service)
+        )
     if not _sections_hold(statement, claim, table):
         return "bracketed section is not the row's"
     per_share = bool(re.search(r"\d\)? per share\b", statement))  # the figure's unit
