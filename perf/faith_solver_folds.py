@@ -108,8 +108,8 @@ def load_cached(path: str) -> list[Blank]:
     if cached.exists():
         with cached.open("rb") as handle:
             blanks = pickle.load(handle)
-        # the key is the file's content: the same file may be named by another path
-        # ("../shared/..." against "/work/shared/..."), and each blank's file is the one given
+        # the key is the file's content: the same file may be named by another path (relative
+        # against absolute), and each blank's file is the one given
         for blank in blanks:
             blank.source = path
         return blanks
