@@ -348,25 +348,25 @@ def table_facts(
         return None  # "Remainder of 2024 | 2025 | ... | Thereafter": maturities, not periods
     labels = [FOOTNOTE.sub("", table.row_label(r)).strip() for r in range(table.n_rows)]
     caption = (table.pre_text or "") + " " + " ".join(" ".join(row) for row in table.cells[:3])
+    # the text before the table (read line by line three ways below) and the header rows
+    pre_lines = (table.pre_text or "").splitlines()
+    header_lines = [" ".join(row) for row in table.cells[: table.header_rows]]
     # the title and lead-in (the last lines before the table) and the header: what the
     # table measures ("SCHEDULE OF DEFERRED TAX ASSETS")
     title = "\n".join(
         [
             ln
-            for ln in [x.strip() for x in (table.pre_text or "").splitlines() if x.strip()][-2:]
+            for ln in [x.strip() for x in pre_lines if x.strip()][-2:]
             if caption_like(ln)  # a long paragraph mentioning "deferred tax" is no caption
         ]
-        + [" ".join(row) for row in table.cells[: table.header_rows]]
+        + header_lines
     )
     scope = table_scope(table.pre_text or "")
-    lead = [ln for ln in (table.pre_text or "").splitlines() if ln.strip()][-2:]
+    lead = [ln for ln in pre_lines if ln.strip()][-2:]
     if PART_OF_BUSINESS.search("\n".join(lead)):
         return None  # "operations outside of its insurance segment": whose, unnamed
     # the table's name: its header and the short lines just before it (a title, not prose)
-    named_as = " ".join(
-        [ln for ln in (table.pre_text or "").splitlines() if 0 < len(ln.split()) <= 15][-2:]
-        + [" ".join(row) for row in table.cells[: table.header_rows]]
-    )
+    named_as = " ".join([ln for ln in pre_lines if 0 < len(ln.split()) <= 15][-2:] + header_lines)
     rows: dict[str, Row] = {}
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
@@ -432,8 +432,7 @@ def table_facts(
     facts.span = next(iter(spans), "") or _stated_span(table)
     facts.scope = scope
     if not facts.span:
-        heads = " ".join(" ".join(row) for row in table.cells[: table.header_rows])
-        facts.dates = balance_dates({p: headers[p] for p in periods[:2]}, heads)
+        facts.dates = balance_dates({p: headers[p] for p in periods[:2]}, " ".join(header_lines))
     facts.totals = _totals(table, facts, periods)
     return facts
 
