@@ -102,6 +102,11 @@ class Context:
     synonyms_near: set[str] = field(default_factory=set)
 
 
+# the units a figure's own form writes (money, percent, per share, basis points); a hint
+# unit outside them (barrels, square feet) is a physical quantity
+FIGURE_UNITS = frozenset({"usd", "percent", "per_share", "bps"})
+
+
 def read_context(metadata: dict[str, Any]) -> Context:
     masked = metadata["masked_sentence"]
     before, _, after = masked.partition("[MASK]")
@@ -155,7 +160,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         share_words=bool(_SHARE.search(after[:40])),
         ratio_words=bool(_RATIO.search(near)),
         role=_solver_role(before, after),
-        physical_unit=bool(units - {"usd", "percent", "per_share", "bps"}),
+        physical_unit=bool(units - FIGURE_UNITS),
         year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
         relative_year=relative_period(before, after),

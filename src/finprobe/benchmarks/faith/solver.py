@@ -65,6 +65,7 @@ from typing import Any
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, implied_scale, numeric_cells
 from finprobe.benchmarks.faith.context import (
+    FIGURE_UNITS,
     Candidate,
     Context,
     Scorer,
@@ -472,7 +473,7 @@ def _format_value(value: Decimal, percent: bool, ctx: Context, kind: str) -> str
     text = _plain(value, 2 if ctx.wants_money else 4)
     if ctx.wants_money:
         return f"${text}"
-    extra = sorted(u for u in ctx.hint_units if u not in ("usd", "percent", "per_share", "bps"))
+    extra = sorted(ctx.hint_units - FIGURE_UNITS)
     with_unit = f"{text} {extra[0].upper()}" if extra else text
     # the released scorer reads only its own unit aliases; any other word fails the answer
     return with_unit if released_value_and_resolution(with_unit) is not None else text
