@@ -80,8 +80,11 @@ def _sample_ids(benchmark: str, path: Path) -> list[str]:
     raise SystemExit(f"{benchmark}: no development record is kept for this benchmark")
 
 
-_BASELINES = {"faith": ["faith-solver", "faith-solver-hand", "faith-solver-learned"],
-              "findver": ["findver-verifier"]}  # fmt: skip
+def _baselines(benchmark: str) -> list[str]:
+    """The baseline names the benchmark's task defines (all of them were developed on it)."""
+    from importlib import import_module
+
+    return sorted(import_module(f"finprobe.benchmarks.{benchmark}.task").BASELINES)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -93,7 +96,7 @@ def main(argv: list[str] | None = None) -> None:
     target = Path(__file__).parent / "data" / RECORD
     record = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
     record[benchmark] = {
-        "baselines": _BASELINES[benchmark],
+        "baselines": _baselines(benchmark),
         "data": words,
         "ids": sorted({id_hash(benchmark, i.split("#", 1)[0]) for i in ids}),
     }
