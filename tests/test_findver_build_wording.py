@@ -68,7 +68,8 @@ def test_a_bracketed_section_is_the_one_the_row_sits_in() -> None:
         "bracketed section is not the row's"
     )
     # the same row without the wrong section passes: the check is about the section
-    assert self_check(_claim(f"{row} was $63,017 thousand in 2024.", True, 266, row, "2024"), _path("VEEV")).passed  # fmt: skip
+    # (a balance: at its date, since session 9)
+    assert self_check(_claim(f"{row} was $63,017 thousand at January 31, 2024.", True, 266, row, "2024"), _path("VEEV")).passed  # fmt: skip
     said = "Net loss (Other income (expense)) was $2,817,340 in 2023."
     assert _refused("VRVR", _claim(said, True, 53, "Net loss", "2023")) == (
         "bracketed section is not the row's"
@@ -410,7 +411,8 @@ def test_a_cash_used_row_is_stated_by_its_size_under_its_own_word() -> None:
     claim = next(c for c in drawn["BMNR"] if c["statement"] == said)
     assert claim["entailment_label"] and self_check(claim, _path("BMNR")).passed
     # the self-check reads "Cash flows used in" as cash used, by its own word lists
-    said = "Cash flows used in investing activities was $79,895 thousand in 2024."
+    # (SPWH's year ended February 3, 2024, named by its end date since session 9)
+    said = "Cash flows used in investing activities was $79,895 thousand in the fiscal year ended February 3, 2024."
     row = "Cash flows used in investing activities"
     assert self_check(_claim(said, True, 218, row, "2024"), _path("SPWH")).passed
     assert _refused("SPWH", _claim(said, False, 218, row, "2024"))

@@ -53,7 +53,6 @@ from finprobe.benchmarks.findver.names import (
     PART_OF_BUSINESS,
     PROSE_SCALE,
     TOTAL,
-    balance_dates,
     direction_word,
     mark_ambiguous,
     proper_name,
@@ -62,6 +61,16 @@ from finprobe.benchmarks.findver.names import (
     row_negative_name,
     section_heading,
     table_scope,
+)
+from finprobe.benchmarks.findver.periods import (
+    MONTHS_ENDED,
+    balance_at,
+    balance_dates,
+    caption_like,
+    fiscal_names,
+    fiscal_years,
+    span_of,
+    stated_span,
 )
 from finprobe.errors import InputError
 from finprobe.inputs import collect_inputs
@@ -207,59 +216,23 @@ class TableFacts:
     span: str = ""  # "three months ended March 31" when the columns are not whole years
     scope: str = ""  # "the B2B segment", "the parent company": whose figures, when not the group's
     dates: dict[str, str] = field(default_factory=dict)  # year -> "March 31, 2024" (balances)
+    # year -> how a single-period claim names the column: "at March 31, 2024" (a balance),
+    # "in fiscal 2023" (the report's name for the year ended February 3, 2024)
+    at: dict[str, str] = field(default_factory=dict)
+    fiscal: dict[str, str] = field(default_factory=dict)  # year -> "fiscal 2023", for changes
 
     def when(self, end: str = ".") -> str:
         """The sentence's end, naming the span of a quarter's columns."""
         return f", for the {self.span}{end}" if self.span else end
 
+    def on(self, year: str) -> str:
+        """A single period as a claim names it: "in 2024", "at March 31, 2024", "in fiscal 2023"."""
+        return self.at.get(year, f"in {year}")
 
-def caption_like(line: str) -> bool:
-    """A title or a lead-in sentence ("The components of deferred taxes consist of the
-    following:"), not a paragraph of prose that happens to mention a quarter or a tax."""
-    words = len(line.split())
-    return 0 < words <= 15 or (words <= 40 and line.rstrip().endswith(":"))
-
-
-_WHOLE_YEAR = re.compile(
-    r"(?i)\b(?:years?|twelve\s+months|12\s+months|fiscal\s+years?)\s+ended\b|\bfiscal\s+year\b"
-)
-_MONTH_DAY = re.compile(
-    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-)
-_MONTHS_ENDED = re.compile(
-    r"(?i)\b(three\s+months|six\s+months|nine\s+months|(?:fiscal\s+)?quarter)\s*ended\s*"
-    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
-)  # "ended March 31", "ended December" (of "December 2023"), never "December 20"(23)
-
-
-def _span(match: re.Match[str]) -> str:
-    return f"{' '.join(match.group(1).lower().split())} ended {match.group(2)}"
-
-
-def _stated_span(table: Any) -> str:
-    """The span the header or the lead-in line states when the year columns' own labels do
-    not ("Fiscal Quarter Ended December 31," over "2023 | 2022"; "... for the six months
-    ended December 31, 2023 and 2022:"); "" if none or more than one."""
-    header = " ".join(" ".join(row) for row in table.cells[: table.header_rows])
-    if _WHOLE_YEAR.search(header):
-        return ""  # "Year Ended December 31,": whatever the prose above says of a quarter
-    days = {" ".join(d.lower().split()) for d in _MONTH_DAY.findall(header)}
-    if len(days) > 1 and not re.search(r"(?i)\bended\b|\bmonths\b", header):
-        return ""  # "March 31 2024 | December 31 2023": balances at two dates, no span
-    lines = [ln.strip() for ln in (table.pre_text or "").splitlines() if ln.strip()]
-    lead = [ln for ln in lines[-1:] if caption_like(ln)]  # never a paragraph of prose
-    found = {_span(m) for m in _MONTHS_ENDED.finditer(header + "\n" + "\n".join(lead))}
-    if not found:  # "Period Ended January 31, | Three Months": the two halves apart
-        months = set(re.findall(r"(?i)\b(three|six|nine)\s+months\b", header))
-        ended = _ENDED.findall(header)
-        if len({m.lower() for m in months}) == 1 and len(set(ended)) == 1:
-            found = {f"{months.pop().lower()} months ended {ended[0]}"}
-    return found.pop() if len(found) == 1 else ""
-
-
-_ENDED = re.compile(
-    r"(?i)\bended\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
-)
+    def called(self, year: str) -> str:
+        """A period in "from X to Y": "2024", "March 31, 2024" (balances under a year apart),
+        "fiscal 2023"."""
+        return self.dates.get(year) or self.fiscal.get(year) or year
 
 
 def _percent_column(table: Any, c: int) -> bool:
@@ -311,7 +284,10 @@ _NOT_APPLICABLE = re.compile(r"(?i)^\(?(?:n/?a|n/?m|nil|none|not\s+\w+)\)?\*?$")
 
 
 def table_facts(
-    table: Any, report_states_scale: bool = False, basis: Decimal | None = None
+    table: Any,
+    report_states_scale: bool = False,
+    basis: Decimal | None = None,
+    fiscal: dict[str, str] | None = None,
 ) -> TableFacts | None:
     """Rows of numbers under year columns, or None when the table has no such shape.
 
@@ -320,7 +296,8 @@ def table_facts(
     when the report states no scale anywhere (``report_states_scale`` False: else
     the table lost its own caption); with no basis established (a hotel REIT's
     "Total debt | 3,377,028", no scale stated anywhere) money rows are kept unscaled,
-    for percentage changes and shares only.
+    for percentage changes and shares only. ``fiscal``: the report's own names of its
+    fiscal years by end date (``periods.fiscal_years``).
     """
     if table.header_rows < 1 or len(table.cells) < 3:
         return None
@@ -338,8 +315,8 @@ def table_facts(
             return None  # two columns of one year (quarter and year to date, segments): ambiguous
         columns[c] = years[0]
         headers[years[0]] = label
-        if m := _MONTHS_ENDED.search(label):
-            spans.add(_span(m))
+        if m := MONTHS_ENDED.search(label):
+            spans.add(span_of(m))
     periods = sorted(set(columns.values()), reverse=True)
     if len(periods) < 2 or len(spans) > 1:
         return None
@@ -429,10 +406,21 @@ def table_facts(
         return None
     evidence_id = table.source_id if table.source_id is not None else table.id
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
-    facts.span = next(iter(spans), "") or _stated_span(table)
+    facts.span = next(iter(spans), "") or stated_span(table)
     facts.scope = scope
     if not facts.span:
-        facts.dates = balance_dates({p: headers[p] for p in periods[:2]}, " ".join(header_lines))
+        columns_named = {p: headers[p] for p in periods[:2]}
+        head = " ".join(header_lines)
+        captions = "\n".join(
+            ln for ln in [x.strip() for x in pre_lines if x.strip()][-2:] if caption_like(ln)
+        )
+        facts.dates = balance_dates(columns_named, head)
+        balances = balance_at(columns_named, head, captions)
+        facts.at = {y: f"at {d}" for y, d in balances.items()}
+        if not balances:
+            named = fiscal_names(columns_named, head + "\n" + captions, fiscal or {})
+            facts.fiscal = named
+            facts.at = {y: f"in {n}" for y, n in named.items()}
     facts.totals = _totals(table, facts, periods)
     return facts
 
@@ -622,7 +610,7 @@ def _lookup(
             return None
     decimals = cell.decimals
     said = stated_value(facts, stated_row, value, decimals)
-    statement = f"{subj}{_name(row_name(stated_row))} was {said} in {new}{facts.when()}"
+    statement = f"{subj}{_name(row_name(stated_row))} was {said} {facts.on(new)}{facts.when()}"
     truth = stated_row.cells[new]
     steps = [
         f"The claim gives {said} for {stated_row.label} in {new}; the table shows {truth.text}, "
@@ -685,7 +673,7 @@ def _change(
     figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
     statement = (
         f"{subj}{_name(subject)} {said_direction} by {figure} from "
-        f"{facts.dates.get(old, old)} to {facts.dates.get(new, new)}{facts.when()}"
+        f"{facts.called(old)} to {facts.called(new)}{facts.when()}"
     )
     size = "amount"
     if row.negative:
@@ -733,10 +721,10 @@ def _ratio(
         value = got
     of = f" for {company}" if company else ""
     if name:
-        statement = f"In {period}{facts.when(',')} the {name}{of} ({_name(part.name)} over {_name(whole.name)}) was {value}%."
+        statement = f"{facts.on(period)}{facts.when(',')} the {name}{of} ({_name(part.name)} over {_name(whole.name)}) was {value}%."
         kind = "margin"
     else:
-        statement = f"In {period}{facts.when(',')} {_name(part.name)} made up {value}% of {_name(whole.name)}{of}."
+        statement = f"{facts.on(period)}{facts.when(',')} {_name(part.name)} made up {value}% of {_name(whole.name)}{of}."
         kind = "share"
     steps = [
         f"{part.label} is {part.cells[period].text} and {whole.label} is {whole.cells[period].text} in {period}.",
@@ -890,10 +878,11 @@ def build_claims_for_document(
         PROSE_SCALE.search(p.text) for p in doc.paragraphs
     )
     basis = None if states_scale else report_basis(doc)
+    fiscal = fiscal_years([p.text for p in doc.paragraphs] + [t.pre_text or "" for t in doc.tables])
     filed = re.search(r"-((?:19|20)\d\d)-\d\d-\d\d_", report_name)
     all_facts = [
         f
-        for f in (table_facts(t, states_scale, basis) for t in doc.tables)
+        for f in (table_facts(t, states_scale, basis, fiscal) for t in doc.tables)
         if f is not None and not (filed and f.periods[0] > filed.group(1))
     ]  # a year after the filing's is a maturity or a forecast, not a period reported
     mark_ambiguous(all_facts)

@@ -8,7 +8,6 @@ claim making), which imports these names from here.
 from __future__ import annotations
 
 import re
-from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -251,7 +250,8 @@ _CASH_PROVIDED = re.compile(
 # a loss or an outflow; anything else (a receivable's change, "Free cash flow", "Working
 # capital", "Investing activities" under a signed heading) has no safe size reading
 _OUTFLOW_NAME = re.compile(
-    r"(?i)\b(?:loss(?:es)?|expenses?|costs?|charges?|used\s+(?:in|for)|paid|payments?|"
+    r"(?i)\b(?:loss(?:es)?|expenses?|costs?|charges?|used\s+(?:in|for)|(?:re)?paid|payments?|"
+    r"repurchased|redeemed|"
     r"purchases?|acquisitions?|outflows?|deficit|impairments?|amorti[sz]ation|depreciation|"
     r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
     r"withdrawals?|treasury|deductions?|write-?(?:offs?|downs?)|capital\s+expenditures?)\b"
@@ -328,11 +328,27 @@ def _signed_heading(heading: str) -> bool:
     )
 
 
+# a cash payment named as one ("Payments on the Term Loan", "Payment of deferred financing
+# fees", "Long-term debt repaid or repurchased", "Dividends paid"): an outflow under a
+# signed heading ("Cash flows from financing activities:") is still an outflow, said by its
+# size, never "was negative $4,063 thousand"
+_PAID_OUT = re.compile(
+    r"(?i)^(?:(?:re)?payments?|purchases?|repurchases?|redemptions?|distributions?|"
+    r"dividends?|acquisitions?|withdrawals?)\s+(?:of|on|for|to|under)\b"
+    r"|\b(?:paid|repaid|repurchased|redeemed)\b"
+)
+
+
 def row_negative_name(row: Row) -> tuple[str, bool] | None:
     """``negative_name`` of the row, read with its heading: under a signed heading only a
     label that itself names an expense or a loss keeps its size reading."""
     signed_heading = bool(row.heading) and _signed_heading(row.heading)
-    own_word = EXPENSE.search(row.label) or LOSS.search(row.label) or cash_used_label(row.label)
+    own_word = (
+        EXPENSE.search(row.label)
+        or LOSS.search(row.label)
+        or cash_used_label(row.label)
+        or _PAID_OUT.search(row.label)
+    )
     if signed_heading and not own_word:
         return None
     return negative_name(row.label)
@@ -394,36 +410,3 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
                 for period, cell in row.cells.items()
                 for t, other in shown[(key(row.label), period, span(f))]
             )
-
-
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-)  # fmt: skip
-_DAY = re.compile(
-    r"(?i)\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?\s+(\d{1,2})\b"
-)
-_SPAN_WORDS = re.compile(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b")
-
-
-def balance_dates(labels: dict[str, str], header: str) -> dict[str, str]:
-    """Year -> "March 31, 2024" for columns of balances at dates less than a year apart
-    ("March 31, 2024 | December 31, 2023" in a 10-Q): "from 2023 to 2024" would read as a
-    year over year. {} when the columns are spans, a year apart or not each one date."""
-    if _SPAN_WORDS.search(header):
-        return {}
-    found: dict[str, tuple[date, str]] = {}
-    for year, label in labels.items():
-        days = _DAY.findall(label)
-        if len(days) != 1 or days[0][0].lower() not in _MONTHS:
-            return {}  # none, two, or "Dec. 31": only a full month name is named back
-        month, day = days[0]
-        try:
-            when = date(int(year), _MONTHS.index(month.lower()) + 1, int(day))
-        except ValueError:
-            return {}
-        found[year] = (when, f"{month.capitalize()} {int(day)}, {year}")
-    years = sorted(found, reverse=True)
-    if len(years) < 2 or (found[years[0]][0] - found[years[1]][0]).days >= 330:
-        return {}
-    return {y: text for y, (_, text) in found.items()}

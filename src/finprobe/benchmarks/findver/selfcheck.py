@@ -68,11 +68,14 @@ _WORD_SCALE = {
     "billion": Decimal(10**9),
 }
 _NUM = r"([\d,]+(?:\.\d+)?)"
+# a period as a claim names it: "2024", "fiscal 2023", "the fiscal year ended February 3,
+# 2024", "March 31, 2024"
+_WHEN = r"(?:fiscal |the fiscal year ended (?:[A-Z][a-z]+ \d{1,2}), )?"
 _LOOKUP = re.compile(
-    rf" was (negative |a loss of )?\$?{_NUM}(?: (thousand|million|billion))?(?: shares| per share)? in (\d{{4}})(?:,| \(| for|\.$)"
+    rf" was (negative |a loss of )?\$?{_NUM}(?: (thousand|million|billion))?(?: shares| per share)? (?:in {_WHEN}|at [A-Z][a-z]+ \d{{1,2}}, )(\d{{4}})(?:,| \(| for|\.$)"
 )
 _CHANGE = re.compile(
-    rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from (?:(?P<day1>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y1>\d{{4}}) to (?:(?P<day2>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y2>\d{{4}})(?:,| \(| for|\.$)"
+    rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from {_WHEN}(?:(?P<day1>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y1>\d{{4}}) to {_WHEN}(?:(?P<day2>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y2>\d{{4}})(?:,| \(| for|\.$)"
 )
 _SHARE = re.compile(rf"(?: made up |\) was ){_NUM}%")
 _HEADER_WORD = re.compile(r"[A-Za-z]{3,}")
@@ -384,7 +387,8 @@ def _report_basis(path: str) -> Decimal | None:
 # out: a loss, a cost, cash used, a payment. This is judged from the statement's own
 # subject (the row's label and any heading it quotes), never from the builder's renaming.
 _GOES_OUT = re.compile(
-    r"(?i)\b(?:loss|losses|deficit|used|spent|paid|payments?|purchases?|acquisitions?|"
+    r"(?i)\b(?:loss|losses|deficit|used|spent|paid|repaid|repurchased|redeemed|payments?|"
+    r"purchases?|acquisitions?|"
     r"expenses?|costs?|charges?|outflows?|decrease|depreciation|amortization|impairments?|"
     r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
     r"withdrawals?|treasury|deductions?|write-?offs?|write-?downs?|expenditures?)\b"
@@ -533,9 +537,12 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
             return "subject does not name the row"
         if problem := _subject_problem(statement[: m.start()], table):
             return problem
-        sign_ok = said_negative == (value < 0) or (
+        outflow = (
             value < 0 and not any(v > 0 for v in row) and _size_reading_ok(statement[: m.start()])
         )
+        if outflow and m.group(1) == "negative ":
+            return "an outflow said negative"  # "Payments on the Term Loan was negative $4,063"
+        sign_ok = said_negative == (value < 0) or outflow
         return stated == size and sign_ok
     if kind in ("change", "pct_change"):
         m = _CHANGE.search(statement)
@@ -605,7 +612,12 @@ def _dates_problem(m: re.Match[str], table: _RawTable) -> str | None:
     # as many of each, paired in order; else each date with the year printed after it
     days = list(re.finditer(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\b", header))
     years = list(_YEAR.finditer(header))
-    if len(days) >= 2 and len(days) == len(years) and days[-1].end() < years[0].start():
+    one_day = {(d.group(1).lower(), int(d.group(2))) for d in days}
+    if len(one_day) == 1 and len(years) >= 2 and days[-1].end() < years[0].start():
+        # "Fiscal year ended January 31, | 2024 | 2023": the day over every year
+        (mo, d) = one_day.pop()
+        printed = {(mo, d, y.group()) for y in years}
+    elif len(days) >= 2 and len(days) == len(years) and days[-1].end() < years[0].start():
         pairs = zip(days, years, strict=True)
         printed = {(d.group(1).lower(), int(d.group(2)), y.group()) for d, y in pairs}
     else:
@@ -665,6 +677,8 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
     holds = _holds({**claim, "report_path": str(report)}, table, basis)
     if isinstance(holds, str):
         return CheckResult(False, holds)
+    if problem := _period_problem(claim, table, str(report)):
+        return CheckResult(False, problem)
     if holds != claim["entailment_label"]:
         return CheckResult(
             False, "entailed claim does not hold" if holds is False else "refuted claim holds"
@@ -795,3 +809,87 @@ def _told_otherwise(claim: dict[str, Any], table: _RawTable, report: Path, evide
             if e != evidence and same and here and here[0][0] and v and not _alike(here[0], (v, u)):
                 return True
     return False
+
+
+# ----------------------------------------------------------------------------- period names
+
+_NAMED_PERIOD = re.compile(
+    r"\b(?:[Ii]n|[Aa]t|from|to) (?:(?P<fiscal>fiscal )|the fiscal year ended (?P<fday>[A-Z][a-z]+ \d{1,2}), "
+    r"|(?P<day>[A-Z][a-z]+ \d{1,2}), )?(?P<year>(?:19|20)\d\d)\b"
+)
+_HEADER_SPAN = re.compile(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b|\bfiscal\b")
+
+
+def _header_dates(table: _RawTable) -> dict[str, set[tuple[str, int]]]:
+    """Year -> the (month, day) pairs the header prints for it, "| March 31, | December 31, |"
+    over "| 2024 | 2023 |" paired in order."""
+    header = _clean(table.header.replace("|", " "))
+    days = list(re.finditer(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\b", header))
+    years = list(_YEAR.finditer(header))
+    one_day = {(d.group(1).lower(), int(d.group(2))) for d in days}
+    if len(one_day) == 1 and len(years) >= 2 and days[-1].end() < years[0].start():
+        # "Fiscal year ended January 31, | 2024 | 2023": the day over every year
+        (mo, d) = one_day.pop()
+        printed = {(mo, d, y.group()) for y in years}
+    elif len(days) >= 2 and len(days) == len(years) and days[-1].end() < years[0].start():
+        printed = {
+            (d.group(1).lower(), int(d.group(2)), y.group())
+            for d, y in zip(days, years, strict=True)
+        }
+    else:
+        printed = {(mo.lower(), int(d), y) for mo, d, y in _DATED.findall(header)}
+    out: dict[str, set[tuple[str, int]]] = {}
+    for mo, d, y in printed:
+        out.setdefault(y, set()).add((mo, d))
+    return out
+
+
+def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str | None:
+    """Each period the claim names must be its cited column as the report names it: a
+    balance "at March 31, 2024" (not "in 2024"); a year that ends in the first half of the
+    next calendar year ("Fiscal Year Ended | February 3, 2024") not by that calendar year,
+    and "fiscal 2023" only where the report's text ties that name to the column's date."""
+    statement = claim["statement"]
+    periods = [c["period"] for c in claim.get("cells") or []]
+    if claim["kind"] in ("change", "pct_change"):
+        m = re.search(r" from .*? to .*?(?:,|\.$| \()", statement)
+        named = list(_NAMED_PERIOD.finditer(statement[m.start() :])) if m else []
+        cited = periods[:2]
+    else:
+        named = list(_NAMED_PERIOD.finditer(statement))[:1]
+        cited = periods[:1]
+    if len(named) != len(cited) or not cited:
+        return "period unreadable"
+    dates = _header_dates(table)
+    spans = _HEADER_SPAN.search(_clean(table.header)) or _HEADER_SPAN.search(
+        " ".join(_captions(table.prose))
+    )
+    whole_year = re.search(r"(?i)\byears?\b|\bfiscal\b|\bweeks\b", _clean(table.header))
+    months = re.search(r"(?i)\b(?:three|six|nine)\s+months\b", _clean(table.header))
+    for m, period in zip(named, cited, strict=True):
+        day = m.group("fday") or m.group("day")
+        at = dates.get(period, set())
+        column = next(iter(at)) if len(at) == 1 else None
+        if m.group("fiscal"):
+            if column is None:
+                return "fiscal year not the column's"
+            printed = f"{column[0]} {column[1]}, {period}"
+            tie = rf"fiscal(?: year)? {m.group('year')}\W.{{0,80}}?{printed}|{printed}.{{0,12}}?fiscal(?: year)? {m.group('year')}\b"
+            if not re.search(tie, _prose(path).lower().replace(" ,", ",")):
+                return "fiscal year not the column's"
+            continue
+        if m.group("year") != period:
+            return "named year is not the column's"
+        if day:
+            mo, d = day.split()
+            if column != (mo.lower(), int(d)):
+                return "named date is not the column's"
+            continue
+        if column is None:
+            continue
+        single = claim["kind"] not in ("change", "pct_change")
+        if single and not spans and all(len(dates.get(p, ())) == 1 for p in cited):
+            return "balance date not named"  # "in 2024" of a balance at March 31, 2024
+        if whole_year and not months and _MONTH_NAMES.index(column[0]) < 6:
+            return "fiscal year named by the calendar year of its end"
+    return None

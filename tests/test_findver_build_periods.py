@@ -1,0 +1,146 @@
+"""FinDVer builder: periods and outflows named as the report names them, as golden cases on
+real dev reports (session 9). Each old claim below was built by the session-8 builder; the
+builder no longer makes it, and the independent self-check (re-reading the report file)
+refuses it by its own reading of the header and the report's prose."""
+
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+
+import pytest
+from shared_data import SHARED
+
+from finprobe.benchmarks.findver.build import build_claims_for_document
+from finprobe.benchmarks.findver.periods import balance_at, fiscal_names, fiscal_years
+from finprobe.benchmarks.findver.selfcheck import self_check
+from finprobe.document import load_findver_report
+
+REPORTS = SHARED / "data" / "findver" / "reports"
+pytestmark = pytest.mark.skipif(not REPORTS.is_dir(), reason="no shared FinDVer data")
+
+
+def _path(ticker: str) -> Path:
+    [path] = REPORTS.glob(f"{ticker}-*.json.gz")
+    return path
+
+
+@functools.cache
+def _built(ticker: str) -> tuple[dict, ...]:
+    """Claims from every table of the report over several draws, before the self-check."""
+    path = _path(ticker)
+    doc = load_findver_report(path)
+    name = path.name.removesuffix(".gz")
+    return tuple(
+        claim for seed in range(6) for claim in build_claims_for_document(doc, name, seed, 6, 400)
+    )
+
+
+def _claim(statement: str, label: bool, evidence: int, row: str, *periods: str) -> dict:
+    kind = "lookup" if " was " in statement else "pct_change" if "%" in statement else "change"
+    if " made up " in statement:
+        kind = "share"
+    return {
+        "statement": statement,
+        "entailment_label": label,
+        "kind": kind,
+        "relevant_context": [evidence],
+        "cells": [{"row": row, "period": p} for p in periods],
+    }
+
+
+def _reason(ticker: str, claim: dict) -> str:
+    return self_check(claim, _path(ticker)).reason
+
+
+def test_a_fiscal_year_ending_early_in_the_next_year_is_named_as_the_report_names_it() -> None:
+    """BURL: "Fiscal Year Ended | February 3, 2024 | January 28, 2023", which the report calls
+    Fiscal 2023 and Fiscal 2022 ("the fiscal year ended February 3, 2024 ("Fiscal 2023")");
+    audit 8 #17: "Store related costs increased by 13.39% from 2023 to 2024"."""
+    sga = [c for c in _built("BURL") if c["relevant_context"] == [174]]
+    assert sga
+    for claim in sga:
+        assert "fiscal 2023" in claim["statement"], claim["statement"]
+        assert not re.search(r"(?<!fiscal )\b2024\b", claim["statement"]), claim["statement"]
+    changes = [c for c in sga if c["kind"] == "pct_change" and c["entailment_label"]]
+    assert changes and all(
+        c["statement"].endswith("from fiscal 2022 to fiscal 2023.") for c in changes
+    )
+    assert any(self_check(c, _path("BURL")).passed for c in changes)
+    # the old claim: named by the calendar year of the year's end
+    old = _claim(
+        "Store related costs increased by 13.39% from 2023 to 2024.",
+        True, 174, "Store related costs", "2023", "2024",
+    )  # fmt: skip
+    assert _reason("BURL", old) == "fiscal year named by the calendar year of its end"
+    wrong = _claim(
+        "Store related costs was $1,972.6 million in fiscal 2024.", True, 174,
+        "Store related costs", "2024",
+    )  # fmt: skip
+    assert _reason("BURL", wrong) == "fiscal year not the column's"
+
+
+def test_the_report_defines_its_fiscal_years_or_the_claim_gives_the_end_date() -> None:
+    doc = load_findver_report(_path("BURL"))
+    names = fiscal_years([p.text for p in doc.paragraphs])
+    assert names["feb 3 2024"] == "fiscal 2023" and names["jan 28 2023"] == "fiscal 2022"
+    header = "Fiscal Year Ended February 3, 2024 January 28, 2023"
+    columns = {"2024": "Fiscal Year Ended February 3, 2024", "2023": "January 28, 2023"}
+    assert fiscal_names(columns, header, names) == {"2024": "fiscal 2023", "2023": "fiscal 2022"}
+    # no definition in the report: the end date, never "2024"
+    assert fiscal_names(columns, header, {})["2024"] == "the fiscal year ended February 3, 2024"
+    # a calendar year or a quarter keeps its year
+    december = {"2023": "Year Ended December 31, 2023", "2022": "December 31, 2022"}
+    assert fiscal_names(december, "Year Ended December 31, 2023 December 31, 2022", {}) == {}
+    # VEEV (years ended January 31, no definition in its prose) gives the end date
+    veev = [c["statement"] for c in _built("VEEV") if c["relevant_context"] == [220]]
+    assert veev and all("the fiscal year ended January 31, 2024" in s for s in veev), veev
+
+
+def test_a_balance_is_stated_at_its_date_not_in_a_year() -> None:
+    """LEA 98 (audit 8 #7 kind): "Current assets was $4.8 million in 2024" of a column
+    "March 30, 2024"; IRDM 61 "Commissions (Contract Assets)" at March 31, 2024."""
+    lea = [c for c in _built("LEA") if c["relevant_context"] == [98] and c["kind"] == "lookup"]
+    assert lea and all(c["statement"].endswith("at March 30, 2024.") for c in lea)
+    assert all(self_check(c, _path("LEA")).passed for c in lea)
+    shares = [c for c in _built("LEA") if c["relevant_context"] == [27] and c["kind"] == "share"]
+    assert shares and all(c["statement"].startswith("At March 30, 2024, ") for c in shares)
+    old = _claim("Current assets was $4.8 million in 2024.", False, 98, "Current assets", "2024")
+    assert _reason("LEA", old) == "balance date not named"
+    misdated = _claim(
+        "Current assets was $5.0 million at March 31, 2024.", True, 98, "Current assets", "2024"
+    )
+    assert _reason("LEA", misdated) == "named date is not the column's"
+    assert balance_at({"2024": "March 30,2024", "2023": "December 31,2023"}, "") == {
+        "2024": "March 30, 2024",
+        "2023": "December 31, 2023",
+    }
+    # a span over the columns (or in the caption) is no balance
+    assert (
+        balance_at({"2024": "March 30, 2024", "2023": "April 1, 2023"}, "Three Months Ended") == {}
+    )
+
+
+def test_an_outflow_under_a_signed_heading_is_stated_by_its_size() -> None:
+    """IRDM "Payments on the Term Loan was negative $4,063 thousand", SCE-PL "Long-term debt
+    repaid or repurchased was negative $601 million", CRSR "Payment of contingent
+    consideration was negative $950 thousand": rows under "Cash flows from financing
+    activities:" that name a payment."""
+    rows = {
+        "IRDM": "Payments on the Term Loan",
+        "SCE-PL": "Long-term debt repaid or repurchased",
+        "CRSR": "Payment of contingent consideration",
+    }
+    for ticker, row in rows.items():
+        on_row = [c for c in _built(ticker) if c["cells"][0]["row"] == row]
+        assert on_row, ticker
+        assert not any("negative" in c["statement"] for c in on_row), ticker
+        lookups = [c for c in on_row if c["kind"] == "lookup"]
+        assert lookups and all(self_check(c, _path(ticker)).passed for c in lookups), ticker
+    old = _claim(
+        "Long-term debt repaid or repurchased was negative $601 million in 2024, for the three "
+        "months ended March 31.",
+        True, 18, "Long-term debt repaid or repurchased", "2024",
+    )  # fmt: skip
+    assert _reason("SCE-PL", old) == "an outflow said negative"
