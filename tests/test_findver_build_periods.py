@@ -144,3 +144,37 @@ def test_an_outflow_under_a_signed_heading_is_stated_by_its_size() -> None:
         True, 18, "Long-term debt repaid or repurchased", "2024",
     )  # fmt: skip
     assert _reason("SCE-PL", old) == "an outflow said negative"
+
+
+def test_a_row_that_names_no_measure_is_not_claimed_unless_a_heading_does() -> None:
+    """AFGC 259: "Other specialty" of a table of net written premiums ("NWP" in the header,
+    the measure in the lead-in only); CNSL 96: "Video services (Consumer)" of operating
+    revenues by service. Session 8 claimed both with no measure."""
+    assert not [c for c in _built("AFGC") if c["relevant_context"] == [259]]
+    assert not [c for c in _built("CNSL") if c["cells"][0]["row"] == "Video services"]
+    old = _claim(
+        "Other specialty increased by 13.11% from 2022 to 2023, for the three months ended "
+        "December 31.",
+        True, 259, "Other specialty", "2022", "2023",
+    )  # fmt: skip
+    assert _reason("AFGC", old) == "subject names no measure"
+    # a measure in the label still passes: a share of revenue by its own row
+    named = [c for c in _built("CNSL") if c["relevant_context"] == [5]]
+    assert named and all(
+        self_check(c, _path("CNSL")).passed for c in named if "Total" in c["statement"]
+    )
+
+
+def test_a_segment_named_in_the_title_is_named_in_the_claim() -> None:
+    """DLA 94: "Reconciliation of GAAP Measures Delta Group Segment Gross Margin and Delta
+    Group Segment Operating Income to ...": session 8 said "Operating Income increased by $369
+    thousand" as if the company's (whose operating result was a loss)."""
+    delta = [c for c in _built("DLA") if c["relevant_context"] == [94]]
+    assert delta and all(c["statement"].startswith("The Delta Group segment's ") for c in delta)
+    assert any(self_check(c, _path("DLA")).passed for c in delta)
+    old = _claim(
+        "Operating Income increased by $369 thousand from 2022 to 2023, for the three months "
+        "ended December.",
+        True, 94, "Operating Income", "2022", "2023",
+    )  # fmt: skip
+    assert _reason("DLA", old) == "segment in the title not named"

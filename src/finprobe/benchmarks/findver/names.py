@@ -70,6 +70,7 @@ MEASURE = re.compile(
     r"impairments?|write-?\w+|purchases?|acquisitions?|repurchases?|bookings|backlog|"
     r"securities|contracts?|intangibles?|buildings?|land|improvements|furniture|"
     r"construction|fund(?:s|ing)?|spending|outlays?|eps|per\s+share|s?g&a|r&d|s&m|"
+    r"administrative|due\s+(?:to|from)|credit|"
     r"net|total|comprehensive|financing|investing)\b"
 )
 
@@ -97,7 +98,9 @@ def row_needs(label: str, caption: str, scope: str) -> str:
         return "segment"
     if DEFERRED_TAX.search(caption) and not re.search(r"(?i)\b(?:deferred|tax(?:es)?)\b", label):
         return "deferred tax"  # "Net operating loss carryforwards": the tax asset on them
-    if proper_name(plain) and not MEASURE.search(plain):
+    if not MEASURE.search(plain):
+        # "Viator", "Other specialty" (net written premiums by line, the measure in the
+        # lead-in and the header only), "Video services" (revenue by service)
         return "measure"
     return ""
 
@@ -109,6 +112,9 @@ _SEGMENT_INTRO = re.compile(
     r"|^\s*((?:[A-Z0-9][\w&.'’-]*\s+){1,4})Segment Results\s*$",
     re.M,
 )
+
+
+_SEGMENT_TITLE = re.compile(r"\b([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)?)\s+Segment\b(?!s)")
 
 
 _PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b")
@@ -159,6 +165,11 @@ def table_scope(pre_text: str) -> str:
         and proper_name(lines[-1])
     ):
         return f"the {lines[-1]} segment"
+    # a title naming one segment throughout ("Reconciliation of ... Delta Group Segment Gross
+    # Margin and Delta Group Segment Operating Income to ...")
+    titled = {m.group(1) for ln in lines[-3:] for m in _SEGMENT_TITLE.finditer(ln)}
+    if len(titled) == 1 and not GENERIC_LABEL.fullmatch(name := titled.pop()):
+        return f"the {name} segment"
     found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
     mentions = re.findall(r"(?i)\bsegments?\b", lead)
     names = set(found)

@@ -271,17 +271,20 @@ _MEASURE_NOUN = re.compile(
     r"shares|borrowings?|notes|loans?|deposits?|investments?|propert\w+|equipment|"
     r"obligations?|payments?|proceeds|expenditures?|charges?|benefits?|accru\w+|deferred|"
     r"leases?|purchases?|net|total|operating|financing|investing|eps|per\s+share|"
-    r"s?g&a|r&d|s&m)(?!\w)"
+    r"s?g&a|r&d|s&m|administrative|due\s+(?:to|from)|credit|research|development|"
+    r"advertising|marketing|insurance|rent|royalt\w+|wages|salaries|payroll|securities|"
+    r"contracts?|land|buildings?|improvements|furniture|construction|funds?|funding|units|"
+    r"prices?|bookings|backlog|acquisitions?|impairments?|write-?\w+|commissions?|premiums?|"
+    r"claims|contributions?|distributions?|provisions?|spending|outlays?|intangibles?|"
+    r"comprehensive|repurchases?|repayments?|redemptions?|withdrawals?|"
+    r"used|paid|repaid|repurchased|issuances?)(?!\w)"
 )
 
 
 def _names_a_measure(subject: str) -> bool:
-    """A lower-case word in the subject (a phrase, not a name) or a measure noun."""
-    subject = subject.split("'s ", 1)[-1]
-    if _MEASURE_NOUN.search(subject):
-        return True
-    words = [w for w in re.findall(r"[A-Za-z][\w’'-]*", subject) if len(w) > 3]
-    return any(w[0].islower() for w in words[1:]) or (bool(words) and words[0][0].islower())
+    """A measure noun in the subject (its label or a heading it quotes): "Other specialty"
+    (net written premiums by line), "Video services" (revenue by service) name none."""
+    return bool(_MEASURE_NOUN.search(subject.split("'s ", 1)[-1]))
 
 
 # ----------------------------------------------------------------------------- report basis
@@ -683,6 +686,8 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
         return CheckResult(
             False, "entailed claim does not hold" if holds is False else "refuted claim holds"
         )
+    if problem := _title_scope_problem(claim["statement"], table):
+        return CheckResult(False, problem)
     if _told_otherwise(claim, table, report, str(evidence)):
         return CheckResult(False, "another table shows the row with another figure")
     return CheckResult(True, "ok")
@@ -893,3 +898,21 @@ def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str |
         if whole_year and not months and _MONTH_NAMES.index(column[0]) < 6:
             return "fiscal year named by the calendar year of its end"
     return None
+
+
+_TITLED_SEGMENT = re.compile(r"\b([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)?)\s+Segment\b(?!s)")
+
+
+def _title_scope_problem(statement: str, table: _RawTable) -> str | None:
+    """A table whose title (the last lines before it, of any length) names a segment in
+    capitals ("... Delta Group Segment Operating Income ...") holds that segment's figures:
+    the claim must say whose they are."""
+    lines = [_clean(ln) for ln in table.prose.splitlines() if ln.strip()][-3:]
+    titled = {m.group(1).lower() for ln in lines for m in _TITLED_SEGMENT.finditer(ln)}
+    if not titled:
+        return None
+    owner = re.match(r"(.{2,60}?)['’]s ", statement)
+    said = owner.group(1).lower() if owner else ""
+    if any(name in said for name in titled):
+        return None
+    return "segment in the title not named"
