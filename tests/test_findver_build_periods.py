@@ -178,3 +178,26 @@ def test_a_segment_named_in_the_title_is_named_in_the_claim() -> None:
         True, 94, "Operating Income", "2022", "2023",
     )  # fmt: skip
     assert _reason("DLA", old) == "segment in the title not named"
+
+
+def test_a_balance_and_a_years_change_are_no_rivals_and_a_change_line_says_so() -> None:
+    """The rival-figure rule (session 8) dropped right balance-sheet claims because the
+    cash-flow statement shows the same label's change ("Inventory" 342,782 at December 31,
+    2023 against the year's change in inventory): a balance is no rival to a year's flow,
+    nor an "Average Balance" table to anything. A cash-flow change line must then say it is
+    a change (RCFA 280: "Accounts payable and accrued expenses increased by $125,194" read as
+    the balance, audit 1712)."""
+    inventory = _claim(
+        "Inventory was $342,782 at December 31, 2023.", True, 326, "Inventory", "2023"
+    )
+    assert self_check(inventory, _path("SOBR")).passed
+    row = "Accounts payable and accrued expenses"
+    old = _claim(f"{row} increased by $125,194 from 2022 to 2023.", True, 280, row, "2022", "2023")
+    assert _reason("RCFA", old) == "a working-capital change read as a balance"
+    rcfa = [
+        c for c in _built("RCFA") if c["relevant_context"] == [280] and c["cells"][0]["row"] == row
+    ]
+    assert rcfa and all(
+        "(Changes in operating assets and liabilities)" in c["statement"] for c in rcfa
+    )
+    assert all(self_check(c, _path("RCFA")).passed for c in rcfa)

@@ -152,6 +152,12 @@ class Cell:
     decimals: int  # digits after the point, as printed
 
 
+# "Changes in operating assets and liabilities:": the rows under it are changes, which a
+# claim must say ("Accounts payable and accrued expenses increased by $125,194" reads as
+# the balance sheet's)
+_CHANGES_HEADING = re.compile(r"(?i)^(?:net\s+)?(?:changes?\s+in|\(?increase\)?|\(?decrease\)?)\b")
+
+
 @dataclass
 class Row:
     label: str
@@ -174,7 +180,7 @@ class Row:
         """The row as a claim names it: a bare label ("United States") keeps its heading,
         and so does a label that needs it to say what it measures."""
         short = len(self.label.split()) <= 3 and not TOTAL.search(self.label)
-        if self.heading and (short or self.needs):
+        if self.heading and (short or self.needs or _CHANGES_HEADING.match(self.heading)):
             return f"{self.label} ({self.heading})"
         return self.label
 
@@ -220,6 +226,7 @@ class TableFacts:
     # "in fiscal 2023" (the report's name for the year ended February 3, 2024)
     at: dict[str, str] = field(default_factory=dict)
     fiscal: dict[str, str] = field(default_factory=dict)  # year -> "fiscal 2023", for changes
+    average: bool = False  # "Average Balance | Interest | Yield": averages, not balances
 
     def when(self, end: str = ".") -> str:
         """The sentence's end, naming the span of a quarter's columns."""
@@ -408,6 +415,7 @@ def table_facts(
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
     facts.span = next(iter(spans), "") or stated_span(table)
     facts.scope = scope
+    facts.average = bool(re.search(r"(?i)\baverage\b", " ".join(header_lines)))
     if not facts.span:
         columns_named = {p: headers[p] for p in periods[:2]}
         head = " ".join(header_lines)

@@ -400,6 +400,8 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
         return " ".join(FOOTNOTE.sub("", label).lower().split())
 
     def span(f: TableFacts) -> str:  # its length: "ended December" and "December 30" alike
+        if any(at.startswith("at ") for at in f.at.values()):
+            return "balance"  # a balance is no rival to a year's flow (a working-capital change)
         return f.span.split(" ended")[0].replace("fiscal ", "").replace("quarter", "three months")
 
     def size(row: Row, cell: Cell) -> tuple[Decimal, Decimal]:
@@ -407,7 +409,7 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
 
     shown: dict[tuple[str, str, str], list[tuple[str, tuple[Decimal, Decimal]]]] = {}
     for f in all_facts:
-        if not f.scope:
+        if not f.scope and not f.average:  # averages over a year are no rival to a balance
             for row in f.rows.values():
                 for period, cell in row.cells.items():
                     at = (key(row.label), period, span(f))
@@ -419,5 +421,5 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
             row.ambiguous = any(
                 t != f.table_id and not _same_figure(size(row, cell), other)
                 for period, cell in row.cells.items()
-                for t, other in shown[(key(row.label), period, span(f))]
+                for t, other in shown.get((key(row.label), period, span(f)), [])
             )

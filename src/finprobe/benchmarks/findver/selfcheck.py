@@ -232,6 +232,25 @@ def _section(table: _RawTable, row: int) -> str:
     return ""
 
 
+def _change_line_unnamed(statement: str, claim: dict[str, Any], table: _RawTable) -> bool:
+    """A row in a "Changes in operating assets and liabilities" section is a change of the
+    balance, not the balance: a claim on it must say so ("change", "increase", "decrease"
+    in its subject)."""
+    subject = re.split(r" was | (?:increased|decreased|widened|narrowed) by | made up ", statement)[
+        0
+    ]
+    if re.search(r"(?i)\bchanges?\b|\bincrease\b|\bdecrease\b", subject):
+        return False
+    for c in claim.get("cells") or []:
+        want = _clean(c["row"]).lower()
+        for i, (lb, _) in enumerate(table.rows):
+            if _MARK.sub("", lb).lower() == want and re.match(
+                r"(?:net\s+)?(?:changes?\s+in|\(?increase\)?|\(?decrease\)?)\b", _section(table, i)
+            ):
+                return True
+    return False
+
+
 def _groups(text: str) -> list[str]:
     """The text inside each pair of parentheses, nested ones too."""
     out, opened = [], []
@@ -492,6 +511,8 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         )
     if not _sections_hold(statement, claim, table):
         return "bracketed section is not the row's"
+    if _change_line_unnamed(statement, claim, table):
+        return "a working-capital change read as a balance"
     per_share = bool(re.search(r"\d\)? per share\b", statement))  # the figure's unit
     counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
     # share counts under "(in thousands, except share data)" are not in thousands
@@ -732,15 +753,33 @@ def _span_problem(statement: str, table: _RawTable) -> str | None:
 
 
 def _table_lengths(table: _RawTable) -> frozenset[str]:
-    """The period lengths of the table's header, or failing that of its caption lines."""
-    return frozenset(_lengths(_clean(table.header)) or _lengths(" ".join(_captions(table.prose))))
+    """The period lengths of the table's header, or failing that of its caption lines;
+    {"balance"} for columns dated at a day with no length ("December 31, | 2023 | 2022"), {}
+    when nothing says (a bare "2023 | 2022")."""
+    found = _lengths(_clean(table.header)) or _lengths(" ".join(_captions(table.prose)))
+    if not found and _MONTH_DAY.search(_clean(table.header)):
+        return frozenset({"balance"})
+    return frozenset(found)
+
+
+def _comparable(a: frozenset[str], b: frozenset[str]) -> bool:
+    """May two tables' figures for one label and year be the same figure? Same lengths, or
+    one table that says nothing beside a year's or a balance's; a balance is never a
+    year's flow (a working-capital line "Accounts receivable" of a cash-flow statement is a
+    change, not the balance sheet's figure)."""
+    return (
+        a == b
+        or (not a and b <= {"year", "balance"} and len(b) == 1)
+        or (not b and a <= {"year", "balance"} and len(a) == 1)
+    )
 
 
 def _key(label: str) -> str:
     return " ".join(_MARK.sub("", _clean(label)).lower().split())
 
 
-_Shown = tuple[str, Decimal, Decimal, frozenset[str]]  # entry, size, printed unit, lengths
+# entry, size, printed unit, lengths, whether its header says "average" (no rival then)
+_Shown = tuple[str, Decimal, Decimal, frozenset[str], bool]
 
 
 @functools.lru_cache(maxsize=8)
@@ -762,13 +801,15 @@ def _figures_by_row(path: str) -> dict[tuple[str, str], list[_Shown]]:
         ):
             continue  # "% of net sales | 2024 | 2023": 0.9 is no rival to $77,386 thousand
         lengths = _table_lengths(table)
+        # "Average Balance | Interest | Yield": averages over the year, no rival to a balance
+        average = bool(re.search(r"(?i)\baverage\b", table.header))
         if _PART.search(" ".join(_captions(table.prose)) + " " + table.header):
             continue  # a segment's, a pro forma or a subsidiary's figures: no rival to the group's
         for label, figures in table.rows:
             for year, value in zip(table.years, figures, strict=False):
                 digit = Decimal(1).scaleb(int(value.as_tuple().exponent)) * table.scale
                 out.setdefault((_key(label), year), []).append(
-                    (str(entry.get("id")), abs(value) * table.scale, digit, lengths)
+                    (str(entry.get("id")), abs(value) * table.scale, digit, lengths, average)
                 )
     return out
 
@@ -806,11 +847,11 @@ def _told_otherwise(claim: dict[str, Any], table: _RawTable, report: Path, evide
     index = _figures_by_row(str(report))
     for c in claim.get("cells") or []:
         rows = index.get((_key(c["row"]), c["period"]), [])
-        here = [(v, u) for e, v, u, _ in rows if e == evidence]
-        for e, v, u, lengths in rows:
+        here = [(v, u) for e, v, u, _, _ in rows if e == evidence]
+        for e, v, u, lengths, average in rows:
             # an unstated length ("| 2023 | 2022 |" in a 10-K) may be a year's; a dash (0)
             # is no figure to disagree with
-            same = lengths == mine or {frozenset(), frozenset({"year"})} == {lengths, mine}
+            same = _comparable(lengths, mine) and not average
             if e != evidence and same and here and here[0][0] and v and not _alike(here[0], (v, u)):
                 return True
     return False
