@@ -101,13 +101,20 @@ def test_the_report_defines_its_fiscal_years_or_the_claim_gives_the_end_date() -
 def test_a_balance_is_stated_at_its_date_not_in_a_year() -> None:
     """LEA 98 (audit 8 #7 kind): "Current assets was $4.8 million in 2024" of a column
     "March 30, 2024"; IRDM 61 "Commissions (Contract Assets)" at March 31, 2024."""
-    lea = [c for c in _built("LEA") if c["relevant_context"] == [98] and c["kind"] == "lookup"]
+    lea = [c for c in _built("LEA") if c["relevant_context"] == [27] and c["kind"] == "lookup"]
     assert lea and all(c["statement"].endswith("at March 30, 2024.") for c in lea)
     assert all(self_check(c, _path("LEA")).passed for c in lea)
     shares = [c for c in _built("LEA") if c["relevant_context"] == [27] and c["kind"] == "share"]
     assert shares and all(c["statement"].startswith("At March 30, 2024, ") for c in shares)
     old = _claim("Current assets was $4.8 million in 2024.", False, 98, "Current assets", "2024")
     assert _reason("LEA", old) == "balance date not named"
+    # LEA 98 itself holds where marketable equity securities sit ("Current assets | 5.0"):
+    # no claim, and the self-check refuses one (the measure is in the title only)
+    assert not [c for c in _built("LEA") if c["relevant_context"] in ([98], [106])]
+    classified = _claim(
+        "Current assets was $5.0 million at March 30, 2024.", True, 98, "Current assets", "2024"
+    )
+    assert _reason("LEA", classified) == "rows are where the titled item sits in the balance sheet"
     misdated = _claim(
         "Current assets was $5.0 million at March 31, 2024.", True, 98, "Current assets", "2024"
     )

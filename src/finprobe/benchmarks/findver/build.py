@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.benchmarks.findver.names import (
+    CLASSIFIED,
     DEFERRED_TAX,
     FOOTNOTE,
     GENERIC_LABEL,
@@ -158,6 +159,9 @@ class Cell:
 _CHANGES_HEADING = re.compile(r"(?i)^(?:net\s+)?(?:changes?\s+in|\(?increase\)?|\(?decrease\)?)\b")
 
 
+_CASH_TOTAL = re.compile(r"(?i)^(?:total\b|(?:net\s+)?cash\b)")  # a result, not a change line
+
+
 @dataclass
 class Row:
     label: str
@@ -180,7 +184,8 @@ class Row:
         """The row as a claim names it: a bare label ("United States") keeps its heading,
         and so does a label that needs it to say what it measures."""
         short = len(self.label.split()) <= 3 and not TOTAL.search(self.label)
-        if self.heading and (short or self.needs or _CHANGES_HEADING.match(self.heading)):
+        change_line = _CHANGES_HEADING.match(self.heading) and not _CASH_TOTAL.match(self.label)
+        if self.heading and (short or self.needs or change_line):
             return f"{self.label} ({self.heading})"
         return self.label
 
@@ -349,6 +354,8 @@ def table_facts(
     lead = [ln for ln in pre_lines if ln.strip()][-2:]
     if PART_OF_BUSINESS.search("\n".join(lead)):
         return None  # "operations outside of its insurance segment": whose, unnamed
+    if CLASSIFIED.search("\n".join(lead)):
+        return None  # "Current assets | 5.0": where the titled securities sit, not current assets
     # the table's name: its header and the short lines just before it (a title, not prose)
     named_as = " ".join([ln for ln in pre_lines if 0 < len(ln.split()) <= 15][-2:] + header_lines)
     rows: dict[str, Row] = {}
@@ -423,7 +430,12 @@ def table_facts(
             ln for ln in [x.strip() for x in pre_lines if x.strip()][-2:] if caption_like(ln)
         )
         facts.dates = balance_dates(columns_named, head)
-        balances = balance_at(columns_named, head, captions)
+        # the lines just before the table, short or long ("STATEMENTS OF OPERATIONS ... FOR THE
+        # YEARS ENDED DECEMBER 31, 2023, 2022 AND 2021" is no caption by length)
+        near = "\n".join(
+            ln for ln in [x.strip() for x in pre_lines if x.strip()][-3:] if len(ln.split()) <= 40
+        )
+        balances = balance_at(columns_named, head, near, tuple(labels))
         facts.at = {y: f"at {d}" for y, d in balances.items()}
         if not balances:
             named = fiscal_names(columns_named, head + "\n" + captions, fiscal or {})

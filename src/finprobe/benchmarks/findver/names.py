@@ -145,6 +145,17 @@ PART_OF_BUSINESS = re.compile(
 )
 
 
+# a table of where the titled item sits in the balance sheet ("Marketable equity securities
+# ... are included in the accompanying condensed consolidated balance sheets as shown below";
+# "... and related balance sheet classification of the Company's hedge contracts"): its rows
+# ("Current assets | 5.0") are classifications, the measure is in the title only
+CLASSIFIED = re.compile(
+    r"(?i)\b(?:included|classified|recorded|reflected|presented)\s+(?:with)?in\s+(?:the\s+)?"
+    r"(?:accompanying\s+)?(?:condensed\s+)?(?:consolidated\s+)?balance\s+sheets?\b"
+    r"|\bbalance\s+sheet\s+(?:classification|location|line\s+items?)\b"
+)
+
+
 def table_scope(pre_text: str) -> str:
     """Whose figures the table holds, when its title or lead-in sentence (the last lines
     before it) says: "the B2B segment", "the parent company", "Alterola"; "" for the group's

@@ -94,10 +94,24 @@ def _named(when: date) -> str:
     return f"{_MONTHS[when.month - 1].capitalize()} {when.day}, {when.year}"
 
 
-def balance_at(labels: dict[str, str], header: str, lead: str = "") -> dict[str, str]:
+# a row or heading of a statement of flows: "INCOME", "Operating expenses:", "Net loss",
+# "Cash flows from operating activities", "Total revenues"
+FLOW_ROW = re.compile(
+    r"(?i)^(?:total\s+)?(?:revenues?|income|(?:operating\s+)?expenses|costs\s+and\s+expenses|"
+    r"net\s+(?:income|loss|earnings)|cash\s+flows?\s+(?:from|used|provided))\b"
+)
+
+
+def balance_at(
+    labels: dict[str, str], header: str, lead: str = "", rows: tuple[str, ...] = ()
+) -> dict[str, str]:
     """Year -> "March 31, 2024" for columns of balances (one date each, no span word in the
-    header or the lead-in caption): a balance is "at March 31, 2024", never "in 2024"."""
+    header or the lines just before the table, no row of a statement of flows: AMAO's
+    statement of operations dated "December 31, 2023 | December 31, 2022" under "INCOME"):
+    a balance is "at March 31, 2024", never "in 2024"."""
     if _SPAN_WORDS.search(header) or _SPAN_WORDS.search(lead):
+        return {}
+    if any(FLOW_ROW.match(row.strip()) for row in rows):
         return {}
     found = _column_dates(labels)
     if not found or len(found) < 2:

@@ -709,6 +709,12 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
         )
     if problem := _title_scope_problem(claim["statement"], table):
         return CheckResult(False, problem)
+    lead = " ".join(_clean(ln) for ln in table.prose.splitlines()[-3:])
+    if re.search(r"(?i)\bbalance\s+sheets?\b", lead) and re.search(
+        r"(?i)\b(?:included|classified|recorded|reflected|presented)\b|\bclassification\b|\blocation\b",
+        lead,
+    ):
+        return CheckResult(False, "rows are where the titled item sits in the balance sheet")
     if _told_otherwise(claim, table, report, str(evidence)):
         return CheckResult(False, "another table shows the row with another figure")
     return CheckResult(True, "ok")
@@ -890,6 +896,20 @@ def _header_dates(table: _RawTable) -> dict[str, set[tuple[str, int]]]:
     return out
 
 
+def _flow_lines(table: _RawTable) -> bool:
+    """Does the table read as a statement of flows, whatever its header dates: a line
+    "INCOME", "Operating expenses:", "Net loss", "Cash flows from ...", or a span in the
+    three lines before it ("... FOR THE YEARS ENDED DECEMBER 31, 2023")?"""
+    near = [_clean(ln) for ln in table.prose.splitlines() if ln.strip()][-3:]
+    if any(len(ln.split()) <= 40 and _HEADER_SPAN.search(ln) for ln in near):
+        return True
+    flow = re.compile(
+        r"(?i)^(?:total\s+)?(?:revenues?|income|(?:operating\s+)?expenses|costs and expenses|"
+        r"net (?:income|loss|earnings)|cash flows? (?:from|used|provided))\b"
+    )
+    return any(flow.match(_MARK.sub("", label).strip()) for label, _ in table.lines)
+
+
 def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str | None:
     """Each period the claim names must be its cited column as the report names it: a
     balance "at March 31, 2024" (not "in 2024"); a year that ends in the first half of the
@@ -934,7 +954,12 @@ def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str |
         if column is None:
             continue
         single = claim["kind"] not in ("change", "pct_change")
-        if single and not spans and all(len(dates.get(p, ())) == 1 for p in cited):
+        if (
+            single
+            and not spans
+            and not _flow_lines(table)
+            and all(len(dates.get(p, ())) == 1 for p in cited)
+        ):
             return "balance date not named"  # "in 2024" of a balance at March 31, 2024
         if whole_year and not months and _MONTH_NAMES.index(column[0]) < 6:
             return "fiscal year named by the calendar year of its end"
