@@ -123,6 +123,11 @@ def test_a_balance_is_stated_at_its_date_not_in_a_year() -> None:
         "2024": "March 30, 2024",
         "2023": "December 31, 2023",
     }
+    # AMAO 37, a statement of operations dated "December 31, 2023 | December 31, 2022" with
+    # "INCOME" and "OPERATING EXPENSES" under it, is no balance: its flows stay "in 2023"
+    amao = [c for c in _built("AMAO") if c["relevant_context"] == [37]]
+    assert amao and not any(" at December 31" in c["statement"] for c in amao)
+    assert any(self_check(c, _path("AMAO")).passed for c in amao if " in 2023" in c["statement"])
     # a span over the columns (or in the caption) is no balance
     assert (
         balance_at({"2024": "March 30, 2024", "2023": "April 1, 2023"}, "Three Months Ended") == {}
