@@ -213,3 +213,8 @@ def test_a_balance_and_a_years_change_are_no_rivals_and_a_change_line_says_so() 
         "(Changes in operating assets and liabilities)" in c["statement"] for c in rcfa
     )
     assert all(self_check(c, _path("RCFA")).passed for c in rcfa)
+    # the section's cash total is no change line: HYMCL 245 "Net cash used in operating
+    # activities" ends "Changes in operating assets and liabilities" and passes
+    total = "Net cash used in operating activities"
+    hymcl = _claim(f"{total} was $41,448 thousand in 2023.", True, 245, total, "2023")
+    assert self_check(hymcl, _path("HYMCL")).passed

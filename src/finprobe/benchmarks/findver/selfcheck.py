@@ -243,6 +243,8 @@ def _change_line_unnamed(statement: str, claim: dict[str, Any], table: _RawTable
         return False
     for c in claim.get("cells") or []:
         want = _clean(c["row"]).lower()
+        if re.match(r"(?:total\b|(?:net\s+)?cash\b)", want):
+            continue  # "Net cash used in operating activities": the section's result, not a change line
         for i, (lb, _) in enumerate(table.rows):
             if _MARK.sub("", lb).lower() == want and re.match(
                 r"(?:net\s+)?(?:changes?\s+in|\(?increase\)?|\(?decrease\)?)\b", _section(table, i)
