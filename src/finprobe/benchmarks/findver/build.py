@@ -16,7 +16,8 @@ per-share row keeps its own unit. For rows shown negative in both periods
 and losses "narrowed / widened"; a cash row whose only direction word is "used in" gives
 its outflow by size ("Net cash used in investing activities was $79,728"). A change between
 balances at dates under a year apart names the dates ("from December 31, 2023 to March
-31, 2024"), not the years. A report that states no scale is read in the
+31, 2024"), not the years; a balance is "at March 31, 2024" and a fiscal year ending early
+in the next calendar year is named as the report names it ("fiscal 2023"; see ``periods``). A report that states no scale is read in the
 scale its per-share figures (or its prose quotes) show; where they show none,
 only per-share figures, percentage changes and shares are claimed. A row whose
 label another table of the report shows with another figure for the same period

@@ -18,7 +18,13 @@ apart ("March 31, 2024 | December 31, 2023") names those dates as the header pri
 figures or whole-dollar quotes, or its amounts and share counts fail. A claim's "for the
 three months ended ..." must be the period its table's header (or caption line) states,
 and a cited row whose label another table of the report shows with another figure for
-the same year fails unless the claim names a scope its table states. An entailed claim must hold on
+the same year fails unless the claim names a scope its table states. Each period the claim
+names must be its column as the report names it (a balance "at March 31, 2024", a fiscal
+year ending early in the next year not by that year, "fiscal 2023" only where the prose ties
+that name to the column's date); an outflow is never "negative"; a segment named in the
+table's title is named in the claim; a classification table ("included in the balance
+sheets as shown below") and a working-capital change line worded as the balance fail. An
+entailed claim must hold on
 those cells; a refuted one must fail. Anything it cannot read fails the check: a
 claim that cannot be confirmed is dropped, never kept on trust.
 """
