@@ -45,6 +45,8 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.benchmarks.findver.names import (
+    CASH_TOTAL,
+    CHANGES_HEADING,
     CLASSIFIED,
     DEFERRED_TAX,
     FOOTNOTE,
@@ -154,15 +156,6 @@ class Cell:
     decimals: int  # digits after the point, as printed
 
 
-# "Changes in operating assets and liabilities:": the rows under it are changes, which a
-# claim must say ("Accounts payable and accrued expenses increased by $125,194" reads as
-# the balance sheet's)
-_CHANGES_HEADING = re.compile(r"(?i)^(?:net\s+)?(?:changes?\s+in|\(?increase\)?|\(?decrease\)?)\b")
-
-
-_CASH_TOTAL = re.compile(r"(?i)^(?:total\b|(?:net\s+)?cash\b)")  # a result, not a change line
-
-
 @dataclass
 class Row:
     label: str
@@ -185,7 +178,7 @@ class Row:
         """The row as a claim names it: a bare label ("United States") keeps its heading,
         and so does a label that needs it to say what it measures."""
         short = len(self.label.split()) <= 3 and not TOTAL.search(self.label)
-        change_line = _CHANGES_HEADING.match(self.heading) and not _CASH_TOTAL.match(self.label)
+        change_line = CHANGES_HEADING.match(self.heading) and not CASH_TOTAL.match(self.label)
         if self.heading and (short or self.needs or change_line):
             return f"{self.label} ({self.heading})"
         return self.label

@@ -434,3 +434,12 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
                 for period, cell in row.cells.items()
                 for t, other in shown.get((key(row.label), period, span(f)), [])
             )
+
+
+# "Changes in operating assets and liabilities:": the rows under it are changes, which a
+# claim must say ("Accounts payable and accrued expenses increased by $125,194" reads as
+# the balance sheet's)
+CHANGES_HEADING = re.compile(r"(?i)^(?:net\s+)?(?:changes?\s+in|\(?increase\)?|\(?decrease\)?)\b")
+
+
+CASH_TOTAL = re.compile(r"(?i)^(?:total\b|(?:net\s+)?cash\b)")  # a result, not a change line
