@@ -218,3 +218,19 @@ def test_a_balance_and_a_years_change_are_no_rivals_and_a_change_line_says_so() 
     total = "Net cash used in operating activities"
     hymcl = _claim(f"{total} was $41,448 thousand in 2023.", True, 245, total, "2023")
     assert self_check(hymcl, _path("HYMCL")).passed
+
+
+def test_a_parent_companys_own_statement_is_named_by_its_lines() -> None:
+    """CASS 361: "Condensed Statements of Income" whose title does not say "parent" but whose
+    lines do ("Equity in undistributed income of subsidiaries", "Dividends received from
+    subsidiaries"); session 9's first hand check found "Other expenses (Expenses) increased by
+    26.77%" stated as the company's."""
+    cass = [c for c in _built("CASS") if c["relevant_context"] == [361]]
+    # "The parent company's ...", "... made up 2.81% of total revenue for the parent company."
+    assert cass and all("the parent company" in c["statement"].lower() for c in cass)
+    assert any(self_check(c, _path("CASS")).passed for c in cass)
+    old = _claim(
+        "Other expenses (Expenses) increased by 24.79% from 2022 to 2023.",
+        True, 361, "Other expenses", "2022", "2023",
+    )  # fmt: skip
+    assert _reason("CASS", old) == "a parent company's own statement not named"

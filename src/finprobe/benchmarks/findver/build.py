@@ -54,6 +54,7 @@ from finprobe.benchmarks.findver.names import (
     LOSS,
     MEASURE,
     OPPOSITE,
+    PARENT_ROW,
     PART_OF_BUSINESS,
     PROSE_SCALE,
     TOTAL,
@@ -345,6 +346,8 @@ def table_facts(
         + header_lines
     )
     scope = table_scope(table.pre_text or "")
+    if not scope and any(PARENT_ROW.match(label) for label in labels):
+        scope = "the parent company"  # "Equity in undistributed income of subsidiaries"
     lead = [ln for ln in pre_lines if ln.strip()][-2:]
     if PART_OF_BUSINESS.search("\n".join(lead)):
         return None  # "operations outside of its insurance segment": whose, unnamed

@@ -156,6 +156,17 @@ CLASSIFIED = re.compile(
 )
 
 
+# a line only a parent company's own statements show: "Equity in undistributed income of
+# subsidiaries", "Dividends received from subsidiaries", "Investment in bank subsidiary"
+# (CASS's condensed statement of income, whose title does not say "parent")
+PARENT_ROW = re.compile(
+    r"(?i)^\W*(?:equity\s+in\s+(?:the\s+)?(?:undistributed\s+|net\s+)*(?:income|earnings|"
+    r"loss(?:es)?|\(loss\)|income\s*\(loss\))[^|]{0,30}?\s+of\s+(?:the\s+)?(?:bank\s+)?subsidiar"
+    r"|(?:cash\s+)?dividends?\s+(?:received\s+)?from\s+(?:the\s+)?(?:bank\s+)?subsidiar"
+    r"|investments?\s+in\s+(?:the\s+)?(?:bank\s+)?subsidiar)"
+)
+
+
 def table_scope(pre_text: str) -> str:
     """Whose figures the table holds, when its title or lead-in sentence (the last lines
     before it) says: "the B2B segment", "the parent company", "Alterola"; "" for the group's

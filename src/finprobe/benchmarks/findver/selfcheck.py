@@ -717,6 +717,18 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
         )
     if problem := _title_scope_problem(claim["statement"], table):
         return CheckResult(False, problem)
+    parent_lines = re.compile(
+        r"(?i)^\W*(?:equity in\b.*\bof (?:the )?(?:bank )?subsidiar|"
+        r"(?:cash )?dividends? (?:received )?from (?:the )?(?:bank )?subsidiar|"
+        r"investments? in (?:the )?(?:bank )?subsidiar)"
+    )
+    owner = re.match(r"(.{2,60}?)['’]s ", claim["statement"])
+    named = (
+        (owner and "parent" in owner.group(1).lower())
+        or re.search(r" for the parent company\b", claim["statement"])
+    )  # "The parent company's ...", "... made up 2.69% of total liabilities for the parent company."
+    if any(parent_lines.match(_clean(lb)) for lb, _ in table.rows) and not named:
+        return CheckResult(False, "a parent company's own statement not named")
     lead = " ".join(_clean(ln) for ln in table.prose.splitlines()[-3:])
     if re.search(r"(?i)\bbalance\s+sheets?\b", lead) and re.search(
         r"(?i)\b(?:included|classified|recorded|reflected|presented)\b|\bclassification\b|\blocation\b",
