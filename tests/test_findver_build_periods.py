@@ -10,11 +10,11 @@ import re
 from pathlib import Path
 
 import pytest
+from findver_cells import self_check
 from shared_data import SHARED
 
 from finprobe.benchmarks.findver.build import build_claims_for_document
 from finprobe.benchmarks.findver.periods import balance_at, fiscal_names, fiscal_years
-from finprobe.benchmarks.findver.selfcheck import self_check
 from finprobe.document import load_findver_report
 
 REPORTS = SHARED / "data" / "findver" / "reports"

@@ -10,10 +10,10 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
+from findver_cells import self_check
 from shared_data import SHARED
 
 from finprobe.benchmarks.findver.build import build_claims_for_document
-from finprobe.benchmarks.findver.selfcheck import self_check
 from finprobe.document import load_findver_report
 
 REPORTS = SHARED / "data" / "findver" / "reports"

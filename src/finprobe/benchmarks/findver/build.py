@@ -290,6 +290,25 @@ _SCHEDULE = re.compile(r"(?i)\bthereafter\b|\bremainder\s+of\b|\bbeyond\b")
 _NOT_APPLICABLE = re.compile(r"(?i)^\(?(?:n/?a|n/?m|nil|none|not\s+\w+)\)?\*?$")
 
 
+def _sub_columns(table: Any) -> bool:
+    """Several figure columns under each year ("2023" over "Pre-tax | Tax impact | Net of
+    tax", twice): the lowest header row repeats words that are not a percentage or change,
+    of which there are two or more; which column is the year's figure, nothing says."""
+    heads = [
+        str(table.cells[table.header_rows - 1][c]).strip()
+        for c in range(table.header_cols, table.n_cols)
+    ]
+    words = [
+        h
+        for h in heads
+        if _COLUMN_WORDS.search(h) and not _YEAR.search(h) and not _RATE_HEAD.search(h)
+    ]
+    return len(set(words)) >= 2 and len(words) > len(set(words))
+
+
+_RATE_HEAD = re.compile(r"(?i)%|\bpercent|\bchange\b|\bvariance\b")
+
+
 def table_facts(
     table: Any,
     report_states_scale: bool = False,
@@ -325,7 +344,7 @@ def table_facts(
         if m := MONTHS_ENDED.search(label):
             spans.add(span_of(m))
     periods = sorted(set(columns.values()), reverse=True)
-    if len(periods) < 2 or len(spans) > 1:
+    if len(periods) < 2 or len(spans) > 1 or _sub_columns(table):
         return None
     header = " ".join(table.column_label(c) for c in range(table.header_cols, table.n_cols))
     if _SCHEDULE.search(header):
@@ -548,7 +567,12 @@ class BuiltClaim:
         return "\n".join(lines)
 
     def cells(self) -> list[dict[str, str]]:
-        return [{"row": row.label, "period": period} for row, period in self.cited]
+        # the figure as the table means it (sign, dash 0; scale not applied), for the
+        # self-check to hold against its own reading of the cell
+        return [
+            {"row": row.label, "period": period, "value": str(row.cells[period].value)}
+            for row, period in self.cited
+        ]
 
 
 def _perturbed(

@@ -32,47 +32,40 @@ claim that cannot be confirmed is dropped, never kept on trust.
 from __future__ import annotations
 
 import functools
-import gzip
-import json
 import re
-from dataclasses import dataclass, field
-from datetime import date
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-_INVISIBLE = re.compile(r"[\u200b\u200c\u200d\ufeff]")
-_YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
-_FIGURE = re.compile(
-    r"\(\s*\$?\s*(?P<neg>[\d,]*\.?\d+)\s*\)\s*%?"  # (1,234)  ( 1,234 )  (12)%
-    r"|(?P<minus>[-−–]\s*)?\$?\s*(?P<pos>\d[\d,]*(?:\.\d+)?)\s*%?"  # 1,234  -5  $ 3.2  12%
-    r"|(?<![\w.])(?P<dash>[—–−-]{1,3})(?![\w.])"  # a dash alone: zero
+from finprobe.benchmarks.findver.selfcheck_read import (
+    _MARK,
+    _WORD_SCALE,
+    _captions,
+    _cell,
+    _clean,
+    _dec,
+    _prose,
+    _RawTable,
+    _read_entry,
+    _report_entries,
+    _row_values,
 )
-_MARK = re.compile(r"(?:\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+))+\s*$")  # footnotes after a label
+from finprobe.benchmarks.findver.selfcheck_wording import (
+    _comparable,
+    _dates_problem,
+    _period_problem,
+    _span_problem,
+    _table_lengths,
+    _title_scope_problem,
+)
+
 _PER_SHARE_ROW = re.compile(r"(?i)\bper\b[^,;]{0,30}?\b(?:share|unit)s?\b|\bEPS\b")
 _COUNT_ROW = re.compile(
     r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
 )
 # a price, value or cost per share is an amount, whatever shares the label also names
 _PRICED_ROW = re.compile(r"(?i)\b(?:price|value|cost)s?\b[^|]*?\bper\b[^,;]{0,30}?\bshares?\b")
-_MONTH_DAY = re.compile(
-    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-)
-_SCALE = re.compile(
-    r"(?i)\bin\s+(?:u\.?s\.?\s+)?(?:\$\s*)?(thousands|millions|billions)\b|\(\s*\$?\s*(000s?|thousands|millions|billions)"
-)
-_SCALES = {
-    "thousand": Decimal(10**3),
-    "million": Decimal(10**6),
-    "billion": Decimal(10**9),
-    "000": Decimal(10**3),
-}
-_WORD_SCALE = {
-    "": Decimal(1),
-    "thousand": Decimal(10**3),
-    "million": Decimal(10**6),
-    "billion": Decimal(10**9),
-}
 _NUM = r"([\d,]+(?:\.\d+)?)"
 # a period as a claim names it: "2024", "fiscal 2023", "the fiscal year ended February 3,
 # 2024", "March 31, 2024"
@@ -84,129 +77,12 @@ _CHANGE = re.compile(
     rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from {_WHEN}(?:(?P<day1>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y1>\d{{4}}) to {_WHEN}(?:(?P<day2>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y2>\d{{4}})(?:,| \(| for|\.$)"
 )
 _SHARE = re.compile(rf"(?: made up |\) was ){_NUM}%")
-_HEADER_WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 @dataclass(frozen=True)
 class CheckResult:
     passed: bool
     reason: str  # "ok", or why it failed
-
-
-def _clean(text: str) -> str:
-    return " ".join(_INVISIBLE.sub("", text).replace("\xa0", " ").split())
-
-
-def _figures(text: str) -> list[Decimal]:
-    """The figures in a row's value cells, left to right."""
-    out = []
-    for m in _FIGURE.finditer(text):
-        if m.group().rstrip().endswith("%"):
-            continue  # percentage columns ("% of total", "% change"): never a cited cell
-        if m.group("dash"):
-            out.append(Decimal(0))
-            continue
-        raw = m.group("neg") or m.group("pos")
-        try:
-            value = Decimal(raw.replace(",", ""))
-        except InvalidOperation:
-            continue
-        out.append(-value if m.group("neg") or m.group("minus") else value)
-    return out
-
-
-@dataclass
-class _RawTable:
-    rows: list[tuple[str, list[Decimal]]]  # label, figures
-    years: list[str]  # the header's years, left to right
-    scale: Decimal
-    shares_unscaled: bool = False  # "(in thousands, except share data)"
-    scale_stated: bool = False  # found in the header or the text before the table
-    # every pipe line, header included: (label, shows figures or "$"), and each row's line
-    lines: list[tuple[str, bool]] = field(default_factory=list)
-    row_lines: list[int] = field(default_factory=list)
-    title: str = ""  # the caption lines just before the table (no prose) and its header lines
-    header: str = ""  # the header lines alone
-    prose: str = ""  # the entry's text before the table
-    dollar_rows: list[bool] = field(default_factory=list)  # per row: its cells show "$"
-
-
-@functools.lru_cache(maxsize=8)
-def _report_entries(path: str, mtime_ns: int, size: int) -> list[dict[str, Any]]:
-    # One read per report file (a build checks claims report by report); the file's
-    # stamp is in the key so an edited file is read again.
-    raw = Path(path).read_bytes()
-    data: Any = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-    return list(data.get("context") or [])
-
-
-def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
-    stat = report.stat()
-    entries = _report_entries(str(report), stat.st_mtime_ns, stat.st_size)
-    at = next((i for i, e in enumerate(entries) if str(e.get("id")) == evidence_id), None)
-    if at is None:
-        return None
-    text = str(entries[at]["context"])
-    lines = [line for line in text.splitlines() if line.strip().startswith("|")]
-    # the scale sits in the header, in prose just before the table (same entry), or in
-    # the entry before
-    first_pipe = text.find("\n|") + 1 if not text.lstrip().startswith("|") else 0
-    prose = text[:first_pipe][-400:]
-    before = str(entries[at - 1]["context"])[-400:] if at else ""
-    header_text = " ".join(lines[:6])
-    found = _SCALE.search(header_text) or _SCALE.search(prose) or _SCALE.search(before)
-    scale = Decimal(1)
-    # the clause around the scale: does it except share counts ("except share and per
-    # share data"; "except per share data" does not)?
-    clause = found.string[found.start() :][:120].split(")")[0] if found else ""
-    unscaled = bool(re.search(r"(?i)\bexcept\b(?:(?!\bper\b).)*?\bshares?\b", clause))
-    if found:
-        word = (found.group(1) or found.group(2)).lower().rstrip("s")
-        scale = _SCALES.get(word, Decimal(1))
-    rows: list[tuple[str, list[Decimal]]] = []
-    years: list[str] = []
-    body = False
-    seen: list[tuple[str, bool]] = []
-    row_lines: list[int] = []
-    dollar_rows: list[bool] = []
-    for line in lines:
-        cells = [_clean(c) for c in line.strip().strip("|").split("|")]
-        label, rest = cells[0], " ".join(c for c in cells[1:] if c)
-        line_years = _YEAR.findall(" ".join(cells))  # a header's first cell may hold a year
-        figures = _figures(rest)
-        no_figures = not _figures(_YEAR.sub(" ", _MONTH_DAY.sub(" ", rest)))
-        if not body and no_figures:
-            if len(line_years) > len(years):
-                years = line_years
-            seen.append((label, "$" in rest))
-            continue
-        if body and no_figures and len(_YEAR.findall(rest)) >= 2:
-            break  # another table's header in the same entry: its rows are not under ours
-        if body and no_figures and any(_HEADER_WORD.search(c) for c in cells[1:]):
-            break  # ... also one without years ("Obligations | Instruments | Total")
-        if figures:
-            body = True
-        row_lines.append(len(seen))
-        seen.append((label, bool(figures) or "$" in rest))
-        rows.append((label, figures))
-        dollar_rows.append("$" in rest)
-    header = " ".join(lines[: len(seen) - len(rows)])
-    title = "\n".join(_captions(text[:first_pipe]) + [header])
-    return _RawTable(
-        rows, years, scale, unscaled, found is not None, seen, row_lines, title, header,
-        text[:first_pipe], dollar_rows,
-    )  # fmt: skip
-
-
-def _captions(prose: str) -> list[str]:
-    """The last two lines before the table that are a title (a few words) or a lead-in
-    ending in a colon; a paragraph that mentions a quarter or a deferred tax is neither."""
-    out = []
-    for line in [_clean(ln) for ln in prose.splitlines() if ln.strip()][-2:]:
-        n = len(line.split())
-        if n <= 15 or (n <= 40 and line.endswith(":")):
-            out.append(line)
-    return out
 
 
 # ----------------------------------------------------------------------------- the claim's words
@@ -321,17 +197,6 @@ _WEIGHTED_ROW = re.compile(r"(?i)\bweighted\b.*\bshares\b")
 _DOLLARS_IN_PROSE = re.compile(
     r"\$\s?(\d{1,3}(?:,\d{3}){1,})(?![\d,]|\.\d)(?!\s*(?:thousand|million|billion))"
 )
-
-
-@functools.lru_cache(maxsize=8)
-def _prose(path: str) -> str:
-    report = Path(path)
-    stat = report.stat()
-    entries = _report_entries(path, stat.st_mtime_ns, stat.st_size)
-    return _clean(" ".join(
-        ln for e in entries for ln in str(e.get("context") or "").splitlines()
-        if not ln.strip().startswith("|")
-    ))  # fmt: skip
 
 
 def _quoted(prose: str, dollars: Decimal) -> bool:
@@ -454,30 +319,6 @@ def _names_row(subject: str, label: str) -> bool:
     said = set(re.findall(r"[a-z0-9]+", _clean(subject).lower()))
     words = set(re.findall(r"[a-z0-9]+", _MARK.sub("", _clean(label)).lower())) - _SIGN_WORDS
     return words <= said
-
-
-def _dec(text: str) -> Decimal:
-    return Decimal(text.replace(",", ""))
-
-
-def _cell(table: _RawTable, label: str, period: str) -> tuple[Decimal, list[Decimal], int] | str:
-    """(the cited figure, the row's period figures, row position) or why it cannot be read."""
-    want = _clean(label).lower()
-    hits = [i for i, (lb, _) in enumerate(table.rows) if _MARK.sub("", lb).lower() == want]
-    if not hits:
-        return "row not found"
-    if len(hits) > 1:
-        return "row label repeated"
-    figures = table.rows[hits[0]][1]
-    if period not in table.years or len(figures) < len(table.years):
-        return "columns unreadable"
-    aligned = figures[: len(table.years)]
-    first = table.years.index(period)
-    return (
-        aligned[first],
-        [aligned[table.years.index(y)] for y in dict.fromkeys(table.years)],
-        hits[0],
-    )
 
 
 _MONEY_WORDS = re.compile(
@@ -628,55 +469,6 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
     return f"unknown kind {kind!r}"
 
 
-_MONTH_NAMES = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-)  # fmt: skip
-_DATED = re.compile(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\s*,?\s*((?:19|20)\d\d)\b")
-
-
-def _dates_problem(m: re.Match[str], table: _RawTable) -> str | None:
-    """A change between balances at dates under a year apart ("March 31, 2024 | December 31,
-    2023") must name the dates, as the header prints them; "from 2023 to 2024" reads as a
-    year over year. Dates named on any other table fail too."""
-    header = _clean(table.header.replace("|", " "))
-    # "| March 31, | December 31, |" over "| 2024 | 2023 |": every date before every year,
-    # as many of each, paired in order; else each date with the year printed after it
-    days = list(re.finditer(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\b", header))
-    years = list(_YEAR.finditer(header))
-    one_day = {(d.group(1).lower(), int(d.group(2))) for d in days}
-    if len(one_day) == 1 and len(years) >= 2 and days[-1].end() < years[0].start():
-        # "Fiscal year ended January 31, | 2024 | 2023": the day over every year
-        (mo, d) = one_day.pop()
-        printed = {(mo, d, y.group()) for y in years}
-    elif len(days) >= 2 and len(days) == len(years) and days[-1].end() < years[0].start():
-        pairs = zip(days, years, strict=True)
-        printed = {(d.group(1).lower(), int(d.group(2)), y.group()) for d, y in pairs}
-    else:
-        printed = {(mo.lower(), int(d), y) for mo, d, y in _DATED.findall(header)}
-    spans = re.search(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b", header)
-    by_year: dict[str, set[tuple[str, int]]] = {}
-    for mo, d, y in printed:
-        by_year.setdefault(y, set()).add((mo, d))
-    old, new = m.group("y1"), m.group("y2")
-    at = {y: next(iter(by_year[y])) for y in (old, new) if len(by_year.get(y, ())) == 1}
-    close = False
-    if not spans and len(at) == 2:
-        (mo1, d1), (mo2, d2) = at[old], at[new]
-        start = date(int(old), _MONTH_NAMES.index(mo1) + 1, d1)
-        close = (date(int(new), _MONTH_NAMES.index(mo2) + 1, d2) - start).days < 330
-    said = [m.group("day1"), m.group("day2")]
-    if not close:
-        return "dates named on columns not balances under a year apart" if any(said) else None
-    for day, year in zip(said, (old, new), strict=True):
-        if not day:
-            return "balance dates not named"
-        mo, d = day.split()
-        if (mo.lower(), int(d)) != at[year]:
-            return "named date is not the column's"
-    return None
-
-
 def _subject_problem(subject: str, table: _RawTable) -> str | None:
     """What the claim's subject fails to say of its row, or None."""
     plain = re.sub(r"\([^()]*(?:\([^()]*\))?[^()]*\)", " ", subject)  # brackets aside
@@ -688,6 +480,23 @@ def _subject_problem(subject: str, table: _RawTable) -> str | None:
         r"(?i)\b(?:deferred|tax\w*)\b", subject
     ):
         return "subject names no measure"  # "Net operating loss carryforwards" of a tax table
+    return None
+
+
+def _cited_values_problem(claim: dict[str, Any], table: _RawTable) -> str | None:
+    """For either label, each cited cell's figure as the builder read it must be this
+    module's own reading of that cell: a refuted claim built on a misread cell (a tax
+    effect read as the pre-tax amount) is wrong however its label falls."""
+    for c in claim.get("cells") or []:
+        got = _cell(table, c["row"], c["period"])
+        if isinstance(got, str):
+            return got
+        try:
+            given = Decimal(str(c["value"]))
+        except (KeyError, InvalidOperation):
+            return "cited figure not given"
+        if given != got[0]:
+            return "cited figure is not the cell's"
     return None
 
 
@@ -737,67 +546,9 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
         return CheckResult(False, "rows are where the titled item sits in the balance sheet")
     if _told_otherwise(claim, table, report, str(evidence)):
         return CheckResult(False, "another table shows the row with another figure")
+    if problem := _cited_values_problem(claim, table):
+        return CheckResult(False, problem)  # last: a misread cell is counted apart
     return CheckResult(True, "ok")
-
-
-# ----------------------------------------------------------------------------- span and scope
-
-_CLAIM_SPAN = re.compile(
-    r"(?i)\bfor the (three months|six months|nine months|(?:fiscal )?quarter) ended (\w+)"
-)
-_LENGTHS = re.compile(
-    r"(?i)\b(three|six|nine|twelve)\s+months\b|\b(quarter)\b|\b(years?)\s+ended\b"
-)
-
-
-def _lengths(text: str) -> set[str]:
-    """The period lengths a header names: {"three"}, {"year"}, {"three", "nine"}."""
-    out = set()
-    for m in _LENGTHS.finditer(text):
-        word = (m.group(1) or m.group(2) or m.group(3)).lower()
-        out.add({"quarter": "three", "twelve": "year", "years": "year"}.get(word, word))
-    return out
-
-
-def _span_problem(statement: str, table: _RawTable) -> str | None:
-    """The claim's "for the three months ended March 31" must be what the table's header
-    or its caption line says; an annual table ("Year Ended December 31,") has no quarter."""
-    said = _CLAIM_SPAN.search(statement)
-    header = _clean(table.header)
-    if not said:
-        return None
-    length = _lengths(said.group(1)).pop()
-    stated = _lengths(header) or _lengths(" ".join(_captions(table.prose)))
-    if stated != {length}:
-        return "span is not the table's"
-    month = said.group(2).lower()[:3]
-    where = (header + " " + " ".join(_captions(table.prose))).lower()
-    # "EndedMarch 31" (cells run together): no word boundaries around the month
-    if not re.search(rf"ended[^|]{{0,40}}?{month}|{month}[a-z]*\.?\s*\d", where):
-        return "span is not the table's"
-    return None
-
-
-def _table_lengths(table: _RawTable) -> frozenset[str]:
-    """The period lengths of the table's header, or failing that of its caption lines;
-    {"balance"} for columns dated at a day with no length ("December 31, | 2023 | 2022"), {}
-    when nothing says (a bare "2023 | 2022")."""
-    found = _lengths(_clean(table.header)) or _lengths(" ".join(_captions(table.prose)))
-    if not found and _MONTH_DAY.search(_clean(table.header)):
-        return frozenset({"balance"})
-    return frozenset(found)
-
-
-def _comparable(a: frozenset[str], b: frozenset[str]) -> bool:
-    """May two tables' figures for one label and year be the same figure? Same lengths, or
-    one table that says nothing beside a year's or a balance's; a balance is never a
-    year's flow (a working-capital line "Accounts receivable" of a cash-flow statement is a
-    change, not the balance sheet's figure)."""
-    return (
-        a == b
-        or (not a and b <= {"year", "balance"} and len(b) == 1)
-        or (not b and a <= {"year", "balance"} and len(a) == 1)
-    )
 
 
 def _key(label: str) -> str:
@@ -831,8 +582,13 @@ def _figures_by_row(path: str) -> dict[tuple[str, str], list[_Shown]]:
         average = bool(re.search(r"(?i)\baverage\b", table.header))
         if _PART.search(" ".join(_captions(table.prose)) + " " + table.header):
             continue  # a segment's, a pro forma or a subsidiary's figures: no rival to the group's
-        for label, figures in table.rows:
-            for year, value in zip(table.years, figures, strict=False):
+        for i, (label, figures) in enumerate(table.rows):
+            if table.layout is None:
+                pairs = list(zip(table.years, figures, strict=False))
+            else:  # other columns among the years: by position, if the row can be read
+                values = _row_values(table, i)
+                pairs = [] if isinstance(values, str) else list(values.items())
+            for year, value in pairs:
                 digit = Decimal(1).scaleb(int(value.as_tuple().exponent)) * table.scale
                 out.setdefault((_key(label), year), []).append(
                     (str(entry.get("id")), abs(value) * table.scale, digit, lengths, average)
@@ -881,124 +637,3 @@ def _told_otherwise(claim: dict[str, Any], table: _RawTable, report: Path, evide
             if e != evidence and same and here and here[0][0] and v and not _alike(here[0], (v, u)):
                 return True
     return False
-
-
-# ----------------------------------------------------------------------------- period names
-
-_NAMED_PERIOD = re.compile(
-    r"\b(?:[Ii]n|[Aa]t|from|to) (?:(?P<fiscal>fiscal )|the fiscal year ended (?P<fday>[A-Z][a-z]+ \d{1,2}), "
-    r"|(?P<day>[A-Z][a-z]+ \d{1,2}), )?(?P<year>(?:19|20)\d\d)\b"
-)
-_HEADER_SPAN = re.compile(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b|\bfiscal\b")
-
-
-def _header_dates(table: _RawTable) -> dict[str, set[tuple[str, int]]]:
-    """Year -> the (month, day) pairs the header prints for it, "| March 31, | December 31, |"
-    over "| 2024 | 2023 |" paired in order."""
-    header = _clean(table.header.replace("|", " "))
-    days = list(re.finditer(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\b", header))
-    years = list(_YEAR.finditer(header))
-    one_day = {(d.group(1).lower(), int(d.group(2))) for d in days}
-    if len(one_day) == 1 and len(years) >= 2 and days[-1].end() < years[0].start():
-        # "Fiscal year ended January 31, | 2024 | 2023": the day over every year
-        (mo, d) = one_day.pop()
-        printed = {(mo, d, y.group()) for y in years}
-    elif len(days) >= 2 and len(days) == len(years) and days[-1].end() < years[0].start():
-        printed = {
-            (d.group(1).lower(), int(d.group(2)), y.group())
-            for d, y in zip(days, years, strict=True)
-        }
-    else:
-        printed = {(mo.lower(), int(d), y) for mo, d, y in _DATED.findall(header)}
-    out: dict[str, set[tuple[str, int]]] = {}
-    for mo, d, y in printed:
-        out.setdefault(y, set()).add((mo, d))
-    return out
-
-
-def _flow_lines(table: _RawTable) -> bool:
-    """Does the table read as a statement of flows, whatever its header dates: a line
-    "INCOME", "Operating expenses:", "Net loss", "Cash flows from ...", or a span in the
-    three lines before it ("... FOR THE YEARS ENDED DECEMBER 31, 2023")?"""
-    near = [_clean(ln) for ln in table.prose.splitlines() if ln.strip()][-3:]
-    if any(len(ln.split()) <= 40 and _HEADER_SPAN.search(ln) for ln in near):
-        return True
-    flow = re.compile(
-        r"(?i)^(?:total\s+)?(?:revenues?|income|(?:operating\s+)?expenses|costs and expenses|"
-        r"net (?:income|loss|earnings)|cash flows? (?:from|used|provided))\b"
-    )
-    return any(flow.match(_MARK.sub("", label).strip()) for label, _ in table.lines)
-
-
-def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str | None:
-    """Each period the claim names must be its cited column as the report names it: a
-    balance "at March 31, 2024" (not "in 2024"); a year that ends in the first half of the
-    next calendar year ("Fiscal Year Ended | February 3, 2024") not by that calendar year,
-    and "fiscal 2023" only where the report's text ties that name to the column's date."""
-    statement = claim["statement"]
-    periods = [c["period"] for c in claim.get("cells") or []]
-    if claim["kind"] in ("change", "pct_change"):
-        m = re.search(r" from .*? to .*?(?:,|\.$| \()", statement)
-        named = list(_NAMED_PERIOD.finditer(statement[m.start() :])) if m else []
-        cited = periods[:2]
-    else:
-        named = list(_NAMED_PERIOD.finditer(statement))[:1]
-        cited = periods[:1]
-    if len(named) != len(cited) or not cited:
-        return "period unreadable"
-    dates = _header_dates(table)
-    spans = _HEADER_SPAN.search(_clean(table.header)) or _HEADER_SPAN.search(
-        " ".join(_captions(table.prose))
-    )
-    whole_year = re.search(r"(?i)\byears?\b|\bfiscal\b|\bweeks\b", _clean(table.header))
-    months = re.search(r"(?i)\b(?:three|six|nine)\s+months\b", _clean(table.header))
-    for m, period in zip(named, cited, strict=True):
-        day = m.group("fday") or m.group("day")
-        at = dates.get(period, set())
-        column = next(iter(at)) if len(at) == 1 else None
-        if m.group("fiscal"):
-            if column is None:
-                return "fiscal year not the column's"
-            printed = f"{column[0]} {column[1]}, {period}"
-            tie = rf"fiscal(?: year)? {m.group('year')}\W.{{0,80}}?{printed}|{printed}.{{0,12}}?fiscal(?: year)? {m.group('year')}\b"
-            if not re.search(tie, _prose(path).lower().replace(" ,", ",")):
-                return "fiscal year not the column's"
-            continue
-        if m.group("year") != period:
-            return "named year is not the column's"
-        if day:
-            mo, d = day.split()
-            if column != (mo.lower(), int(d)):
-                return "named date is not the column's"
-            continue
-        if column is None:
-            continue
-        single = claim["kind"] not in ("change", "pct_change")
-        if (
-            single
-            and not spans
-            and not _flow_lines(table)
-            and all(len(dates.get(p, ())) == 1 for p in cited)
-        ):
-            return "balance date not named"  # "in 2024" of a balance at March 31, 2024
-        if whole_year and not months and _MONTH_NAMES.index(column[0]) < 6:
-            return "fiscal year named by the calendar year of its end"
-    return None
-
-
-_TITLED_SEGMENT = re.compile(r"\b([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)?)\s+Segment\b(?!s)")
-
-
-def _title_scope_problem(statement: str, table: _RawTable) -> str | None:
-    """A table whose title (the last lines before it, of any length) names a segment in
-    capitals ("... Delta Group Segment Operating Income ...") holds that segment's figures:
-    the claim must say whose they are."""
-    lines = [_clean(ln) for ln in table.prose.splitlines() if ln.strip()][-3:]
-    titled = {m.group(1).lower() for ln in lines for m in _TITLED_SEGMENT.finditer(ln)}
-    if not titled:
-        return None
-    owner = re.match(r"(.{2,60}?)['’]s ", statement)
-    said = owner.group(1).lower() if owner else ""
-    if any(name in said for name in titled):
-        return None
-    return "segment in the title not named"
