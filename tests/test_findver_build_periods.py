@@ -6,6 +6,7 @@ refuses it by its own reading of the header and the report's prose."""
 from __future__ import annotations
 
 import functools
+import json
 import re
 from pathlib import Path
 
@@ -119,10 +120,16 @@ def test_a_balance_is_stated_at_its_date_not_in_a_year() -> None:
         "Current assets was $5.0 million at March 31, 2024.", True, 98, "Current assets", "2024"
     )
     assert _reason("LEA", misdated) == "named date is not the column's"
-    assert balance_at({"2024": "March 30,2024", "2023": "December 31,2023"}, "") == {
+    dated = {"2024": "March 30,2024", "2023": "December 31,2023"}
+    assert balance_at(dated, "", rows=("Cash", "Total assets")) == {
         "2024": "March 30, 2024",
         "2023": "December 31, 2023",
     }
+    # a balance only on rows that name balances: not flows, not rows that name neither
+    assert (
+        balance_at(dated, "", rows=("Net sales", "Cost of sales", "Cash paid for interest")) == {}
+    )
+    assert balance_at(dated, "", rows=("Level 1", "Level 2")) == {}
     # AMAO 37, a statement of operations dated "December 31, 2023 | December 31, 2022" with
     # "INCOME" and "OPERATING EXPENSES" under it, is no balance: its flows stay "in 2023"
     amao = [c for c in _built("AMAO") if c["relevant_context"] == [37]]
@@ -234,3 +241,101 @@ def test_a_parent_companys_own_statement_is_named_by_its_lines() -> None:
         True, 361, "Other expenses", "2022", "2023",
     )  # fmt: skip
     assert _reason("CASS", old) == "a parent company's own statement not named"
+
+
+def _small_report(tmp_path: Path) -> Path:
+    """A project-made 10-K: a single-segment table under a generic segment title, a table of
+    flows dated by day ("December 31, 2023 | December 31, 2022"), and a balance table."""
+    report = {
+        "url": "x",
+        "report_type": "10-K",
+        "context": [
+            {"id": 0, "type": "paragraph", "context": "Widgetco makes widgets. The Company "
+             "manages its business as one operating segment. Amounts are in thousands."},
+            {"id": 1, "type": "table", "context": "Single Reportable Segment\nThe following "
+             "table presents significant segment expenses (in thousands):\n\n"
+             "| | Year Ended December 31, |\n| | 2023 | 2022 |\n"
+             "| Revenue | $ | 120,500 | $ | 100,200 |\n| Cost of revenue | 60,100 | 55,300 |\n"
+             "| Research and development expense | 20,400 | 18,900 |\n"
+             "| Selling and marketing expense | 15,000 | 12,100 |\n"
+             "| Total expenses | 95,500 | 86,300 |\n| Segment operating income | 25,000 | 13,900 |"},
+            {"id": 2, "type": "table", "context": "Selected data (in thousands):\n\n"
+             "| | December 31, 2023 | December 31, 2022 |\n"
+             "| Net sales | $ | 80,100 | $ | 70,300 |\n| Cost of sales | 40,200 | 36,800 |\n"
+             "| Gross profit | 39,900 | 33,500 |\n| Cash paid for interest | 1,200 | 900 |\n"
+             "| Cash paid for income taxes | 2,500 | 2,100 |"},
+            {"id": 3, "type": "table", "context": "Balance sheet data (in thousands):\n\n"
+             "| | December 31, 2023 | December 31, 2022 |\n"
+             "| Cash and cash equivalents | $ | 14,300 | $ | 11,900 |\n"
+             "| Accounts receivable | 9,800 | 8,700 |\n| Inventories | 21,600 | 19,400 |\n"
+             "| Total assets | 145,700 | 131,000 |\n| Accounts payable | 7,700 | 6,900 |"},
+        ],
+        "html_tables": [],
+    }  # fmt: skip
+    path = tmp_path / "WIDG-2024-02-20_10-K.json"
+    path.write_text(json.dumps(report))
+    return path
+
+
+def _built_small(path: Path) -> list[dict]:
+    doc = load_findver_report(path)
+    return [c for seed in range(6) for c in build_claims_for_document(doc, path.name, seed, 6, 40)]
+
+
+def test_a_flow_table_dated_by_day_is_not_worded_as_balances(tmp_path: Path) -> None:
+    """review11b-s9 H2: "Net sales was $80,100 thousand at December 31, 2023" and "At December
+    31, 2023, the gross margin ... was 49.81%" came from a table of flows whose columns print
+    a day; the builder said "at" for want of a short list of flow rows. Now "at <date>" needs
+    rows that name balances, and the self-check refuses a flow stated at a date."""
+    path = _small_report(tmp_path)
+    built = _built_small(path)
+    flows = [c for c in built if c["relevant_context"] == [2]]
+    balances = [c for c in built if c["relevant_context"] == [3]]
+    assert flows and balances
+    assert not [
+        c for c in flows if " at December 31" in c["statement"] or "At Dec" in c["statement"]
+    ]
+    singles = [c for c in balances if c["kind"] in ("lookup", "share")]
+    assert singles and all("t December 31, 2023" in c["statement"] for c in singles)
+    for statement, row, kind in [
+        ("Net sales was $80,100 thousand at December 31, 2023.", "Net sales", "lookup"),
+        ("Cash paid for interest was $1,200 thousand at December 31, 2023.", "Cash paid for interest", "lookup"),
+    ]:  # fmt: skip
+        claim = {
+            "statement": statement, "entailment_label": True, "kind": kind,
+            "relevant_context": [2], "cells": [{"row": row, "period": "2023"}],
+        }  # fmt: skip
+        assert _reason_at(path, claim) == "a flow stated at a date"
+    cash = {
+        "statement": "Cash and cash equivalents was $14,300 thousand at December 31, 2023.",
+        "entailment_label": True, "kind": "lookup", "relevant_context": [3],
+        "cells": [{"row": "Cash and cash equivalents", "period": "2023"}],
+    }  # fmt: skip
+    assert _reason_at(path, cash) == "ok"
+
+
+def test_a_generic_segment_title_is_no_segment_name(tmp_path: Path) -> None:
+    """review11b-s9 H3: "Single Reportable Segment" over a single-segment table gave "The Single
+    Reportable segment's revenue was $120,500 thousand in 2023", which the self-check passed."""
+    path = _small_report(tmp_path)
+    built = [c for c in _built_small(path) if c["relevant_context"] == [1]]
+    assert built
+    assert not [c for c in built if "segment" in c["statement"].lower()]
+    old = {
+        "statement": "The Single Reportable segment's revenue was $120,500 thousand in 2023.",
+        "entailment_label": True, "kind": "lookup", "relevant_context": [1],
+        "cells": [{"row": "Revenue", "period": "2023"}],
+    }  # fmt: skip
+    assert _reason_at(path, old) == "segment named by a description"
+    plain = dict(old, statement="Revenue was $120,500 thousand in 2023.")
+    assert _reason_at(path, plain) == "ok"
+    from finprobe.benchmarks.findver.names import table_scope
+
+    for title in ("Business Segment Information", "Each Segment", "Geographic Segment Data",
+                  "Operating Segment Information", "Segment Information"):  # fmt: skip
+        assert table_scope(f"{title}\nThe table below shows revenue by segment:") == "", title
+    assert table_scope("Delta Group Segment Operating Income\n") == "the Delta Group segment"
+
+
+def _reason_at(path: Path, claim: dict) -> str:
+    return self_check(claim, path).reason

@@ -761,6 +761,8 @@ def _ratio(
             )
         value = got
     of = f" for {company}" if company else ""
+    if name and facts.on(period).startswith("at "):
+        return None  # a margin is of a period's flows, never "at December 31, 2023"
     if name:
         statement = f"{facts.on(period)}{facts.when(',')} the {name}{of} ({_name(part.name)} over {_name(whole.name)}) was {value}%."
         kind = "margin"

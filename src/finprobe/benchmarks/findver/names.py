@@ -117,6 +117,29 @@ _SEGMENT_INTRO = re.compile(
 _SEGMENT_TITLE = re.compile(r"\b([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)?)\s+Segment\b(?!s)")
 
 
+# words that describe segments rather than name one: "Single Reportable Segment",
+# "Business Segment Information", "Each Segment", "Geographic Segment Data"
+_GENERIC_SEGMENT_WORDS = {
+    "reportable", "operating", "business", "geographic", "geographical", "single", "each",
+    "total", "one", "our", "other", "all", "information", "data", "reporting", "results",
+    "the", "a", "an", "by", "per", "significant", "primary", "principal", "two", "three",
+    "four", "multiple", "combined", "consolidated", "new", "sole", "selected", "summary",
+    "summarized",
+}  # fmt: skip
+_SEGMENT_TOPIC = re.compile(r"(?i)^\s*(?:information|data|reporting|results|disclosures?)\b")
+
+
+def generic_segment(name: str) -> bool:
+    """Does a capitalised name before "Segment" describe segments ("Single Reportable",
+    "Business", "Each") rather than name one ("Delta Group", "Americas RAC")?"""
+    words = re.findall(r"[a-z]+", name.lower())
+    return (
+        not words
+        or any(w in _GENERIC_SEGMENT_WORDS for w in words)
+        or bool(GENERIC_LABEL.fullmatch(name))
+    )
+
+
 _PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b")
 
 
@@ -189,15 +212,20 @@ def table_scope(pre_text: str) -> str:
         return f"the {lines[-1]} segment"
     # a title naming one segment throughout ("Reconciliation of ... Delta Group Segment Gross
     # Margin and Delta Group Segment Operating Income to ...")
-    titled = {m.group(1) for ln in lines[-3:] for m in _SEGMENT_TITLE.finditer(ln)}
-    if len(titled) == 1 and not GENERIC_LABEL.fullmatch(name := titled.pop()):
+    titled = {
+        m.group(1)
+        for ln in lines[-3:]
+        for m in _SEGMENT_TITLE.finditer(ln)
+        if not _SEGMENT_TOPIC.search(ln[m.end() :][:20])  # "Segment Information": a topic
+    }
+    if len(titled) == 1 and not generic_segment(name := titled.pop()):
         return f"the {name} segment"
     found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
     mentions = re.findall(r"(?i)\bsegments?\b", lead)
     names = set(found)
     if len(names) == 1 and len(found) == len(mentions):  # every "segment" is that one segment
         name = names.pop()
-        if not GENERIC_LABEL.fullmatch(name):
+        if not generic_segment(name):
             return f"the {name} segment"
     return ""
 

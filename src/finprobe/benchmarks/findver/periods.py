@@ -102,16 +102,50 @@ FLOW_ROW = re.compile(
 )
 
 
+# what a balance row names (a stock at a date) and what a flow row names (an amount over a
+# period); a row naming both ("Accrued expenses", "Income taxes payable") is a balance
+BALANCE_ROW = re.compile(
+    r"(?i)\b(?:assets?|liabilit\w*|equity|payables?|receivables?|inventor\w*|deposits?|debt|"
+    r"borrowings?|balances?|cash|goodwill|intangibles?|accrued|accumulated|deferred|prepaid|"
+    r"unearned|retained|deficit|reserves?|allowances?|securities|investments?|property|"
+    r"equipment|notes|loans?|capital|stock|obligations?|leases?|carrying)\b"
+)
+_STOCK_WORD = re.compile(
+    r"(?i)\b(?:assets?|liabilit\w*|payables?|receivables?|accrued|accumulated|deferred|"
+    r"prepaid|unearned|retained|allowances?|reserves?)\b"
+)
+FLOW_WORDS = re.compile(
+    r"(?i)\b(?:sales|revenues?|cost\s+of|gross\s+(?:profit|margin)|paid|proceeds|expenses?|"
+    r"provisions?|depreciation|amortization|gains?|loss(?:es)?|per\s+share|weighted\s+average|"
+    r"income|earnings|cash\s+flows?)\b"
+)
+
+
+def balance_rows(rows: tuple[str, ...]) -> bool:
+    """Positive evidence of a balance table: rows naming balances (assets, liabilities,
+    equity, cash, debt ...) and few naming flows ("Net sales", "Cost of sales", "Cash paid
+    for interest"): at most one flow row to two balance rows (a deferred tax table has its
+    "Net operating loss carryforwards" and "Depreciation" among its assets and liabilities)."""
+    flows = sum(1 for r in rows if FLOW_WORDS.search(r) and not _STOCK_WORD.search(r))
+    stocks = sum(
+        1
+        for r in rows
+        if BALANCE_ROW.search(r) and not (FLOW_WORDS.search(r) and not _STOCK_WORD.search(r))
+    )
+    return stocks > 0 and flows * 2 <= stocks
+
+
 def balance_at(
     labels: dict[str, str], header: str, lead: str = "", rows: tuple[str, ...] = ()
 ) -> dict[str, str]:
     """Year -> "March 31, 2024" for columns of balances (one date each, no span word in the
     header or the lines just before the table, no row of a statement of flows: AMAO's
-    statement of operations dated "December 31, 2023 | December 31, 2022" under "INCOME"):
-    a balance is "at March 31, 2024", never "in 2024"."""
+    statement of operations dated "December 31, 2023 | December 31, 2022" under "INCOME";
+    and rows that name balances, ``balance_rows``: a table of "Net sales" and "Cash paid for
+    interest" dated by day is no balance): a balance is "at March 31, 2024", never "in 2024"."""
     if _SPAN_WORDS.search(header) or _SPAN_WORDS.search(lead):
         return {}
-    if any(FLOW_ROW.match(row.strip()) for row in rows):
+    if any(FLOW_ROW.match(row.strip()) for row in rows) or not balance_rows(rows):
         return {}
     found = _column_dates(labels)
     if not found or len(found) < 2:

@@ -55,6 +55,7 @@ from finprobe.benchmarks.findver.selfcheck_wording import (
     _comparable,
     _dates_problem,
     _period_problem,
+    _segment_name_problem,
     _span_problem,
     _table_lengths,
     _title_scope_problem,
@@ -525,6 +526,8 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
             False, "entailed claim does not hold" if holds is False else "refuted claim holds"
         )
     if problem := _title_scope_problem(claim["statement"], table):
+        return CheckResult(False, problem)
+    if problem := _segment_name_problem(claim["statement"], str(report)):
         return CheckResult(False, problem)
     parent_lines = re.compile(
         r"(?i)^\W*(?:equity in\b.*\bof (?:the )?(?:bank )?subsidiar|"

@@ -175,6 +175,47 @@ def _flow_lines(table: _RawTable) -> bool:
     return any(flow.match(_MARK.sub("", label).strip()) for label, _ in table.lines)
 
 
+# this module's own reading of what a row names, by word stems: a stock held at a date, or
+# an amount over a period (a row with a stock's word, "Accrued expenses", is a stock)
+_STOCK_STEMS = (
+    "asset", "liabilit", "equity", "payable", "receivable", "inventor", "deposit", "debt",
+    "borrowing", "balance", "cash", "goodwill", "intangible", "accrued", "accumulated",
+    "deferred", "prepaid", "unearned", "retained", "deficit", "reserve", "allowance",
+    "securities", "investment", "property", "equipment", "note", "loan", "capital", "stock",
+    "obligation", "lease", "carrying",
+)  # fmt: skip
+_HELD_STEMS = (
+    "asset", "liabilit", "payable", "receivable", "accrued", "accumulated", "deferred",
+    "prepaid", "unearned", "retained", "allowance", "reserve",
+)  # fmt: skip
+_FLOW_STEMS = (
+    "sales", "revenue", "cost of", "gross profit", "gross margin", "paid", "proceeds",
+    "expense", "provision", "depreciation", "amortization", "gain", "loss", "per share",
+    "weighted", "income", "earnings", "cash flow", "repayment", "issuance",
+)  # fmt: skip
+
+
+def _words_of(label: str) -> str:
+    return " " + " ".join(re.findall(r"[a-z]+", label.lower())) + " "
+
+
+def _has(words: str, stems: tuple[str, ...]) -> bool:
+    return any(f" {stem}" in words for stem in stems)
+
+
+def _balance_lines(table: _RawTable) -> bool:
+    """Does the table read as balances: lines naming stocks (assets, cash, debt ...), and
+    at most one line naming a flow ("Net sales", "Cash paid for interest") to two of them?"""
+    stocks = flows = 0
+    for label, _ in table.lines:
+        words = _words_of(_MARK.sub("", label))
+        if _has(words, _FLOW_STEMS) and not _has(words, _HELD_STEMS):
+            flows += 1
+        elif _has(words, _STOCK_STEMS):
+            stocks += 1
+    return stocks > 0 and 2 * flows <= stocks and not _flow_lines(table)
+
+
 def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str | None:
     """Each period the claim names must be its cited column as the report names it: a
     balance "at March 31, 2024" (not "in 2024"); a year that ends in the first half of the
@@ -215,6 +256,9 @@ def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str |
             mo, d = day.split()
             if column != (mo.lower(), int(d)):
                 return "named date is not the column's"
+            single_period = claim["kind"] not in ("change", "pct_change")
+            if single_period and m.group("day") and not _balance_lines(table):
+                return "a flow stated at a date"  # "Net sales was $80,100 at December 31, 2023"
             continue
         if column is None:
             continue
@@ -222,7 +266,7 @@ def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str |
         if (
             single
             and not spans
-            and not _flow_lines(table)
+            and _balance_lines(table)
             and all(len(dates.get(p, ())) == 1 for p in cited)
         ):
             return "balance date not named"  # "in 2024" of a balance at March 31, 2024
@@ -239,7 +283,12 @@ def _title_scope_problem(statement: str, table: _RawTable) -> str | None:
     capitals ("... Delta Group Segment Operating Income ...") holds that segment's figures:
     the claim must say whose they are."""
     lines = [_clean(ln) for ln in table.prose.splitlines() if ln.strip()][-3:]
-    titled = {m.group(1).lower() for ln in lines for m in _TITLED_SEGMENT.finditer(ln)}
+    titled = {
+        m.group(1).lower()
+        for ln in lines
+        for m in _TITLED_SEGMENT.finditer(ln)
+        if not _describes_segments(m.group(1), ln[m.end() :])
+    }
     if not titled:
         return None
     owner = re.match(r"(.{2,60}?)['’]s ", statement)
@@ -247,3 +296,39 @@ def _title_scope_problem(statement: str, table: _RawTable) -> str | None:
     if any(name in said for name in titled):
         return None
     return "segment in the title not named"
+
+
+# a title's words that describe segments in general, not one by name ("Single Reportable
+# Segment", "Business Segment Information", "Each Segment"), by this module's own list
+_DESCRIBING = re.compile(
+    r"(?i)^(?:(?:single|sole|one|two|three|each|every|all|our|other|total|the|a|an|by|per|"
+    r"reportable|operating|business|geographic(?:al)?|primary|principal|significant|"
+    r"multiple|combined|consolidated|new|selected|summary|summarized|reporting)\b\s*)+$"
+    r"|\b(?:reportable|operating|business|geographic(?:al)?|single|each)\b"
+)
+
+
+def _describes_segments(name: str, after: str = "") -> bool:
+    """A name before "Segment" that is a description, or a title that is a topic
+    ("Segment Information", "Segment Data", "Segment Reporting")."""
+    topic = re.match(r"(?i)\s*(?:information|data|reporting|results|disclosures?)\b", after)
+    return bool(_DESCRIBING.search(name.strip()) or topic)
+
+
+_CLAIMED_SEGMENT = re.compile(
+    r"^(?:The |the )?(?P<a>.{2,50}?) segment['’]s |\bfor the (?P<b>.{2,50}?) segment\.$"
+)
+
+
+def _segment_name_problem(statement: str, path: str) -> str | None:
+    """A segment the claim names ("The Delta Group segment's ...") must be a name, not a
+    description ("The Single Reportable segment's"), and the report must call it a segment
+    outside the table's title too: "Delta Group segment" in its text at least twice."""
+    m = _CLAIMED_SEGMENT.search(statement)
+    if not m:
+        return None
+    name = (m.group("a") or m.group("b")).strip()
+    if _describes_segments(name):
+        return "segment named by a description"
+    said = len(re.findall(rf"(?i)\b{re.escape(name)}\s+segments?\b", _prose(path)))
+    return None if said >= 2 else "segment name not in the report"
