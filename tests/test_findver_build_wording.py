@@ -411,7 +411,7 @@ def test_a_cash_used_row_is_stated_by_its_size_under_its_own_word() -> None:
         assert not any("negative" in c["statement"] for c in drawn[ticker]), ticker
     said = "Net cash used in investing activities was $79,728 in 2023, for the three months ended November 30."
     # (the draw that made this exact claim moved in session 9; the self-check still reads it)
-    bmnr_row = drawn["BMNR"][0]["cells"][0]["row"]
+    bmnr_row = _CASH_USED_ROWS["BMNR"]  # the cited row by its label, not by draw order
     assert self_check(_claim(said, True, 5, bmnr_row, "2023"), _path("BMNR")).passed
     assert all(" was $" in c["statement"] for c in drawn["BMNR"] if c["kind"] == "lookup")
     # the self-check reads "Cash flows used in" as cash used, by its own word lists

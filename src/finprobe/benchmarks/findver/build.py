@@ -236,6 +236,12 @@ class TableFacts:
         """A single period as a claim names it: "in 2024", "at March 31, 2024", "in fiscal 2023"."""
         return self.at.get(year, f"in {year}")
 
+    def said(self, year: str) -> str:
+        """A period in an explanation, as the claim names it: "for 2024", "for fiscal 2023",
+        "at March 31, 2024"."""
+        on = self.on(year)
+        return on if on.startswith("at ") else "for " + on.removeprefix("in ")
+
     def called(self, year: str) -> str:
         """A period in "from X to Y": "2024", "March 31, 2024" (balances under a year apart),
         "fiscal 2023"."""
@@ -306,6 +312,7 @@ def _sub_columns(table: Any) -> bool:
     return len(set(words)) >= 2 and len(words) > len(set(words))
 
 
+_AVERAGE_BALANCE = re.compile(r"(?i)\baverage\s+(?:daily\s+)?(?:balances?|outstanding)\b")
 _RATE_HEAD = re.compile(r"(?i)%|\bpercent|\bchange\b|\bvariance\b")
 
 
@@ -370,6 +377,8 @@ def table_facts(
     lead = [ln for ln in pre_lines if ln.strip()][-2:]
     if PART_OF_BUSINESS.search("\n".join(lead)):
         return None  # "operations outside of its insurance segment": whose, unnamed
+    if _AVERAGE_BALANCE.search(" ".join(header_lines)):
+        return None  # "Average Balance | Yield": averages over the year, said as balances
     if CLASSIFIED.search("\n".join(lead)):
         return None  # "Current assets | 5.0": where the titled securities sit, not current assets
     # the table's name: its header and the short lines just before it (a title, not prose)
@@ -559,7 +568,8 @@ class BuiltClaim:
         for i, (row, period) in enumerate(self.cited, 1):
             cell = row.cells[period]
             lines.append(
-                f"{i}. Table {self.facts.evidence_id}{note} reports {row.label} of {cell.text} for {period}."
+                f"{i}. Table {self.facts.evidence_id}{note} reports {row.label} of {cell.text} "
+                f"{self.facts.said(period)}."
             )
         lines.append("Reasoning:")
         lines += [f"Step {i}: {step}" for i, step in enumerate(self.steps, 1)]
@@ -654,7 +664,7 @@ def _lookup(
     statement = f"{subj}{_name(row_name(stated_row))} was {said} {facts.on(new)}{facts.when()}"
     truth = stated_row.cells[new]
     steps = [
-        f"The claim gives {said} for {stated_row.label} in {new}; the table shows {truth.text}, "
+        f"The claim gives {said} for {stated_row.label} {facts.on(new)}; the table shows {truth.text}, "
         f"that is {stated_value(facts, stated_row, truth.value, truth.decimals)}.",
         "The figures agree." if not refute else "The figures do not agree.",
     ]
@@ -721,7 +731,7 @@ def _change(
         size = _name(subject) if subject != row.name else "amount's size"
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
     steps = [
-        f"The table shows {a.text} for {new} and {b.text} for {old}: the {size} went from "
+        f"The table shows {a.text} {facts.said(new)} and {b.text} {facts.said(old)}: the {size} went from "
         f"{amount(facts, row, size_old, shown)} to {amount(facts, row, size_new, shown)}.",
         f"So it {direction} by {truth}.",
         f"The claim says it {said_direction} by {figure}, which "
@@ -770,7 +780,7 @@ def _ratio(
         statement = f"{facts.on(period)}{facts.when(',')} {_name(part.name)} made up {value}% of {_name(whole.name)}{of}."
         kind = "share"
     steps = [
-        f"{part.label} is {part.cells[period].text} and {whole.label} is {whole.cells[period].text} in {period}.",
+        f"{part.label} is {part.cells[period].text} and {whole.label} is {whole.cells[period].text} {facts.on(period)}.",
         f"{part.cells[period].text} / {whole.cells[period].text} = {share}%.",
         f"The claim says {value}%, which {'matches' if not refute else 'does not match'}.",
     ]

@@ -396,8 +396,9 @@ def _signed_heading(heading: str) -> bool:
 _PAID_OUT = re.compile(
     r"(?i)^(?:(?:re)?payments?|purchases?|repurchases?|redemptions?|distributions?|"
     r"dividends?|acquisitions?|withdrawals?)\s+(?:of|on|for|to|under)\b"
-    r"|\b(?:paid|repaid|repurchased|redeemed)\b"
-)
+    r"|(?<![-\w])(?:paid|repaid|repurchased|redeemed)\b(?!-)"
+)  # not "Additional paid-in capital", "Pre-paid expenses"
+_INFLOW = re.compile(r"(?i)^\W*proceeds\b")  # "Proceeds from notes repaid by customers": cash in
 
 
 def row_negative_name(row: Row) -> tuple[str, bool] | None:
@@ -408,7 +409,7 @@ def row_negative_name(row: Row) -> tuple[str, bool] | None:
         EXPENSE.search(row.label)
         or LOSS.search(row.label)
         or cash_used_label(row.label)
-        or _PAID_OUT.search(row.label)
+        or (_PAID_OUT.search(row.label) and not _INFLOW.match(row.label))
     )
     if signed_heading and not own_word:
         return None

@@ -283,7 +283,7 @@ def _report_basis(path: str) -> Decimal | None:
 # out: a loss, a cost, cash used, a payment. This is judged from the statement's own
 # subject (the row's label and any heading it quotes), never from the builder's renaming.
 _GOES_OUT = re.compile(
-    r"(?i)\b(?:loss|losses|deficit|used|spent|paid|repaid|repurchased|redeemed|payments?|"
+    r"(?i)(?<!-)\b(?:loss|losses|deficit|used|spent|paid(?!-)|repaid|repurchased|redeemed|payments?|"
     r"purchases?|acquisitions?|"
     r"expenses?|costs?|charges?|outflows?|decrease|depreciation|amortization|impairments?|"
     r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
@@ -293,7 +293,7 @@ _GOES_OUT = re.compile(
 _RUNS_BOTH_WAYS = re.compile(
     r"(?i)\b(?:(?:income|earnings|profits?)(?!(?:\s+[\w-]+)?\s+(?:tax|taxes|expenses?|costs?|charges?)\b)"
     r"|gains?|benefits?|provided|changes?|"
-    r"increase|ebitda|ebit|receivables?|flows?|working\s+capital)\b"
+    r"increase|ebitda|ebit|receivables?|flows?|working\s+capital|proceeds|pre-?paid)\b"
     r"|\(\s*(?:loss|losses|used|expense|cost)\s*\)"
 )
 
@@ -547,6 +547,10 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
         lead,
     ):
         return CheckResult(False, "rows are where the titled item sits in the balance sheet")
+    if re.search(
+        r"(?i)\baverage\s+(?:daily\s+)?(?:balances?|outstanding)\b", table.header
+    ) and not re.search(r"(?i)\baverage\b", claim["statement"]):
+        return CheckResult(False, "an average stated as a balance")  # "Savings decreased by ..."
     if _told_otherwise(claim, table, report, str(evidence)):
         return CheckResult(False, "another table shows the row with another figure")
     if problem := _cited_values_problem(claim, table):

@@ -213,7 +213,9 @@ def _balance_lines(table: _RawTable) -> bool:
             flows += 1
         elif _has(words, _STOCK_STEMS):
             stocks += 1
-    return stocks > 0 and 2 * flows <= stocks and not _flow_lines(table)
+    near = [_clean(ln) for ln in table.prose.splitlines() if ln.strip()][-3:]
+    span = any(len(ln.split()) <= 40 and _HEADER_SPAN.search(ln) for ln in near)
+    return stocks > 0 and 2 * flows <= stocks and not span  # "... FOR THE YEARS ENDED ..."
 
 
 def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str | None:
