@@ -127,3 +127,17 @@ def test_a_claim_that_gives_no_cited_figure_is_not_kept_on_trust() -> None:
     claim = next(c for c in _built("KIRK") if self_check(c, _path("KIRK")).passed)
     bare = {**claim, "cells": [{"row": c["row"], "period": c["period"]} for c in claim["cells"]]}
     assert self_check(bare, _path("KIRK")).reason == "cited figure not given"
+
+
+def test_the_card_counts_claims_dropped_for_a_misread_cell() -> None:
+    from finprobe.benchmarks.findver.card import card_lines, data_card
+
+    good = [c for c in _built("KIRK") if self_check(c, _path("KIRK")).passed][:3]
+    wrong = {**good[0], "cells": [{**cell, "value": "-5.8"} for cell in good[0]["cells"]]}
+    built = [*good, wrong]
+    checks = [self_check(c, _path("KIRK")) for c in built]
+    card = data_card(good, built, checks, probe=False)
+    label = "entailed" if wrong["entailment_label"] else "refuted"
+    assert card["self_check"]["cited_figure_mismatch"][label] == 1
+    assert sum(card["self_check"]["cited_figure_mismatch"].values()) == 1
+    assert any(line.startswith("cited figure is not the self-check") for line in card_lines(card))

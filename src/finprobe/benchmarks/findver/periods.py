@@ -145,7 +145,8 @@ def balance_at(
     interest" dated by day is no balance): a balance is "at March 31, 2024", never "in 2024"."""
     if _SPAN_WORDS.search(header) or _SPAN_WORDS.search(lead):
         return {}
-    if any(FLOW_ROW.match(row.strip()) for row in rows) or not balance_rows(rows):
+    flow_row = any(FLOW_ROW.match(row.strip()) and not _STOCK_WORD.search(row) for row in rows)
+    if flow_row or not balance_rows(rows):  # "Income tax payable" is a balance
         return {}
     found = _column_dates(labels)
     if not found or len(found) < 2:
