@@ -340,3 +340,32 @@ def test_a_generic_segment_title_is_no_segment_name(tmp_path: Path) -> None:
 
 def _reason_at(path: Path, claim: dict) -> str:
     return self_check(claim, path).reason
+
+
+def test_a_fiscal_name_is_tied_to_a_date_with_no_other_fiscal_year_between(tmp_path: Path) -> None:
+    """review11b-s9 L2: "Fiscal 2024 ends February 1, 2025; fiscal 2023 ended February 3, 2024"
+    put "fiscal 2024" within 80 characters of February 3, 2024, and the self-check tied them."""
+    report = {
+        "url": "x",
+        "report_type": "10-K",
+        "context": [
+            {"id": 0, "type": "paragraph", "context": "Our fiscal year ends on the Saturday "
+             "nearest January 31. Fiscal 2024 ends February 1, 2025; fiscal 2023 ended "
+             "February 3, 2024 and fiscal 2022 ended January 28, 2023."},
+            {"id": 1, "type": "table", "context": "Results (in thousands):\n\n"
+             "| | Fiscal Year Ended |\n| | February 3, 2024 | January 28, 2023 |\n"
+             "| Net sales | $ | 80,100 | $ | 70,300 |\n| Cost of sales | 40,200 | 36,800 |\n"
+             "| Gross profit | 39,900 | 33,500 |"},
+        ],
+        "html_tables": [],
+    }  # fmt: skip
+    path = tmp_path / "FISC-2024-03-20_10-K.json"
+    path.write_text(json.dumps(report))
+    claim = {
+        "statement": "Net sales was $80,100 thousand in fiscal 2024.",
+        "entailment_label": True, "kind": "lookup", "relevant_context": [1],
+        "cells": [{"row": "Net sales", "period": "2024"}],
+    }  # fmt: skip
+    assert self_check(claim, path).reason == "fiscal year not the column's"
+    right = dict(claim, statement="Net sales was $80,100 thousand in fiscal 2023.")
+    assert self_check(right, path).reason == "ok"

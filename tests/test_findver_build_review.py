@@ -82,3 +82,13 @@ def test_paid_in_capital_and_proceeds_are_no_payments() -> None:
     assert row_negative_name(_row("Proceeds from notes repaid by customers")) is None
     assert row_negative_name(_row("Dividends paid")) is not None
     assert row_negative_name(_row("Long-term debt repaid or repurchased")) is not None
+
+
+def test_asset_classes_of_a_flow_table_are_not_claimed_as_balances() -> None:
+    """review11b-s9 M2: BURL 256, "Asset Categories | Fiscal Years Ended" (an impairment by
+    asset class, the measure never named in the file) gave "Operating lease assets was $2,623
+    thousand in fiscal 2023" and "Other assets was $1,383 thousand in fiscal 2023", which read
+    as the balances. A row whose only measure words name an asset class, in a table over a
+    span, now needs its measure said; these rows give no claim."""
+    assert not [c for c in _built("BURL") if c["relevant_context"] == [256]]
+    assert [c for c in _built("BURL") if c["relevant_context"] == [174]]  # others still do

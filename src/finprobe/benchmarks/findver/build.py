@@ -190,7 +190,7 @@ class Row:
         nor does a label that needs a heading it lacks."""
         if _ADJUSTMENT.match(self.label):
             return False  # "Less: Current portion": an adjustment to the rows around it
-        if self.needs == "segment" or self.ambiguous:
+        if self.needs in ("segment", "asset class") or self.ambiguous:
             return False  # which segment's sales? whose net loss? the table does not say
         if self.needs == "measure" and not MEASURE.search(self.heading):
             return False

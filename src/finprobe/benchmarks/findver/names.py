@@ -102,7 +102,19 @@ def row_needs(label: str, caption: str, scope: str) -> str:
         # "Viator", "Other specialty" (net written premiums by line, the measure in the
         # lead-in and the header only), "Video services" (revenue by service)
         return "measure"
+    if _OVER_A_SPAN.search(caption) and not MEASURE.search(_ASSET_CLASS.sub(" ", plain)):
+        # "Other assets", "Operating lease assets" under "Asset Categories | Fiscal Years
+        # Ended": an impairment (or additions) by asset class, said as if the balance
+        return "asset class"
     return ""
+
+
+_OVER_A_SPAN = re.compile(r"(?i)\b(?:years?|months|weeks|quarters?)\s+ended\b")
+_ASSET_CLASS = re.compile(
+    r"(?i)\b(?:assets?|equipment|improvements?|property|properties|land|buildings?|"
+    r"furniture|fixtures|leasehold|software|vehicles|machinery|right-of-use|operating|leases?|"
+    r"finance|intangibles?|goodwill|computer|office|construction|net|total|other)\b"
+)
 
 
 # a table introduced as one segment's or the parent company's figures ("The following table

@@ -248,7 +248,10 @@ def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str |
             if column is None:
                 return "fiscal year not the column's"
             printed = f"{column[0]} {column[1]}, {period}"
-            tie = rf"fiscal(?: year)? {m.group('year')}\W.{{0,80}}?{printed}|{printed}.{{0,12}}?fiscal(?: year)? {m.group('year')}\b"
+            # no other fiscal year named between ("Fiscal 2024 ends February 1, 2025; fiscal
+            # 2023 ended February 3, 2024" ties fiscal 2023, not 2024, to February 3, 2024)
+            between = r"(?:(?!fiscal(?: year)? (?:19|20)\d\d|(?:19|20)\d\d).)"
+            tie = rf"fiscal(?: year)? {m.group('year')}\W{between}{{0,80}}?{printed}|{printed}{between}{{0,12}}?fiscal(?: year)? {m.group('year')}\b"
             if not re.search(tie, _prose(path).lower().replace(" ,", ",")):
                 return "fiscal year not the column's"
             continue
