@@ -92,3 +92,17 @@ def test_asset_classes_of_a_flow_table_are_not_claimed_as_balances() -> None:
     span, now needs its measure said; these rows give no claim."""
     assert not [c for c in _built("BURL") if c["relevant_context"] == [256]]
     assert [c for c in _built("BURL") if c["relevant_context"] == [174]]  # others still do
+
+
+def test_rows_under_a_denominator_heading_are_no_amounts() -> None:
+    """IRDM 65 (fix-round hand check): "Dilutive effect of stock options decreased by $325
+    thousand" of rows under "Denominator:" in an EPS table, which are thousands of shares."""
+    assert not [c for c in _built("IRDM") if c["cells"][0]["row"].startswith("Dilutive effect of")]
+    row = "Dilutive effect of stock options"
+    claim = {
+        "statement": f"{row} decreased by $361 thousand from 2023 to 2024, for the three months ended March 31.",
+        "entailment_label": True, "kind": "change", "relevant_context": [65],
+        "cells": [{"row": row, "period": "2023", "value": "698"},
+                  {"row": row, "period": "2024", "value": "337"}],
+    }  # fmt: skip
+    assert self_check(claim, _path("IRDM")).reason == "share count for an amount"

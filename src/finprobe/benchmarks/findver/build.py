@@ -425,6 +425,8 @@ def table_facts(
         # a row that repeats the table's title ("Income tax provision" of "SCHEDULE OF
         # INCOME TAX PROVISION") is its grand total, in no section
         heading = "" if repeats_title(label, named_as) else section_heading(table, r)
+        if re.match(r"(?i)denominator\b", heading):
+            continue  # "Dilutive effect of stock options" under "Denominator:": shares, not $
         rows[label] = Row(label, r, cells, unit, scale, heading, needs)
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"

@@ -359,6 +359,10 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         return (
             "share count for an amount"  # the row's own cells show "$" (REBN's shares for service)
         )
+    if "$" in statement and any(
+        _section(table, at).startswith("denominator") for _, _, at in cited
+    ):
+        return "share count for an amount"  # IRDM's "Dilutive effect of stock options" under "Denominator:"
     if not _sections_hold(statement, claim, table):
         return "bracketed section is not the row's"
     if _change_line_unnamed(statement, claim, table):
