@@ -202,7 +202,7 @@ def test_refuted_claims_keep_the_form_of_true_ones(small_build: list[dict]) -> N
 def test_self_check_fails_claims_read_against_other_evidence(
     small_build: list[dict], tmp_path: Path
 ) -> None:
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     report = _report(tmp_path)
     for r in small_build[:30]:
@@ -269,7 +269,7 @@ def test_a_table_that_lost_its_caption_is_not_read_as_whole_dollars(tmp_path: Pa
 
 
 def test_per_share_rows_never_take_the_table_scale(tmp_path: Path) -> None:
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     table = "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Net loss per Company’s common share | $ (0.53) | $ (0.71) |"
     report = _report(tmp_path, table=table)
@@ -298,7 +298,7 @@ def _built(tmp_path: Path, report: Path, seeds: int = 20) -> list[dict]:
 def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None:
     """A negative EBITDA (3,130) -> (4,044) is no expense: its size is not what "increased"
     means, so it gets no change claim, and a lookup says "negative"; costs keep their size."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     table = (
         "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Cost of revenue | (3,000) | (2,500) |\n"
@@ -341,7 +341,7 @@ def test_a_signed_measure_negative_throughout_is_no_cost(tmp_path: Path) -> None
 
 def test_an_expense_that_names_income_or_profit_is_a_cost(tmp_path: Path) -> None:
     """The signed-measure test reads the label's head: these are costs that grow by size."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     interest, sharing = "Interest expense, net of interest income", "Profit sharing expense"
     table = (
@@ -366,7 +366,7 @@ def test_an_expense_that_names_income_or_profit_is_a_cost(tmp_path: Path) -> Non
 
 def test_income_before_income_taxes_is_signed_for_builder_and_self_check(tmp_path: Path) -> None:
     """A pre-tax loss (850) | (717): "income" not directly followed by "tax" is signed."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     table = (
         "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n"
@@ -431,7 +431,7 @@ def test_a_row_that_names_no_metric_is_no_subject(tmp_path: Path) -> None:
 
 def test_a_share_count_named_after_a_per_share_figure_is_a_count(tmp_path: Path) -> None:
     """ "Denominator for basic net loss per share" counts shares: never "$... per share"."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     table = (
         "| | 2023 | 2022 |\n| Net loss | (5,000) | (4,000) |\n"
@@ -462,7 +462,7 @@ def test_a_share_count_named_after_a_per_share_figure_is_a_count(tmp_path: Path)
 
 def test_shares_in_thousands_unless_the_caption_excepts_share_counts(tmp_path: Path) -> None:
     """ "(In thousands, except per common share amounts)": share counts are in thousands."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     row = "Diluted weighted average shares outstanding"
     table = (
@@ -487,7 +487,7 @@ def test_shares_in_thousands_unless_the_caption_excepts_share_counts(tmp_path: P
 
 def test_a_price_per_share_is_no_share_count(tmp_path: Path) -> None:
     """ "Weighted average price per share of shares repurchased" is a price, not a count."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     row = "Weighted average price per share of shares repurchased"
     table = (
@@ -516,7 +516,7 @@ def test_a_second_table_in_the_same_entry_is_not_read_under_the_first_header(
     tmp_path: Path,
 ) -> None:
     """A maturity schedule (2024 | 2025 | Total) below a 2023/2022 table in one entry."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     table = (
         "| | 2023 | 2022 |\n| Revenue | 5,000 | 4,000 |\n| Cost of revenue | 3,000 | 2,500 |\n"
@@ -556,7 +556,7 @@ _NEGATIVE_ROWS = (
 def test_rows_negative_in_both_periods_change_in_their_own_words(tmp_path: Path) -> None:
     """A loss narrows or widens, cash used and a decrease in cash grow by their size, each
     with its refuted counterpart, and every one passes the independent self-check."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     report = _report(tmp_path, table=_NEGATIVE_ROWS)
     built = _built(tmp_path, report, seeds=40)
@@ -590,7 +590,7 @@ def test_rows_negative_in_both_periods_change_in_their_own_words(tmp_path: Path)
 def test_self_check_refuses_a_negative_row_named_as_a_gain(tmp_path: Path) -> None:
     """Read again from the file, (850) <- (1,000) under "Net income (loss)" is a loss that
     narrowed: said of income, or widened, or "narrowed" of no loss, it does not hold."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     report = _report(tmp_path, table=_NEGATIVE_ROWS)
 
@@ -628,7 +628,7 @@ def test_net_loss_and_cash_used_on_a_real_report() -> None:
     session-8 builder stated "Net loss widened by $3,146 thousand" as the company's; no
     claim cites it now, and the self-check refuses it (entry 101 shows another figure).
     Each built claim on those rows holds by the self-check, read again from the report."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     report = SHARED / "data/findver/reports/CHCI-2024-03-21_10-K.json.gz"
     doc = load_findver_report(report)
@@ -668,7 +668,7 @@ def test_hand_check_defects_of_session_7(tmp_path: Path) -> None:
     """Found in the session-7 draw of 20: a quarter "ended December 2023" said as "ended
     December 20"; an amount "used to compute ... loss per share" said "per share"; a
     perturbed decrease of 120%; an adjustment row ("Less: Current portion") as a subject."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     row = "Net loss used to compute basic and diluted loss per share"
     table = (
@@ -754,7 +754,7 @@ def test_a_physical_volume_is_no_money(tmp_path: Path) -> None:
     """Boise Cascade's "I-joists (1,000 equivalent lineal feet) decreased by $90 thousand":
     a volume under a table with "$" in it; the builder skips such rows, and the self-check
     refuses a money figure on them."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     row = "I-joists (1,000 equivalent lineal feet)"
     table = (
@@ -803,7 +803,7 @@ def test_signed_measures_in_headings_and_variant_wording_are_not_read_by_size(
     "Operating income (loss)" as a heading, were read by size ("was $1,010" of (1,010));
     the builder names them as cash used or says "negative", and the self-check refuses the
     size reading on its own criterion and a subject that does not name the cited row."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     report = _report(tmp_path, table=_SIGNED_HEADINGS)
     rows = [r for r in _built(tmp_path, report, seeds=40) if r["relevant_context"] == [1]]
@@ -835,7 +835,7 @@ def test_signed_measures_in_headings_and_variant_wording_are_not_read_by_size(
 def test_review_11_claims_on_real_reports_are_refused_and_not_built() -> None:
     """The review's cited claims (QRTEA, ASIX, GOOG, CNSL, SDSYA): the self-check refuses
     each, read again from the report file, and the builder no longer makes them."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     reports = SHARED / "data/findver/reports"
     cited = {
@@ -889,7 +889,7 @@ def test_review_11_claims_on_real_reports_are_refused_and_not_built() -> None:
 def test_a_second_table_whose_header_has_no_years_ends_the_first(tmp_path: Path) -> None:
     """Review 11, finding 2 (CNSL): a roll-forward with columns "Obligations | Instruments |
     Total" below a 2023/2022 table is not read under 2023/2022, by builder or self-check."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     table = (
         "| | 2023 | 2022 |\n| Restricted stock | $ 4,506 | $ 5,296 |\n"
@@ -913,7 +913,7 @@ def test_a_second_table_whose_header_has_no_years_ends_the_first(tmp_path: Path)
 def test_a_direction_flip_never_says_a_decrease_over_100_percent(tmp_path: Path) -> None:
     """Review 11, finding 3: a row that grew by 250% flipped to "decreased by 250.00%" gives
     its refuted label away: not built, and refused by the self-check."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     table = (
         "| | 2023 | 2022 |\n| Revenue | $ 5,000 | $ 4,000 |\n"
@@ -939,8 +939,9 @@ def test_negative_rows_without_a_cost_or_outflow_name_get_no_change_claim(
     """Review 11, finding 4: "Free cash flow", "Working capital" and a receivable's change
     under "Changes in operating assets and liabilities", negative in both periods, have no
     safe size reading: no change claim; a cost keeps one."""
+    from findver_cells import self_check
+
     from finprobe.benchmarks.findver.names import negative_name
-    from finprobe.benchmarks.findver.selfcheck import self_check
 
     table = (
         "| | 2023 | 2022 |\n| Revenue | $ 5,000 | $ 4,000 |\n"
@@ -976,7 +977,7 @@ def test_a_report_without_a_scale_takes_the_one_its_per_share_figures_show(
     """ZOM-like: no scale anywhere, prose quoting "$33,638" as if dollars; a loss of $(0.03)
     per share on 978 million shares is $29-34 million, so the table is in thousands, for the
     builder and (by its own reading) the self-check."""
-    from finprobe.benchmarks.findver.selfcheck import self_check
+    from findver_cells import self_check
 
     table = (
         "| | 2023 | 2022 |\n| Revenue | $ 25,182 | $ 18,900 |\n| Net loss | (33,638) | (17,860) |\n"

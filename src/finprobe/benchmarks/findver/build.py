@@ -16,7 +16,8 @@ per-share row keeps its own unit. For rows shown negative in both periods
 and losses "narrowed / widened"; a cash row whose only direction word is "used in" gives
 its outflow by size ("Net cash used in investing activities was $79,728"). A change between
 balances at dates under a year apart names the dates ("from December 31, 2023 to March
-31, 2024"), not the years. A report that states no scale is read in the
+31, 2024"), not the years; a balance is "at March 31, 2024" and a fiscal year ending early
+in the next calendar year is named as the report names it ("fiscal 2023"; see ``periods``). A report that states no scale is read in the
 scale its per-share figures (or its prose quotes) show; where they show none,
 only per-share figures, percentage changes and shares are claimed. A row whose
 label another table of the report shows with another figure for the same period
@@ -44,16 +45,19 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.benchmarks.findver.names import (
+    CASH_TOTAL,
+    CHANGES_HEADING,
+    CLASSIFIED,
     DEFERRED_TAX,
     FOOTNOTE,
     GENERIC_LABEL,
     LOSS,
     MEASURE,
     OPPOSITE,
+    PARENT_ROW,
     PART_OF_BUSINESS,
     PROSE_SCALE,
     TOTAL,
-    balance_dates,
     direction_word,
     mark_ambiguous,
     proper_name,
@@ -62,6 +66,16 @@ from finprobe.benchmarks.findver.names import (
     row_negative_name,
     section_heading,
     table_scope,
+)
+from finprobe.benchmarks.findver.periods import (
+    MONTHS_ENDED,
+    balance_at,
+    balance_dates,
+    caption_like,
+    fiscal_names,
+    fiscal_years,
+    span_of,
+    stated_span,
 )
 from finprobe.errors import InputError
 from finprobe.inputs import collect_inputs
@@ -165,7 +179,8 @@ class Row:
         """The row as a claim names it: a bare label ("United States") keeps its heading,
         and so does a label that needs it to say what it measures."""
         short = len(self.label.split()) <= 3 and not TOTAL.search(self.label)
-        if self.heading and (short or self.needs):
+        change_line = CHANGES_HEADING.match(self.heading) and not CASH_TOTAL.match(self.label)
+        if self.heading and (short or self.needs or change_line):
             return f"{self.label} ({self.heading})"
         return self.label
 
@@ -175,7 +190,7 @@ class Row:
         nor does a label that needs a heading it lacks."""
         if _ADJUSTMENT.match(self.label):
             return False  # "Less: Current portion": an adjustment to the rows around it
-        if self.needs == "segment" or self.ambiguous:
+        if self.needs in ("segment", "asset class") or self.ambiguous:
             return False  # which segment's sales? whose net loss? the table does not say
         if self.needs == "measure" and not MEASURE.search(self.heading):
             return False
@@ -207,59 +222,30 @@ class TableFacts:
     span: str = ""  # "three months ended March 31" when the columns are not whole years
     scope: str = ""  # "the B2B segment", "the parent company": whose figures, when not the group's
     dates: dict[str, str] = field(default_factory=dict)  # year -> "March 31, 2024" (balances)
+    # year -> how a single-period claim names the column: "at March 31, 2024" (a balance),
+    # "in fiscal 2023" (the report's name for the year ended February 3, 2024)
+    at: dict[str, str] = field(default_factory=dict)
+    fiscal: dict[str, str] = field(default_factory=dict)  # year -> "fiscal 2023", for changes
+    average: bool = False  # "Average Balance | Interest | Yield": averages, not balances
 
     def when(self, end: str = ".") -> str:
         """The sentence's end, naming the span of a quarter's columns."""
         return f", for the {self.span}{end}" if self.span else end
 
+    def on(self, year: str) -> str:
+        """A single period as a claim names it: "in 2024", "at March 31, 2024", "in fiscal 2023"."""
+        return self.at.get(year, f"in {year}")
 
-def caption_like(line: str) -> bool:
-    """A title or a lead-in sentence ("The components of deferred taxes consist of the
-    following:"), not a paragraph of prose that happens to mention a quarter or a tax."""
-    words = len(line.split())
-    return 0 < words <= 15 or (words <= 40 and line.rstrip().endswith(":"))
+    def said(self, year: str) -> str:
+        """A period in an explanation, as the claim names it: "for 2024", "for fiscal 2023",
+        "at March 31, 2024"."""
+        on = self.on(year)
+        return on if on.startswith("at ") else "for " + on.removeprefix("in ")
 
-
-_WHOLE_YEAR = re.compile(
-    r"(?i)\b(?:years?|twelve\s+months|12\s+months|fiscal\s+years?)\s+ended\b|\bfiscal\s+year\b"
-)
-_MONTH_DAY = re.compile(
-    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-)
-_MONTHS_ENDED = re.compile(
-    r"(?i)\b(three\s+months|six\s+months|nine\s+months|(?:fiscal\s+)?quarter)\s*ended\s*"
-    r"((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
-)  # "ended March 31", "ended December" (of "December 2023"), never "December 20"(23)
-
-
-def _span(match: re.Match[str]) -> str:
-    return f"{' '.join(match.group(1).lower().split())} ended {match.group(2)}"
-
-
-def _stated_span(table: Any) -> str:
-    """The span the header or the lead-in line states when the year columns' own labels do
-    not ("Fiscal Quarter Ended December 31," over "2023 | 2022"; "... for the six months
-    ended December 31, 2023 and 2022:"); "" if none or more than one."""
-    header = " ".join(" ".join(row) for row in table.cells[: table.header_rows])
-    if _WHOLE_YEAR.search(header):
-        return ""  # "Year Ended December 31,": whatever the prose above says of a quarter
-    days = {" ".join(d.lower().split()) for d in _MONTH_DAY.findall(header)}
-    if len(days) > 1 and not re.search(r"(?i)\bended\b|\bmonths\b", header):
-        return ""  # "March 31 2024 | December 31 2023": balances at two dates, no span
-    lines = [ln.strip() for ln in (table.pre_text or "").splitlines() if ln.strip()]
-    lead = [ln for ln in lines[-1:] if caption_like(ln)]  # never a paragraph of prose
-    found = {_span(m) for m in _MONTHS_ENDED.finditer(header + "\n" + "\n".join(lead))}
-    if not found:  # "Period Ended January 31, | Three Months": the two halves apart
-        months = set(re.findall(r"(?i)\b(three|six|nine)\s+months\b", header))
-        ended = _ENDED.findall(header)
-        if len({m.lower() for m in months}) == 1 and len(set(ended)) == 1:
-            found = {f"{months.pop().lower()} months ended {ended[0]}"}
-    return found.pop() if len(found) == 1 else ""
-
-
-_ENDED = re.compile(
-    r"(?i)\bended\s+((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?(?:\s+\d{1,2}\b)?)"
-)
+    def called(self, year: str) -> str:
+        """A period in "from X to Y": "2024", "March 31, 2024" (balances under a year apart),
+        "fiscal 2023"."""
+        return self.dates.get(year) or self.fiscal.get(year) or year
 
 
 def _percent_column(table: Any, c: int) -> bool:
@@ -310,8 +296,31 @@ _SCHEDULE = re.compile(r"(?i)\bthereafter\b|\bremainder\s+of\b|\bbeyond\b")
 _NOT_APPLICABLE = re.compile(r"(?i)^\(?(?:n/?a|n/?m|nil|none|not\s+\w+)\)?\*?$")
 
 
+def _sub_columns(table: Any) -> bool:
+    """Several figure columns under each year ("2023" over "Pre-tax | Tax impact | Net of
+    tax", twice): the lowest header row repeats words that are not a percentage or change,
+    of which there are two or more; which column is the year's figure, nothing says."""
+    heads = [
+        str(table.cells[table.header_rows - 1][c]).strip()
+        for c in range(table.header_cols, table.n_cols)
+    ]
+    words = [
+        h
+        for h in heads
+        if _COLUMN_WORDS.search(h) and not _YEAR.search(h) and not _RATE_HEAD.search(h)
+    ]
+    return len(set(words)) >= 2 and len(words) > len(set(words))
+
+
+_AVERAGE_BALANCE = re.compile(r"(?i)\baverage\s+(?:daily\s+)?(?:balances?|outstanding)\b")
+_RATE_HEAD = re.compile(r"(?i)%|\bpercent|\bchange\b|\bvariance\b")
+
+
 def table_facts(
-    table: Any, report_states_scale: bool = False, basis: Decimal | None = None
+    table: Any,
+    report_states_scale: bool = False,
+    basis: Decimal | None = None,
+    fiscal: dict[str, str] | None = None,
 ) -> TableFacts | None:
     """Rows of numbers under year columns, or None when the table has no such shape.
 
@@ -320,7 +329,8 @@ def table_facts(
     when the report states no scale anywhere (``report_states_scale`` False: else
     the table lost its own caption); with no basis established (a hotel REIT's
     "Total debt | 3,377,028", no scale stated anywhere) money rows are kept unscaled,
-    for percentage changes and shares only.
+    for percentage changes and shares only. ``fiscal``: the report's own names of its
+    fiscal years by end date (``periods.fiscal_years``).
     """
     if table.header_rows < 1 or len(table.cells) < 3:
         return None
@@ -338,10 +348,10 @@ def table_facts(
             return None  # two columns of one year (quarter and year to date, segments): ambiguous
         columns[c] = years[0]
         headers[years[0]] = label
-        if m := _MONTHS_ENDED.search(label):
-            spans.add(_span(m))
+        if m := MONTHS_ENDED.search(label):
+            spans.add(span_of(m))
     periods = sorted(set(columns.values()), reverse=True)
-    if len(periods) < 2 or len(spans) > 1:
+    if len(periods) < 2 or len(spans) > 1 or _sub_columns(table):
         return None
     header = " ".join(table.column_label(c) for c in range(table.header_cols, table.n_cols))
     if _SCHEDULE.search(header):
@@ -362,9 +372,15 @@ def table_facts(
         + header_lines
     )
     scope = table_scope(table.pre_text or "")
+    if not scope and any(PARENT_ROW.match(label) for label in labels):
+        scope = "the parent company"  # "Equity in undistributed income of subsidiaries"
     lead = [ln for ln in pre_lines if ln.strip()][-2:]
     if PART_OF_BUSINESS.search("\n".join(lead)):
         return None  # "operations outside of its insurance segment": whose, unnamed
+    if _AVERAGE_BALANCE.search(" ".join(header_lines)):
+        return None  # "Average Balance | Yield": averages over the year, said as balances
+    if CLASSIFIED.search("\n".join(lead)):
+        return None  # "Current assets | 5.0": where the titled securities sit, not current assets
     # the table's name: its header and the short lines just before it (a title, not prose)
     named_as = " ".join([ln for ln in pre_lines if 0 < len(ln.split()) <= 15][-2:] + header_lines)
     rows: dict[str, Row] = {}
@@ -409,6 +425,8 @@ def table_facts(
         # a row that repeats the table's title ("Income tax provision" of "SCHEDULE OF
         # INCOME TAX PROVISION") is its grand total, in no section
         heading = "" if repeats_title(label, named_as) else section_heading(table, r)
+        if re.match(r"(?i)denominator\b", heading):
+            continue  # "Dilutive effect of stock options" under "Denominator:": shares, not $
         rows[label] = Row(label, r, cells, unit, scale, heading, needs)
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"
@@ -429,10 +447,27 @@ def table_facts(
         return None
     evidence_id = table.source_id if table.source_id is not None else table.id
     facts = TableFacts(table.id, str(evidence_id), periods, rows, dollars, scale_source)
-    facts.span = next(iter(spans), "") or _stated_span(table)
+    facts.span = next(iter(spans), "") or stated_span(table)
     facts.scope = scope
+    facts.average = bool(re.search(r"(?i)\baverage\b", " ".join(header_lines)))
     if not facts.span:
-        facts.dates = balance_dates({p: headers[p] for p in periods[:2]}, " ".join(header_lines))
+        columns_named = {p: headers[p] for p in periods[:2]}
+        head = " ".join(header_lines)
+        captions = "\n".join(
+            ln for ln in [x.strip() for x in pre_lines if x.strip()][-2:] if caption_like(ln)
+        )
+        facts.dates = balance_dates(columns_named, head)
+        # the lines just before the table, short or long ("STATEMENTS OF OPERATIONS ... FOR THE
+        # YEARS ENDED DECEMBER 31, 2023, 2022 AND 2021" is no caption by length)
+        near = "\n".join(
+            ln for ln in [x.strip() for x in pre_lines if x.strip()][-3:] if len(ln.split()) <= 40
+        )
+        balances = balance_at(columns_named, head, near, tuple(labels))
+        facts.at = {y: f"at {d}" for y, d in balances.items()}
+        if not balances:
+            named = fiscal_names(columns_named, head + "\n" + captions, fiscal or {})
+            facts.fiscal = named
+            facts.at = {y: f"in {n}" for y, n in named.items()}
     facts.totals = _totals(table, facts, periods)
     return facts
 
@@ -535,7 +570,8 @@ class BuiltClaim:
         for i, (row, period) in enumerate(self.cited, 1):
             cell = row.cells[period]
             lines.append(
-                f"{i}. Table {self.facts.evidence_id}{note} reports {row.label} of {cell.text} for {period}."
+                f"{i}. Table {self.facts.evidence_id}{note} reports {row.label} of {cell.text} "
+                f"{self.facts.said(period)}."
             )
         lines.append("Reasoning:")
         lines += [f"Step {i}: {step}" for i, step in enumerate(self.steps, 1)]
@@ -543,7 +579,12 @@ class BuiltClaim:
         return "\n".join(lines)
 
     def cells(self) -> list[dict[str, str]]:
-        return [{"row": row.label, "period": period} for row, period in self.cited]
+        # the figure as the table means it (sign, dash 0; scale not applied), for the
+        # self-check to hold against its own reading of the cell
+        return [
+            {"row": row.label, "period": period, "value": str(row.cells[period].value)}
+            for row, period in self.cited
+        ]
 
 
 def _perturbed(
@@ -622,10 +663,10 @@ def _lookup(
             return None
     decimals = cell.decimals
     said = stated_value(facts, stated_row, value, decimals)
-    statement = f"{subj}{_name(row_name(stated_row))} was {said} in {new}{facts.when()}"
+    statement = f"{subj}{_name(row_name(stated_row))} was {said} {facts.on(new)}{facts.when()}"
     truth = stated_row.cells[new]
     steps = [
-        f"The claim gives {said} for {stated_row.label} in {new}; the table shows {truth.text}, "
+        f"The claim gives {said} for {stated_row.label} {facts.on(new)}; the table shows {truth.text}, "
         f"that is {stated_value(facts, stated_row, truth.value, truth.decimals)}.",
         "The figures agree." if not refute else "The figures do not agree.",
     ]
@@ -685,14 +726,14 @@ def _change(
     figure = f"{_digits(value, 2)}%" if pct else amount(facts, row, value, decimals)
     statement = (
         f"{subj}{_name(subject)} {said_direction} by {figure} from "
-        f"{facts.dates.get(old, old)} to {facts.dates.get(new, new)}{facts.when()}"
+        f"{facts.called(old)} to {facts.called(new)}{facts.when()}"
     )
     size = "amount"
     if row.negative:
         size = _name(subject) if subject != row.name else "amount's size"
     truth = f"{_digits(true_value, 2)}%" if pct else amount(facts, row, true_value, decimals)
     steps = [
-        f"The table shows {a.text} for {new} and {b.text} for {old}: the {size} went from "
+        f"The table shows {a.text} {facts.said(new)} and {b.text} {facts.said(old)}: the {size} went from "
         f"{amount(facts, row, size_old, shown)} to {amount(facts, row, size_new, shown)}.",
         f"So it {direction} by {truth}.",
         f"The claim says it {said_direction} by {figure}, which "
@@ -732,14 +773,16 @@ def _ratio(
             )
         value = got
     of = f" for {company}" if company else ""
+    if name and facts.on(period).startswith("at "):
+        return None  # a margin is of a period's flows, never "at December 31, 2023"
     if name:
-        statement = f"In {period}{facts.when(',')} the {name}{of} ({_name(part.name)} over {_name(whole.name)}) was {value}%."
+        statement = f"{facts.on(period)}{facts.when(',')} the {name}{of} ({_name(part.name)} over {_name(whole.name)}) was {value}%."
         kind = "margin"
     else:
-        statement = f"In {period}{facts.when(',')} {_name(part.name)} made up {value}% of {_name(whole.name)}{of}."
+        statement = f"{facts.on(period)}{facts.when(',')} {_name(part.name)} made up {value}% of {_name(whole.name)}{of}."
         kind = "share"
     steps = [
-        f"{part.label} is {part.cells[period].text} and {whole.label} is {whole.cells[period].text} in {period}.",
+        f"{part.label} is {part.cells[period].text} and {whole.label} is {whole.cells[period].text} {facts.on(period)}.",
         f"{part.cells[period].text} / {whole.cells[period].text} = {share}%.",
         f"The claim says {value}%, which {'matches' if not refute else 'does not match'}.",
     ]
@@ -814,68 +857,6 @@ def _claims_from_table(
     return out
 
 
-# "$2,817,340" in prose, no scale word after it: a figure quoted in whole dollars
-_WHOLE_DOLLARS = re.compile(
-    r"\$\s?(\d{1,3}(?:,\d{3})+)(?![\d,]|\.\d)(?!\s*(?:thousand|million|billion))"
-)
-_TABLE_FIGURE = re.compile(r"(?<![\d,.])\d{1,3}(?:,\d{3})+(?![\d,]|\.\d)")
-
-
-def _prose_quotes_whole_dollars(doc: Any) -> bool:
-    """Does the report's prose quote, in whole dollars, a figure of 10,000 or more that
-    one of its tables shows? Then its tables are in whole dollars; a report whose prose
-    says "$93.7 million" of a table's 93,712 is in thousands."""
-    quoted = {m.group(1) for p in doc.paragraphs for m in _WHOLE_DOLLARS.finditer(p.text)} - {
-        f"{n:,}" for n in range(1000, 10_000)
-    }
-    if not quoted:
-        return False
-    shown = {
-        m.group() for t in doc.tables for row in t.cells for x in row
-        for m in _TABLE_FIGURE.finditer(str(x))
-    }  # fmt: skip
-    return bool(quoted & shown)
-
-
-_NET_RESULT = re.compile(
-    r"(?i)^net\s+(?:income|loss|earnings)(?:\s*\(\s*loss\s*\))?"
-    r"(?:\s+attributable\s+to\s+[\w\s’']+)?$"
-)
-
-
-def report_basis(doc: Any) -> Decimal | None:
-    """The scale of a report that states none: per-share figures fix it, since earnings per
-    share times weighted shares is the net result in dollars (ZOM: a loss of $(0.03) on
-    978 million shares is $33.6 million, so "Net loss | (33,638)" is in thousands); without
-    that, whole dollars when the prose quotes table figures so ("$2,817,340"); else None."""
-    ratios = []
-    for table in doc.tables:
-        facts = table_facts(table, False, Decimal(1))
-        if facts is None:
-            continue
-        rows = list(facts.rows.values())
-        net = next((r for r in rows if _NET_RESULT.match(r.label) and r.unit == "money"), None)
-        eps = next((r for r in rows if r.unit == "per_share"), None)
-        shares = next((r for r in rows if r.unit == "count" and _SHARE_COUNT.search(r.label)), None)
-        if not (net and eps and shares):
-            continue
-        new = facts.periods[0]
-        n, e, c = (abs(r.cells[new].value) for r in (net, eps, shares))
-        # "(0.03)": within 20%, far from 1,000x; a share count under 100,000 may itself be
-        # in thousands, which would make thousands read as dollars
-        if n and e >= Decimal("0.01") and c >= 100_000:
-            ratios.append(e * c / n)
-    # the nearest scale within a decade (EPS of one share class times one class's shares
-    # gives 0.2-0.6 of the net result); disagreeing or unplaced ratios say nothing
-    nearest = {next((s for s in _BASES if s / 10 < r < s * 10), None) for r in ratios}
-    if len(nearest) == 1 and None not in nearest:
-        return nearest.pop()
-    return Decimal(1) if _prose_quotes_whole_dollars(doc) else None
-
-
-_BASES = (Decimal(1), Decimal(1000), Decimal(1_000_000))
-
-
 def build_claims_for_document(
     doc: Any, report_name: str, seed: int = 0, per_table: int = 2, max_tables: int = 8
 ) -> list[dict[str, Any]]:
@@ -889,11 +870,14 @@ def build_claims_for_document(
     states_scale = any(t.scale != 1 for t in doc.tables) or any(
         PROSE_SCALE.search(p.text) for p in doc.paragraphs
     )
+    from finprobe.benchmarks.findver.basis import report_basis  # it reads tables by table_facts
+
     basis = None if states_scale else report_basis(doc)
+    fiscal = fiscal_years([p.text for p in doc.paragraphs] + [t.pre_text or "" for t in doc.tables])
     filed = re.search(r"-((?:19|20)\d\d)-\d\d-\d\d_", report_name)
     all_facts = [
         f
-        for f in (table_facts(t, states_scale, basis) for t in doc.tables)
+        for f in (table_facts(t, states_scale, basis, fiscal) for t in doc.tables)
         if f is not None and not (filed and f.periods[0] > filed.group(1))
     ]  # a year after the filing's is a maturity or a forecast, not a period reported
     mark_ambiguous(all_facts)

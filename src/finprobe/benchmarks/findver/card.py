@@ -76,11 +76,24 @@ def data_card(
             "dropped": sum(failed.values()),
             "dropped_by_reason": dict(failed.most_common()),
             "dropped_by_kind": dict(sorted(dropped_by_kind.items())),
+            # the builder's cited figure is not the self-check's own reading of the cell (a
+            # claim that passed every other check), by label: always shown, zero or not
+            "cited_figure_mismatch": {
+                lab: sum(
+                    1
+                    for c, ch in zip(built, checks, strict=True)
+                    if ch.reason in _FIGURE_REASONS and label(c) == lab
+                )
+                for lab in ("entailed", "refuted")
+            },
         },
     }
     if probe:
         card["claim_only_probe"] = claim_only_probe(claims)
     return card
+
+
+_FIGURE_REASONS = ("cited figure is not the cell's", "cited figure not given")
 
 
 def card_lines(card: dict[str, Any]) -> list[str]:
@@ -94,6 +107,11 @@ def card_lines(card: dict[str, Any]) -> list[str]:
         f"self-check: {check['passed']} of {check['checked']} passed, {check['dropped']} dropped"
         + (f" ({check['dropped_by_reason']})" if check["dropped"] else ""),
     ]
+    if "cited_figure_mismatch" in check:
+        lines.append(
+            "cited figure is not the self-check's reading of the cell (dropped): "
+            + ", ".join(f"{k} {n}" for k, n in check["cited_figure_mismatch"].items())
+        )
     if probe := card.get("claim_only_probe"):
         acc = probe.get("accuracy")
         lines.append(

@@ -8,7 +8,6 @@ claim making), which imports these names from here.
 from __future__ import annotations
 
 import re
-from datetime import date
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
@@ -71,6 +70,7 @@ MEASURE = re.compile(
     r"impairments?|write-?\w+|purchases?|acquisitions?|repurchases?|bookings|backlog|"
     r"securities|contracts?|intangibles?|buildings?|land|improvements|furniture|"
     r"construction|fund(?:s|ing)?|spending|outlays?|eps|per\s+share|s?g&a|r&d|s&m|"
+    r"administrative|due\s+(?:to|from)|credit|"
     r"net|total|comprehensive|financing|investing)\b"
 )
 
@@ -98,9 +98,23 @@ def row_needs(label: str, caption: str, scope: str) -> str:
         return "segment"
     if DEFERRED_TAX.search(caption) and not re.search(r"(?i)\b(?:deferred|tax(?:es)?)\b", label):
         return "deferred tax"  # "Net operating loss carryforwards": the tax asset on them
-    if proper_name(plain) and not MEASURE.search(plain):
+    if not MEASURE.search(plain):
+        # "Viator", "Other specialty" (net written premiums by line, the measure in the
+        # lead-in and the header only), "Video services" (revenue by service)
         return "measure"
+    if _OVER_A_SPAN.search(caption) and not MEASURE.search(_ASSET_CLASS.sub(" ", plain)):
+        # "Other assets", "Operating lease assets" under "Asset Categories | Fiscal Years
+        # Ended": an impairment (or additions) by asset class, said as if the balance
+        return "asset class"
     return ""
+
+
+_OVER_A_SPAN = re.compile(r"(?i)\b(?:years?|months|weeks|quarters?)\s+ended\b")
+_ASSET_CLASS = re.compile(
+    r"(?i)\b(?:assets?|equipment|improvements?|property|properties|land|buildings?|"
+    r"furniture|fixtures|leasehold|software|vehicles|machinery|right-of-use|operating|leases?|"
+    r"finance|intangibles?|goodwill|computer|office|construction|net|total|other)\b"
+)
 
 
 # a table introduced as one segment's or the parent company's figures ("The following table
@@ -110,6 +124,32 @@ _SEGMENT_INTRO = re.compile(
     r"|^\s*((?:[A-Z0-9][\w&.'’-]*\s+){1,4})Segment Results\s*$",
     re.M,
 )
+
+
+_SEGMENT_TITLE = re.compile(r"\b([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)?)\s+Segment\b(?!s)")
+
+
+# words that describe segments rather than name one: "Single Reportable Segment",
+# "Business Segment Information", "Each Segment", "Geographic Segment Data"
+_GENERIC_SEGMENT_WORDS = {
+    "reportable", "operating", "business", "geographic", "geographical", "single", "each",
+    "total", "one", "our", "other", "all", "information", "data", "reporting", "results",
+    "the", "a", "an", "by", "per", "significant", "primary", "principal", "two", "three",
+    "four", "multiple", "combined", "consolidated", "new", "sole", "selected", "summary",
+    "summarized",
+}  # fmt: skip
+_SEGMENT_TOPIC = re.compile(r"(?i)^\s*(?:information|data|reporting|results|disclosures?)\b")
+
+
+def generic_segment(name: str) -> bool:
+    """Does a capitalised name before "Segment" describe segments ("Single Reportable",
+    "Business", "Each") rather than name one ("Delta Group", "Americas RAC")?"""
+    words = re.findall(r"[a-z]+", name.lower())
+    return (
+        not words
+        or any(w in _GENERIC_SEGMENT_WORDS for w in words)
+        or bool(GENERIC_LABEL.fullmatch(name))
+    )
 
 
 _PARENT_ONLY = re.compile(r"(?i)\bparent(?:\s+holding)?\s+(?:company\s+)?only\b")
@@ -140,6 +180,28 @@ PART_OF_BUSINESS = re.compile(
 )
 
 
+# a table of where the titled item sits in the balance sheet ("Marketable equity securities
+# ... are included in the accompanying condensed consolidated balance sheets as shown below";
+# "... and related balance sheet classification of the Company's hedge contracts"): its rows
+# ("Current assets | 5.0") are classifications, the measure is in the title only
+CLASSIFIED = re.compile(
+    r"(?i)\b(?:included|classified|recorded|reflected|presented)\s+(?:with)?in\s+(?:the\s+)?"
+    r"(?:accompanying\s+)?(?:condensed\s+)?(?:consolidated\s+)?balance\s+sheets?\b"
+    r"|\bbalance\s+sheet\s+(?:classification|location|line\s+items?)\b"
+)
+
+
+# a line only a parent company's own statements show: "Equity in undistributed income of
+# subsidiaries", "Dividends received from subsidiaries", "Investment in bank subsidiary"
+# (CASS's condensed statement of income, whose title does not say "parent")
+PARENT_ROW = re.compile(
+    r"(?i)^\W*(?:equity\s+in\s+(?:the\s+)?(?:undistributed\s+|net\s+)*(?:income|earnings|"
+    r"loss(?:es)?|\(loss\)|income\s*\(loss\))[^|]{0,30}?\s+of\s+(?:the\s+)?(?:bank\s+)?subsidiar"
+    r"|(?:cash\s+)?dividends?\s+(?:received\s+)?from\s+(?:the\s+)?(?:bank\s+)?subsidiar"
+    r"|investments?\s+in\s+(?:the\s+)?(?:bank\s+)?subsidiar)"
+)
+
+
 def table_scope(pre_text: str) -> str:
     """Whose figures the table holds, when its title or lead-in sentence (the last lines
     before it) says: "the B2B segment", "the parent company", "Alterola"; "" for the group's
@@ -160,12 +222,22 @@ def table_scope(pre_text: str) -> str:
         and proper_name(lines[-1])
     ):
         return f"the {lines[-1]} segment"
+    # a title naming one segment throughout ("Reconciliation of ... Delta Group Segment Gross
+    # Margin and Delta Group Segment Operating Income to ...")
+    titled = {
+        m.group(1)
+        for ln in lines[-3:]
+        for m in _SEGMENT_TITLE.finditer(ln)
+        if not _SEGMENT_TOPIC.search(ln[m.end() :][:20])  # "Segment Information": a topic
+    }
+    if len(titled) == 1 and not generic_segment(name := titled.pop()):
+        return f"the {name} segment"
     found = [(m.group(1) or m.group(2)).strip() for m in _SEGMENT_INTRO.finditer(lead)]
     mentions = re.findall(r"(?i)\bsegments?\b", lead)
     names = set(found)
     if len(names) == 1 and len(found) == len(mentions):  # every "segment" is that one segment
         name = names.pop()
-        if not GENERIC_LABEL.fullmatch(name):
+        if not generic_segment(name):
             return f"the {name} segment"
     return ""
 
@@ -251,7 +323,8 @@ _CASH_PROVIDED = re.compile(
 # a loss or an outflow; anything else (a receivable's change, "Free cash flow", "Working
 # capital", "Investing activities" under a signed heading) has no safe size reading
 _OUTFLOW_NAME = re.compile(
-    r"(?i)\b(?:loss(?:es)?|expenses?|costs?|charges?|used\s+(?:in|for)|paid|payments?|"
+    r"(?i)\b(?:loss(?:es)?|expenses?|costs?|charges?|used\s+(?:in|for)|(?:re)?paid|payments?|"
+    r"repurchased|redeemed|"
     r"purchases?|acquisitions?|outflows?|deficit|impairments?|amorti[sz]ation|depreciation|"
     r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
     r"withdrawals?|treasury|deductions?|write-?(?:offs?|downs?)|capital\s+expenditures?)\b"
@@ -328,11 +401,28 @@ def _signed_heading(heading: str) -> bool:
     )
 
 
+# a cash payment named as one ("Payments on the Term Loan", "Payment of deferred financing
+# fees", "Long-term debt repaid or repurchased", "Dividends paid"): an outflow under a
+# signed heading ("Cash flows from financing activities:") is still an outflow, said by its
+# size, never "was negative $4,063 thousand"
+_PAID_OUT = re.compile(
+    r"(?i)^(?:(?:re)?payments?|purchases?|repurchases?|redemptions?|distributions?|"
+    r"dividends?|acquisitions?|withdrawals?)\s+(?:of|on|for|to|under)\b"
+    r"|(?<![-\w])(?:paid|repaid|repurchased|redeemed)\b(?!-)"
+)  # not "Additional paid-in capital", "Pre-paid expenses"
+_INFLOW = re.compile(r"(?i)^\W*proceeds\b")  # "Proceeds from notes repaid by customers": cash in
+
+
 def row_negative_name(row: Row) -> tuple[str, bool] | None:
     """``negative_name`` of the row, read with its heading: under a signed heading only a
     label that itself names an expense or a loss keeps its size reading."""
     signed_heading = bool(row.heading) and _signed_heading(row.heading)
-    own_word = EXPENSE.search(row.label) or LOSS.search(row.label) or cash_used_label(row.label)
+    own_word = (
+        EXPENSE.search(row.label)
+        or LOSS.search(row.label)
+        or cash_used_label(row.label)
+        or (_PAID_OUT.search(row.label) and not _INFLOW.match(row.label))
+    )
     if signed_heading and not own_word:
         return None
     return negative_name(row.label)
@@ -373,6 +463,8 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
         return " ".join(FOOTNOTE.sub("", label).lower().split())
 
     def span(f: TableFacts) -> str:  # its length: "ended December" and "December 30" alike
+        if any(at.startswith("at ") for at in f.at.values()):
+            return "balance"  # a balance is no rival to a year's flow (a working-capital change)
         return f.span.split(" ended")[0].replace("fiscal ", "").replace("quarter", "three months")
 
     def size(row: Row, cell: Cell) -> tuple[Decimal, Decimal]:
@@ -380,7 +472,7 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
 
     shown: dict[tuple[str, str, str], list[tuple[str, tuple[Decimal, Decimal]]]] = {}
     for f in all_facts:
-        if not f.scope:
+        if not f.scope and not f.average:  # averages over a year are no rival to a balance
             for row in f.rows.values():
                 for period, cell in row.cells.items():
                     at = (key(row.label), period, span(f))
@@ -392,38 +484,14 @@ def mark_ambiguous(all_facts: list[TableFacts]) -> None:
             row.ambiguous = any(
                 t != f.table_id and not _same_figure(size(row, cell), other)
                 for period, cell in row.cells.items()
-                for t, other in shown[(key(row.label), period, span(f))]
+                for t, other in shown.get((key(row.label), period, span(f)), [])
             )
 
 
-_MONTHS = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-)  # fmt: skip
-_DAY = re.compile(
-    r"(?i)\b((?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*)\.?\s+(\d{1,2})\b"
-)
-_SPAN_WORDS = re.compile(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b")
+# "Changes in operating assets and liabilities:": the rows under it are changes, which a
+# claim must say ("Accounts payable and accrued expenses increased by $125,194" reads as
+# the balance sheet's)
+CHANGES_HEADING = re.compile(r"(?i)^(?:net\s+)?(?:changes?\s+in|\(?increase\)?|\(?decrease\)?)\b")
 
 
-def balance_dates(labels: dict[str, str], header: str) -> dict[str, str]:
-    """Year -> "March 31, 2024" for columns of balances at dates less than a year apart
-    ("March 31, 2024 | December 31, 2023" in a 10-Q): "from 2023 to 2024" would read as a
-    year over year. {} when the columns are spans, a year apart or not each one date."""
-    if _SPAN_WORDS.search(header):
-        return {}
-    found: dict[str, tuple[date, str]] = {}
-    for year, label in labels.items():
-        days = _DAY.findall(label)
-        if len(days) != 1 or days[0][0].lower() not in _MONTHS:
-            return {}  # none, two, or "Dec. 31": only a full month name is named back
-        month, day = days[0]
-        try:
-            when = date(int(year), _MONTHS.index(month.lower()) + 1, int(day))
-        except ValueError:
-            return {}
-        found[year] = (when, f"{month.capitalize()} {int(day)}, {year}")
-    years = sorted(found, reverse=True)
-    if len(years) < 2 or (found[years[0]][0] - found[years[1]][0]).days >= 330:
-        return {}
-    return {y: text for y, (_, text) in found.items()}
+CASH_TOTAL = re.compile(r"(?i)^(?:total\b|(?:net\s+)?cash\b)")  # a result, not a change line

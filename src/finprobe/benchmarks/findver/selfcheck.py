@@ -18,7 +18,13 @@ apart ("March 31, 2024 | December 31, 2023") names those dates as the header pri
 figures or whole-dollar quotes, or its amounts and share counts fail. A claim's "for the
 three months ended ..." must be the period its table's header (or caption line) states,
 and a cited row whose label another table of the report shows with another figure for
-the same year fails unless the claim names a scope its table states. An entailed claim must hold on
+the same year fails unless the claim names a scope its table states. Each period the claim
+names must be its column as the report names it (a balance "at March 31, 2024", a fiscal
+year ending early in the next year not by that year, "fiscal 2023" only where the prose ties
+that name to the column's date); an outflow is never "negative"; a segment named in the
+table's title is named in the claim; a classification table ("included in the balance
+sheets as shown below") and a working-capital change line worded as the balance fail. An
+entailed claim must hold on
 those cells; a refuted one must fail. Anything it cannot read fails the check: a
 claim that cannot be confirmed is dropped, never kept on trust.
 """
@@ -26,178 +32,58 @@ claim that cannot be confirmed is dropped, never kept on trust.
 from __future__ import annotations
 
 import functools
-import gzip
-import json
 import re
-from dataclasses import dataclass, field
-from datetime import date
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-_INVISIBLE = re.compile(r"[\u200b\u200c\u200d\ufeff]")
-_YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
-_FIGURE = re.compile(
-    r"\(\s*\$?\s*(?P<neg>[\d,]*\.?\d+)\s*\)\s*%?"  # (1,234)  ( 1,234 )  (12)%
-    r"|(?P<minus>[-−–]\s*)?\$?\s*(?P<pos>\d[\d,]*(?:\.\d+)?)\s*%?"  # 1,234  -5  $ 3.2  12%
-    r"|(?<![\w.])(?P<dash>[—–−-]{1,3})(?![\w.])"  # a dash alone: zero
+from finprobe.benchmarks.findver.selfcheck_read import (
+    _MARK,
+    _WORD_SCALE,
+    _captions,
+    _cell,
+    _clean,
+    _dec,
+    _prose,
+    _RawTable,
+    _read_entry,
+    _report_entries,
+    _row_values,
 )
-_MARK = re.compile(r"(?:\s*(?:\((?:\d{1,2}|[a-z]|\*+)\)|\*+))+\s*$")  # footnotes after a label
+from finprobe.benchmarks.findver.selfcheck_wording import (
+    _comparable,
+    _dates_problem,
+    _period_problem,
+    _segment_name_problem,
+    _span_problem,
+    _table_lengths,
+    _title_scope_problem,
+)
+
 _PER_SHARE_ROW = re.compile(r"(?i)\bper\b[^,;]{0,30}?\b(?:share|unit)s?\b|\bEPS\b")
 _COUNT_ROW = re.compile(
     r"(?i)\bdenominator\b|\bweighted[- ]average\b[^,;]{0,40}\bshares\b|\bshares used\b"
 )
 # a price, value or cost per share is an amount, whatever shares the label also names
 _PRICED_ROW = re.compile(r"(?i)\b(?:price|value|cost)s?\b[^|]*?\bper\b[^,;]{0,30}?\bshares?\b")
-_MONTH_DAY = re.compile(
-    r"(?i)\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+\d{1,2}\b"
-)
-_SCALE = re.compile(
-    r"(?i)\bin\s+(?:u\.?s\.?\s+)?(?:\$\s*)?(thousands|millions|billions)\b|\(\s*\$?\s*(000s?|thousands|millions|billions)"
-)
-_SCALES = {
-    "thousand": Decimal(10**3),
-    "million": Decimal(10**6),
-    "billion": Decimal(10**9),
-    "000": Decimal(10**3),
-}
-_WORD_SCALE = {
-    "": Decimal(1),
-    "thousand": Decimal(10**3),
-    "million": Decimal(10**6),
-    "billion": Decimal(10**9),
-}
 _NUM = r"([\d,]+(?:\.\d+)?)"
+# a period as a claim names it: "2024", "fiscal 2023", "the fiscal year ended February 3,
+# 2024", "March 31, 2024"
+_WHEN = r"(?:fiscal |the fiscal year ended (?:[A-Z][a-z]+ \d{1,2}), )?"
 _LOOKUP = re.compile(
-    rf" was (negative |a loss of )?\$?{_NUM}(?: (thousand|million|billion))?(?: shares| per share)? in (\d{{4}})(?:,| \(| for|\.$)"
+    rf" was (negative |a loss of )?\$?{_NUM}(?: (thousand|million|billion))?(?: shares| per share)? (?:in {_WHEN}|at [A-Z][a-z]+ \d{{1,2}}, )(\d{{4}})(?:,| \(| for|\.$)"
 )
 _CHANGE = re.compile(
-    rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from (?:(?P<day1>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y1>\d{{4}}) to (?:(?P<day2>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y2>\d{{4}})(?:,| \(| for|\.$)"
+    rf" (increased|decreased|widened|narrowed) by \$?{_NUM}(%)?(?: (thousand|million|billion))?(?: shares| per share)? from {_WHEN}(?:(?P<day1>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y1>\d{{4}}) to {_WHEN}(?:(?P<day2>[A-Z][a-z]+ \d{{1,2}}), )?(?P<y2>\d{{4}})(?:,| \(| for|\.$)"
 )
 _SHARE = re.compile(rf"(?: made up |\) was ){_NUM}%")
-_HEADER_WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 @dataclass(frozen=True)
 class CheckResult:
     passed: bool
     reason: str  # "ok", or why it failed
-
-
-def _clean(text: str) -> str:
-    return " ".join(_INVISIBLE.sub("", text).replace("\xa0", " ").split())
-
-
-def _figures(text: str) -> list[Decimal]:
-    """The figures in a row's value cells, left to right."""
-    out = []
-    for m in _FIGURE.finditer(text):
-        if m.group().rstrip().endswith("%"):
-            continue  # percentage columns ("% of total", "% change"): never a cited cell
-        if m.group("dash"):
-            out.append(Decimal(0))
-            continue
-        raw = m.group("neg") or m.group("pos")
-        try:
-            value = Decimal(raw.replace(",", ""))
-        except InvalidOperation:
-            continue
-        out.append(-value if m.group("neg") or m.group("minus") else value)
-    return out
-
-
-@dataclass
-class _RawTable:
-    rows: list[tuple[str, list[Decimal]]]  # label, figures
-    years: list[str]  # the header's years, left to right
-    scale: Decimal
-    shares_unscaled: bool = False  # "(in thousands, except share data)"
-    scale_stated: bool = False  # found in the header or the text before the table
-    # every pipe line, header included: (label, shows figures or "$"), and each row's line
-    lines: list[tuple[str, bool]] = field(default_factory=list)
-    row_lines: list[int] = field(default_factory=list)
-    title: str = ""  # the caption lines just before the table (no prose) and its header lines
-    header: str = ""  # the header lines alone
-    prose: str = ""  # the entry's text before the table
-    dollar_rows: list[bool] = field(default_factory=list)  # per row: its cells show "$"
-
-
-@functools.lru_cache(maxsize=8)
-def _report_entries(path: str, mtime_ns: int, size: int) -> list[dict[str, Any]]:
-    # One read per report file (a build checks claims report by report); the file's
-    # stamp is in the key so an edited file is read again.
-    raw = Path(path).read_bytes()
-    data: Any = json.loads(gzip.decompress(raw) if raw[:2] == b"\x1f\x8b" else raw)
-    return list(data.get("context") or [])
-
-
-def _read_entry(report: Path, evidence_id: str) -> _RawTable | None:
-    stat = report.stat()
-    entries = _report_entries(str(report), stat.st_mtime_ns, stat.st_size)
-    at = next((i for i, e in enumerate(entries) if str(e.get("id")) == evidence_id), None)
-    if at is None:
-        return None
-    text = str(entries[at]["context"])
-    lines = [line for line in text.splitlines() if line.strip().startswith("|")]
-    # the scale sits in the header, in prose just before the table (same entry), or in
-    # the entry before
-    first_pipe = text.find("\n|") + 1 if not text.lstrip().startswith("|") else 0
-    prose = text[:first_pipe][-400:]
-    before = str(entries[at - 1]["context"])[-400:] if at else ""
-    header_text = " ".join(lines[:6])
-    found = _SCALE.search(header_text) or _SCALE.search(prose) or _SCALE.search(before)
-    scale = Decimal(1)
-    # the clause around the scale: does it except share counts ("except share and per
-    # share data"; "except per share data" does not)?
-    clause = found.string[found.start() :][:120].split(")")[0] if found else ""
-    unscaled = bool(re.search(r"(?i)\bexcept\b(?:(?!\bper\b).)*?\bshares?\b", clause))
-    if found:
-        word = (found.group(1) or found.group(2)).lower().rstrip("s")
-        scale = _SCALES.get(word, Decimal(1))
-    rows: list[tuple[str, list[Decimal]]] = []
-    years: list[str] = []
-    body = False
-    seen: list[tuple[str, bool]] = []
-    row_lines: list[int] = []
-    dollar_rows: list[bool] = []
-    for line in lines:
-        cells = [_clean(c) for c in line.strip().strip("|").split("|")]
-        label, rest = cells[0], " ".join(c for c in cells[1:] if c)
-        line_years = _YEAR.findall(" ".join(cells))  # a header's first cell may hold a year
-        figures = _figures(rest)
-        no_figures = not _figures(_YEAR.sub(" ", _MONTH_DAY.sub(" ", rest)))
-        if not body and no_figures:
-            if len(line_years) > len(years):
-                years = line_years
-            seen.append((label, "$" in rest))
-            continue
-        if body and no_figures and len(_YEAR.findall(rest)) >= 2:
-            break  # another table's header in the same entry: its rows are not under ours
-        if body and no_figures and any(_HEADER_WORD.search(c) for c in cells[1:]):
-            break  # ... also one without years ("Obligations | Instruments | Total")
-        if figures:
-            body = True
-        row_lines.append(len(seen))
-        seen.append((label, bool(figures) or "$" in rest))
-        rows.append((label, figures))
-        dollar_rows.append("$" in rest)
-    header = " ".join(lines[: len(seen) - len(rows)])
-    title = "\n".join(_captions(text[:first_pipe]) + [header])
-    return _RawTable(
-        rows, years, scale, unscaled, found is not None, seen, row_lines, title, header,
-        text[:first_pipe], dollar_rows,
-    )  # fmt: skip
-
-
-def _captions(prose: str) -> list[str]:
-    """The last two lines before the table that are a title (a few words) or a lead-in
-    ending in a colon; a paragraph that mentions a quarter or a deferred tax is neither."""
-    out = []
-    for line in [_clean(ln) for ln in prose.splitlines() if ln.strip()][-2:]:
-        n = len(line.split())
-        if n <= 15 or (n <= 40 and line.endswith(":")):
-            out.append(line)
-    return out
 
 
 # ----------------------------------------------------------------------------- the claim's words
@@ -227,6 +113,27 @@ def _section(table: _RawTable, row: int) -> str:
         if not shows and label:
             return label.rstrip(":").strip().lower()
     return ""
+
+
+def _change_line_unnamed(statement: str, claim: dict[str, Any], table: _RawTable) -> bool:
+    """A row in a "Changes in operating assets and liabilities" section is a change of the
+    balance, not the balance: a claim on it must say so ("change", "increase", "decrease"
+    in its subject)."""
+    subject = re.split(r" was | (?:increased|decreased|widened|narrowed) by | made up ", statement)[
+        0
+    ]
+    if re.search(r"(?i)\bchanges?\b|\bincrease\b|\bdecrease\b", subject):
+        return False
+    for c in claim.get("cells") or []:
+        want = _clean(c["row"]).lower()
+        if re.match(r"(?:total\b|(?:net\s+)?cash\b)", want):
+            continue  # "Net cash used in operating activities": the section's result, not a change line
+        for i, (lb, _) in enumerate(table.rows):
+            if _MARK.sub("", lb).lower() == want and re.match(
+                r"(?:net\s+)?(?:changes?\s+in|\(?increase\)?|\(?decrease\)?)\b", _section(table, i)
+            ):
+                return True
+    return False
 
 
 def _groups(text: str) -> list[str]:
@@ -268,17 +175,20 @@ _MEASURE_NOUN = re.compile(
     r"shares|borrowings?|notes|loans?|deposits?|investments?|propert\w+|equipment|"
     r"obligations?|payments?|proceeds|expenditures?|charges?|benefits?|accru\w+|deferred|"
     r"leases?|purchases?|net|total|operating|financing|investing|eps|per\s+share|"
-    r"s?g&a|r&d|s&m)(?!\w)"
+    r"s?g&a|r&d|s&m|administrative|due\s+(?:to|from)|credit|research|development|"
+    r"advertising|marketing|insurance|rent|royalt\w+|wages|salaries|payroll|securities|"
+    r"contracts?|land|buildings?|improvements|furniture|construction|funds?|funding|units|"
+    r"prices?|bookings|backlog|acquisitions?|impairments?|write-?\w+|commissions?|premiums?|"
+    r"claims|contributions?|distributions?|provisions?|spending|outlays?|intangibles?|"
+    r"comprehensive|repurchases?|repayments?|redemptions?|withdrawals?|"
+    r"used|paid|repaid|repurchased|issuances?)(?!\w)"
 )
 
 
 def _names_a_measure(subject: str) -> bool:
-    """A lower-case word in the subject (a phrase, not a name) or a measure noun."""
-    subject = subject.split("'s ", 1)[-1]
-    if _MEASURE_NOUN.search(subject):
-        return True
-    words = [w for w in re.findall(r"[A-Za-z][\w’'-]*", subject) if len(w) > 3]
-    return any(w[0].islower() for w in words[1:]) or (bool(words) and words[0][0].islower())
+    """A measure noun in the subject (its label or a heading it quotes): "Other specialty"
+    (net written premiums by line), "Video services" (revenue by service) name none."""
+    return bool(_MEASURE_NOUN.search(subject.split("'s ", 1)[-1]))
 
 
 # ----------------------------------------------------------------------------- report basis
@@ -288,17 +198,6 @@ _WEIGHTED_ROW = re.compile(r"(?i)\bweighted\b.*\bshares\b")
 _DOLLARS_IN_PROSE = re.compile(
     r"\$\s?(\d{1,3}(?:,\d{3}){1,})(?![\d,]|\.\d)(?!\s*(?:thousand|million|billion))"
 )
-
-
-@functools.lru_cache(maxsize=8)
-def _prose(path: str) -> str:
-    report = Path(path)
-    stat = report.stat()
-    entries = _report_entries(path, stat.st_mtime_ns, stat.st_size)
-    return _clean(" ".join(
-        ln for e in entries for ln in str(e.get("context") or "").splitlines()
-        if not ln.strip().startswith("|")
-    ))  # fmt: skip
 
 
 def _quoted(prose: str, dollars: Decimal) -> bool:
@@ -384,7 +283,8 @@ def _report_basis(path: str) -> Decimal | None:
 # out: a loss, a cost, cash used, a payment. This is judged from the statement's own
 # subject (the row's label and any heading it quotes), never from the builder's renaming.
 _GOES_OUT = re.compile(
-    r"(?i)\b(?:loss|losses|deficit|used|spent|paid|payments?|purchases?|acquisitions?|"
+    r"(?i)(?<!-)\b(?:loss|losses|deficit|used|spent|paid(?!-)|repaid|repurchased|redeemed|payments?|"
+    r"purchases?|acquisitions?|"
     r"expenses?|costs?|charges?|outflows?|decrease|depreciation|amortization|impairments?|"
     r"allowances?|dividends?|distributions?|repurchases?|repayments?|redemptions?|"
     r"withdrawals?|treasury|deductions?|write-?offs?|write-?downs?|expenditures?)\b"
@@ -393,7 +293,7 @@ _GOES_OUT = re.compile(
 _RUNS_BOTH_WAYS = re.compile(
     r"(?i)\b(?:(?:income|earnings|profits?)(?!(?:\s+[\w-]+)?\s+(?:tax|taxes|expenses?|costs?|charges?)\b)"
     r"|gains?|benefits?|provided|changes?|"
-    r"increase|ebitda|ebit|receivables?|flows?|working\s+capital)\b"
+    r"increase|ebitda|ebit|receivables?|flows?|working\s+capital|proceeds|pre-?paid)\b"
     r"|\(\s*(?:loss|losses|used|expense|cost)\s*\)"
 )
 
@@ -420,30 +320,6 @@ def _names_row(subject: str, label: str) -> bool:
     said = set(re.findall(r"[a-z0-9]+", _clean(subject).lower()))
     words = set(re.findall(r"[a-z0-9]+", _MARK.sub("", _clean(label)).lower())) - _SIGN_WORDS
     return words <= said
-
-
-def _dec(text: str) -> Decimal:
-    return Decimal(text.replace(",", ""))
-
-
-def _cell(table: _RawTable, label: str, period: str) -> tuple[Decimal, list[Decimal], int] | str:
-    """(the cited figure, the row's period figures, row position) or why it cannot be read."""
-    want = _clean(label).lower()
-    hits = [i for i, (lb, _) in enumerate(table.rows) if _MARK.sub("", lb).lower() == want]
-    if not hits:
-        return "row not found"
-    if len(hits) > 1:
-        return "row label repeated"
-    figures = table.rows[hits[0]][1]
-    if period not in table.years or len(figures) < len(table.years):
-        return "columns unreadable"
-    aligned = figures[: len(table.years)]
-    first = table.years.index(period)
-    return (
-        aligned[first],
-        [aligned[table.years.index(y)] for y in dict.fromkeys(table.years)],
-        hits[0],
-    )
 
 
 _MONEY_WORDS = re.compile(
@@ -483,8 +359,14 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         return (
             "share count for an amount"  # the row's own cells show "$" (REBN's shares for service)
         )
+    if "$" in statement and any(
+        _section(table, at).startswith("denominator") for _, _, at in cited
+    ):
+        return "share count for an amount"  # IRDM's "Dilutive effect of stock options" under "Denominator:"
     if not _sections_hold(statement, claim, table):
         return "bracketed section is not the row's"
+    if _change_line_unnamed(statement, claim, table):
+        return "a working-capital change read as a balance"
     per_share = bool(re.search(r"\d\)? per share\b", statement))  # the figure's unit
     counted = bool(re.search(r"\d(?: thousand| million| billion)? shares\b", statement))
     # share counts under "(in thousands, except share data)" are not in thousands
@@ -533,9 +415,12 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
             return "subject does not name the row"
         if problem := _subject_problem(statement[: m.start()], table):
             return problem
-        sign_ok = said_negative == (value < 0) or (
+        outflow = (
             value < 0 and not any(v > 0 for v in row) and _size_reading_ok(statement[: m.start()])
         )
+        if outflow and m.group(1) == "negative ":
+            return "an outflow said negative"  # "Payments on the Term Loan was negative $4,063"
+        sign_ok = said_negative == (value < 0) or outflow
         return stated == size and sign_ok
     if kind in ("change", "pct_change"):
         m = _CHANGE.search(statement)
@@ -589,50 +474,6 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
     return f"unknown kind {kind!r}"
 
 
-_MONTH_NAMES = (
-    "january", "february", "march", "april", "may", "june", "july", "august", "september",
-    "october", "november", "december",
-)  # fmt: skip
-_DATED = re.compile(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\s*,?\s*((?:19|20)\d\d)\b")
-
-
-def _dates_problem(m: re.Match[str], table: _RawTable) -> str | None:
-    """A change between balances at dates under a year apart ("March 31, 2024 | December 31,
-    2023") must name the dates, as the header prints them; "from 2023 to 2024" reads as a
-    year over year. Dates named on any other table fail too."""
-    header = _clean(table.header.replace("|", " "))
-    # "| March 31, | December 31, |" over "| 2024 | 2023 |": every date before every year,
-    # as many of each, paired in order; else each date with the year printed after it
-    days = list(re.finditer(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\b", header))
-    years = list(_YEAR.finditer(header))
-    if len(days) >= 2 and len(days) == len(years) and days[-1].end() < years[0].start():
-        pairs = zip(days, years, strict=True)
-        printed = {(d.group(1).lower(), int(d.group(2)), y.group()) for d, y in pairs}
-    else:
-        printed = {(mo.lower(), int(d), y) for mo, d, y in _DATED.findall(header)}
-    spans = re.search(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b", header)
-    by_year: dict[str, set[tuple[str, int]]] = {}
-    for mo, d, y in printed:
-        by_year.setdefault(y, set()).add((mo, d))
-    old, new = m.group("y1"), m.group("y2")
-    at = {y: next(iter(by_year[y])) for y in (old, new) if len(by_year.get(y, ())) == 1}
-    close = False
-    if not spans and len(at) == 2:
-        (mo1, d1), (mo2, d2) = at[old], at[new]
-        start = date(int(old), _MONTH_NAMES.index(mo1) + 1, d1)
-        close = (date(int(new), _MONTH_NAMES.index(mo2) + 1, d2) - start).days < 330
-    said = [m.group("day1"), m.group("day2")]
-    if not close:
-        return "dates named on columns not balances under a year apart" if any(said) else None
-    for day, year in zip(said, (old, new), strict=True):
-        if not day:
-            return "balance dates not named"
-        mo, d = day.split()
-        if (mo.lower(), int(d)) != at[year]:
-            return "named date is not the column's"
-    return None
-
-
 def _subject_problem(subject: str, table: _RawTable) -> str | None:
     """What the claim's subject fails to say of its row, or None."""
     plain = re.sub(r"\([^()]*(?:\([^()]*\))?[^()]*\)", " ", subject)  # brackets aside
@@ -644,6 +485,23 @@ def _subject_problem(subject: str, table: _RawTable) -> str | None:
         r"(?i)\b(?:deferred|tax\w*)\b", subject
     ):
         return "subject names no measure"  # "Net operating loss carryforwards" of a tax table
+    return None
+
+
+def _cited_values_problem(claim: dict[str, Any], table: _RawTable) -> str | None:
+    """For either label, each cited cell's figure as the builder read it must be this
+    module's own reading of that cell: a refuted claim built on a misread cell (a tax
+    effect read as the pre-tax amount) is wrong however its label falls."""
+    for c in claim.get("cells") or []:
+        got = _cell(table, c["row"], c["period"])
+        if isinstance(got, str):
+            return got
+        try:
+            given = Decimal(str(c["value"]))
+        except (KeyError, InvalidOperation):
+            return "cited figure not given"
+        if given != got[0]:
+            return "cited figure is not the cell's"
     return None
 
 
@@ -665,63 +523,51 @@ def self_check(claim: dict[str, Any], report: Path) -> CheckResult:
     holds = _holds({**claim, "report_path": str(report)}, table, basis)
     if isinstance(holds, str):
         return CheckResult(False, holds)
+    if problem := _period_problem(claim, table, str(report)):
+        return CheckResult(False, problem)
     if holds != claim["entailment_label"]:
         return CheckResult(
             False, "entailed claim does not hold" if holds is False else "refuted claim holds"
         )
+    if problem := _title_scope_problem(claim["statement"], table):
+        return CheckResult(False, problem)
+    if problem := _segment_name_problem(claim["statement"], str(report)):
+        return CheckResult(False, problem)
+    parent_lines = re.compile(
+        r"(?i)^\W*(?:equity in\b.*\bof (?:the )?(?:bank )?subsidiar|"
+        r"(?:cash )?dividends? (?:received )?from (?:the )?(?:bank )?subsidiar|"
+        r"investments? in (?:the )?(?:bank )?subsidiar)"
+    )
+    owner = re.match(r"(.{2,60}?)['’]s ", claim["statement"])
+    named = (
+        (owner and "parent" in owner.group(1).lower())
+        or re.search(r" for the parent company\b", claim["statement"])
+    )  # "The parent company's ...", "... made up 2.69% of total liabilities for the parent company."
+    if any(parent_lines.match(_clean(lb)) for lb, _ in table.rows) and not named:
+        return CheckResult(False, "a parent company's own statement not named")
+    lead = " ".join(_clean(ln) for ln in table.prose.splitlines()[-3:])
+    if re.search(r"(?i)\bbalance\s+sheets?\b", lead) and re.search(
+        r"(?i)\b(?:included|classified|recorded|reflected|presented)\b|\bclassification\b|\blocation\b",
+        lead,
+    ):
+        return CheckResult(False, "rows are where the titled item sits in the balance sheet")
+    if re.search(
+        r"(?i)\baverage\s+(?:daily\s+)?(?:balances?|outstanding)\b", table.header
+    ) and not re.search(r"(?i)\baverage\b", claim["statement"]):
+        return CheckResult(False, "an average stated as a balance")  # "Savings decreased by ..."
     if _told_otherwise(claim, table, report, str(evidence)):
         return CheckResult(False, "another table shows the row with another figure")
+    if problem := _cited_values_problem(claim, table):
+        return CheckResult(False, problem)  # last: a misread cell is counted apart
     return CheckResult(True, "ok")
-
-
-# ----------------------------------------------------------------------------- span and scope
-
-_CLAIM_SPAN = re.compile(
-    r"(?i)\bfor the (three months|six months|nine months|(?:fiscal )?quarter) ended (\w+)"
-)
-_LENGTHS = re.compile(
-    r"(?i)\b(three|six|nine|twelve)\s+months\b|\b(quarter)\b|\b(years?)\s+ended\b"
-)
-
-
-def _lengths(text: str) -> set[str]:
-    """The period lengths a header names: {"three"}, {"year"}, {"three", "nine"}."""
-    out = set()
-    for m in _LENGTHS.finditer(text):
-        word = (m.group(1) or m.group(2) or m.group(3)).lower()
-        out.add({"quarter": "three", "twelve": "year", "years": "year"}.get(word, word))
-    return out
-
-
-def _span_problem(statement: str, table: _RawTable) -> str | None:
-    """The claim's "for the three months ended March 31" must be what the table's header
-    or its caption line says; an annual table ("Year Ended December 31,") has no quarter."""
-    said = _CLAIM_SPAN.search(statement)
-    header = _clean(table.header)
-    if not said:
-        return None
-    length = _lengths(said.group(1)).pop()
-    stated = _lengths(header) or _lengths(" ".join(_captions(table.prose)))
-    if stated != {length}:
-        return "span is not the table's"
-    month = said.group(2).lower()[:3]
-    where = (header + " " + " ".join(_captions(table.prose))).lower()
-    # "EndedMarch 31" (cells run together): no word boundaries around the month
-    if not re.search(rf"ended[^|]{{0,40}}?{month}|{month}[a-z]*\.?\s*\d", where):
-        return "span is not the table's"
-    return None
-
-
-def _table_lengths(table: _RawTable) -> frozenset[str]:
-    """The period lengths of the table's header, or failing that of its caption lines."""
-    return frozenset(_lengths(_clean(table.header)) or _lengths(" ".join(_captions(table.prose))))
 
 
 def _key(label: str) -> str:
     return " ".join(_MARK.sub("", _clean(label)).lower().split())
 
 
-_Shown = tuple[str, Decimal, Decimal, frozenset[str]]  # entry, size, printed unit, lengths
+# entry, size, printed unit, lengths, whether its header says "average" (no rival then)
+_Shown = tuple[str, Decimal, Decimal, frozenset[str], bool]
 
 
 @functools.lru_cache(maxsize=8)
@@ -743,13 +589,20 @@ def _figures_by_row(path: str) -> dict[tuple[str, str], list[_Shown]]:
         ):
             continue  # "% of net sales | 2024 | 2023": 0.9 is no rival to $77,386 thousand
         lengths = _table_lengths(table)
+        # "Average Balance | Interest | Yield": averages over the year, no rival to a balance
+        average = bool(re.search(r"(?i)\baverage\b", table.header))
         if _PART.search(" ".join(_captions(table.prose)) + " " + table.header):
             continue  # a segment's, a pro forma or a subsidiary's figures: no rival to the group's
-        for label, figures in table.rows:
-            for year, value in zip(table.years, figures, strict=False):
+        for i, (label, figures) in enumerate(table.rows):
+            if table.layout is None:
+                pairs = list(zip(table.years, figures, strict=False))
+            else:  # other columns among the years: by position, if the row can be read
+                values = _row_values(table, i)
+                pairs = [] if isinstance(values, str) else list(values.items())
+            for year, value in pairs:
                 digit = Decimal(1).scaleb(int(value.as_tuple().exponent)) * table.scale
                 out.setdefault((_key(label), year), []).append(
-                    (str(entry.get("id")), abs(value) * table.scale, digit, lengths)
+                    (str(entry.get("id")), abs(value) * table.scale, digit, lengths, average)
                 )
     return out
 
@@ -787,11 +640,11 @@ def _told_otherwise(claim: dict[str, Any], table: _RawTable, report: Path, evide
     index = _figures_by_row(str(report))
     for c in claim.get("cells") or []:
         rows = index.get((_key(c["row"]), c["period"]), [])
-        here = [(v, u) for e, v, u, _ in rows if e == evidence]
-        for e, v, u, lengths in rows:
+        here = [(v, u) for e, v, u, _, _ in rows if e == evidence]
+        for e, v, u, lengths, average in rows:
             # an unstated length ("| 2023 | 2022 |" in a 10-K) may be a year's; a dash (0)
             # is no figure to disagree with
-            same = lengths == mine or {frozenset(), frozenset({"year"})} == {lengths, mine}
+            same = _comparable(lengths, mine) and not average
             if e != evidence and same and here and here[0][0] and v and not _alike(here[0], (v, u)):
                 return True
     return False
