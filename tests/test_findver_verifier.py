@@ -641,3 +641,33 @@ def test_the_length_prior_on_two_dev_claims_of_one_report() -> None:
     assert said["knowledge-val-185"] == ("refuted", "entailed")
     assert str(claims["knowledge-val-80"]["entailment_label"]) == "True"
     assert said["knowledge-val-80"] == ("entailed", "entailed")
+
+
+CASH_FLOWS = Passage(
+    "88",
+    "Cash flows (in thousands)\n"
+    "Years ended December 31, | 2023 | 2022\n"
+    "Net cash used in financing activities | ( 90,000 ) | ( 100,000 )\n"
+    "Net increase in cash and cash equivalents | 80,000 | 100,000",
+    "table",
+    0,
+)
+
+
+def test_a_derivation_combines_only_rows_the_claim_names_by_half_their_words() -> None:
+    # -20.00% is the change of "Net increase in cash and cash equivalents", a row that
+    # shares only "cash" with the claim: not the claim's line item (its own row moved 10%)
+    claim = "Net cash used in financing activities decreased by 20.00% from 2022 to 2023."
+    verdict = verify_claim(claim, [CASH_FLOWS])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "20.00%"
+    # the claim's own row: (90,000 - 100,000) / 100,000 = -10.00%
+    assert verify_claim(claim.replace("20.00%", "10.00%"), [CASH_FLOWS]).label == "entailed"
+    # the other row, named by the claim, still gives its change
+    assert (
+        verify_claim(
+            "The net increase in cash and cash equivalents fell by 20.00% from 2022 to 2023.",
+            [CASH_FLOWS],
+        ).label
+        == "entailed"
+    )

@@ -535,6 +535,9 @@ def _row_matches(figure: Figure, claim_terms: set[str] | None) -> bool:
 
 _LABEL_ALTERNATE = re.compile(r"\([^)]*\)")  # "Net income (loss)", "(used in)"
 _LABEL_GENERIC = {"total", "net"}  # "Total revenues" is the claim's "revenues"
+# the share of a row label's words a claim must use for the row to enter a derivation
+# (session 9; a direct cell needs one shared word, as before)
+_BOUND_SHARE = 0.5
 
 
 def _label_named(label: str, claim_terms: set[str]) -> int:
@@ -546,6 +549,16 @@ def _label_named(label: str, claim_terms: set[str]) -> int:
 
     terms = set(analyze(_LABEL_ALTERNATE.sub(" ", label), numbers=False)) - _LABEL_GENERIC
     return len(terms) if terms and terms <= claim_terms else 0
+
+
+def _label_share(label: str, claim_terms: set[str] | None) -> float:
+    """The share of a row label's own words (alternates and "total"/"net" aside) the claim uses."""
+    if not label or claim_terms is None:
+        return 1.0
+    from finprobe.retrieval import analyze
+
+    terms = set(analyze(_LABEL_ALTERNATE.sub(" ", label), numbers=False)) - _LABEL_GENERIC
+    return len(terms & claim_terms) / len(terms) if terms else 1.0
 
 
 def _grew(claim: ClaimNumber, a: Figure, b: Figure, rose: bool) -> bool | None:
@@ -656,6 +669,11 @@ def match_number(
         )
         # a zero, or a figure within the rounding tolerance, adds nothing to a derivation
         members = [m for m in members if m.value != 0 and _DIGIT.search(m.text)]
+        # a derived figure is the claim's only when its operands are the claim's line
+        # items: a row label the claim names by at least half its own words ("Net cash
+        # used in investing activities" is not "Net increase in cash and cash equivalents",
+        # which shares only "cash"). A single cell is read under the looser one-word test.
+        members = [m for m in members if _label_share(m.label, claim_terms) >= _BOUND_SHARE]
         if "like_with_like" in rules:  # a period's length is context, not an operand
             members = [m for m in members if not m.units & _PERIOD_UNITS]
         if len(members) < 2 or len(members) > 40:
