@@ -671,3 +671,45 @@ def test_a_derivation_combines_only_rows_the_claim_names_by_half_their_words() -
         ).label
         == "entailed"
     )
+
+
+LIABILITIES = Passage(
+    "129",
+    "Balance sheets\n"
+    "December 31, | 2023 | 2022\n"
+    "Total liabilities | $9,446,420 | $12,991,036\n"
+    "Total stockholders' equity | 4,120,518 | 3,877,100",
+    "table",
+    0,
+)
+SEGMENTS = Passage(
+    "82",
+    "Commercial Solutions accounted for about 50% of total revenues in fiscal 2024.",
+    "paragraph",
+    1,
+)
+DEBT = Passage(
+    "40",
+    "Interest expense was $7.4 million in 2023. Total debt was $37.8 million at December 31, 2023.",
+    "paragraph",
+    2,
+)
+
+
+def test_approximately_is_no_wider_than_the_evidence_allows() -> None:
+    # exact cells give -27.29%: "approximately 27.31%" states two decimals the cells deny
+    claim = "Total liabilities decreased by approximately 27.31% from 2022 to 2023."
+    verdict = verify_claim(claim, [LIABILITIES])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "27.31%"
+    assert verify_claim(claim.replace("27.31%", "27.3%"), [LIABILITIES]).label == "entailed"
+    assert verify_claim(claim.replace("27.31%", "27%"), [LIABILITIES]).label == "entailed"
+    # a rounder evidence figure cannot give a finer claim figure
+    share = "Commercial Solutions revenues were approximately {} of total revenues in fiscal 2024."
+    assert verify_claim(share.format("49.88%"), [SEGMENTS]).label == "refuted"
+    assert verify_claim(share.format("51%"), [SEGMENTS]).label == "entailed"
+    # operands rounded to $0.1 million carry their rounding into the rate: 7.4 / 37.8 is
+    # 19.58% +- 0.16, so "approximately 19.47%" holds and 19.0% does not
+    rate = "Interest expense was approximately {} of total debt in 2023."
+    assert verify_claim(rate.format("19.47%"), [DEBT]).label == "entailed"
+    assert verify_claim(rate.format("19.0%"), [DEBT]).label == "refuted"

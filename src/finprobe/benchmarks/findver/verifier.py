@@ -10,8 +10,12 @@ It ranks the evidence passages for the claim, then checks what can be checked:
   share or ratio of two figures from the same table row, the same table column,
   the same paragraph, or rows of one label in two tables. Derivations use only
   figures whose row label shares a word with the claim, never zeros, word numbers
-  ("one") or figures within the rounding tolerance; period lengths ("three months
-  ended") and small labels ("Tier 1") are context, not checked figures;
+  ("one") or figures within the rounding tolerance, and only rows the claim names by
+  at least half their words; period lengths ("three months ended") and small labels
+  ("Tier 1") are context, not checked figures. "Approximately" widens a claim figure
+  to 2% only against an evidence figure as fine as the claim's, and a derived one only
+  by the rounding of its operands' last digits ("approximately 27.31%" is not the
+  27.29% of two exact cells);
 - periods: a table figure must sit in a column whose year the claim names, when it
   names years and the column has one (a sentence's years are not used: they often
   date another event);
@@ -171,6 +175,7 @@ class Figure:
     signed: bool = True  # a change figure whose sign says which way the row moved
     units: frozenset[str] = frozenset()  # what the figure counts ("units", "months"), not $ or %
     scale: Decimal | None = None  # the table's stated scale ("in thousands"), if one
+    unit: Decimal = Decimal(0)  # one unit of its last written digit ("7.4": 0.1); 0 unknown
 
 
 def _pipe_rows(text: str) -> list[list[str]]:
@@ -246,6 +251,7 @@ def passage_figures(passage: Passage) -> list[Figure]:
                 frozenset(_YEAR.findall(sentence)),
                 span.text,
                 units=_counted(span),
+                unit=digit_unit(span),
             )
         )
     rows = _pipe_rows(passage.text)
@@ -320,6 +326,7 @@ def passage_figures(passage: Passage) -> list[Figure]:
                     negative_row,
                     signed,
                     _counted(span),
+                    unit=digit_unit(span),
                 )
             )
             figures.append(
@@ -335,6 +342,7 @@ def passage_figures(passage: Passage) -> list[Figure]:
                     negative_row,
                     signed,
                     _counted(span),
+                    unit=digit_unit(span),
                 )
             )
     stated = {m.lower() for m in _STATED_SCALE.findall(passage.text)}
@@ -402,6 +410,8 @@ class ClaimNumber:
     sized: bool = False  # "widened", "narrowed": the direction speaks of a size
     # derivations the claim's wording asks for: "change", "sum", "share", "ratio"
     operations: frozenset[str] = frozenset({"change", "sum", "share", "ratio"})
+    # "approximately": half the last written digit, before the 2% widening
+    exact: Decimal | None = None
 
 
 _OPERATION_CUES = {
@@ -467,6 +477,36 @@ def written_precision(span: NumberSpan) -> Decimal:
     return min(precision, scale) if scale >= 1 else precision
 
 
+def digit_unit(span: NumberSpan) -> Decimal:
+    """One unit of the last digit a figure writes, at its scale word: "7.4" 0.1,
+    "96,020" 1 (a table cell is exact to its last digit), "$0.3 million" 100,000."""
+    match = _MANTISSA.search(span.text)
+    if match is None:
+        return span.number.precision
+    mantissa = Decimal(match.group().replace(",", ""))
+    places = len(match.group().partition(".")[2])
+    scale = abs(span.number.value / mantissa) if mantissa else Decimal(1)
+    return Decimal(1).scaleb(-places) * scale
+
+
+def _approximate(
+    claim: ClaimNumber, result: Decimal, a: Figure, b: Figure, quotient: bool
+) -> Decimal:
+    """The tolerance of an "approximately" claim figure against one derived from a and b:
+    the rounding the operands' last digits carry into the result, not a flat 2%
+    ("approximately 27.31%" is not the 27.29% that exact cells give; "approximately
+    19.47%" may be $7.4 million over $37.8 million, which is 19.58% +- 0.16). A
+    quotient's result is a / b (x100 for rates); a sum's or difference's, a + b or a - b.
+    Never wider than the 2%: a "1" in a bullet row would carry any rate."""
+    if claim.exact is None:
+        return claim.tolerance
+    if quotient:
+        error = abs(result) * (a.unit / 2 / abs(a.value) + b.unit / 2 / abs(b.value))
+    else:
+        error = (a.unit + b.unit) / 2
+    return min(claim.tolerance, max(claim.exact, error))
+
+
 def claim_numbers(statement: str) -> list[ClaimNumber]:
     out = []
     years = frozenset(_YEAR.findall(statement))
@@ -484,7 +524,9 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
             continue  # "three months ended", "twelve months": the period, not a figure
         half = written_precision(span) / 2
         approx = bool(_APPROX.search(statement[: span.start]))
-        # exact figures: half the last written digit; "approximately": 2%
+        # exact figures: half the last written digit; "approximately": 2%, but only
+        # against evidence as fine as the claim, and a derived figure only within the
+        # rounding its operands carry (``_approximate``)
         relative = abs(value) * Decimal("0.02") if approx else Decimal(0)
         before = statement[max(0, span.start - 60) : span.start]
         up, down = bool(_UP.search(before)), bool(_DOWN.search(before))
@@ -499,6 +541,7 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
                 direction,
                 sized=sized,
                 operations=requested_operations(statement, span.start, span.end),
+                exact=half if approx else None,
             )
         )
     return out
@@ -610,7 +653,11 @@ def match_number(
         if not figure.group.startswith("text:") and not _years_ok(claim, figure.years):
             continue  # a sentence's years often date another event; a column's do not
         for scale in _scales(claim, figure, rules):
-            if _close(target, figure.value * scale, tol):
+            # "approximately" widens a figure only against evidence as fine as the claim:
+            # "approximately 49.88%" is not given by a "50%"
+            exact = claim.exact
+            coarser = exact is not None and 0 < figure.unit * scale > 2 * exact
+            if _close(target, figure.value * scale, exact if coarser and exact else tol):
                 note = (
                     f"{figure.text} gives {claim.span.text}"
                     if scale == 1
@@ -637,8 +684,6 @@ def match_number(
             return None, f"{figure.text} is a change the other way"
         agreeing = [(f, n) for f, n in changes if not against(f)]
         return (agreeing or direct)[0]
-    # a computed rate may be truncated rather than rounded: allow a full last digit
-    dtol = tol
     ops = claim.operations
     groups: dict[str, list[Figure]] = {}
     by_label: dict[str, list[Figure]] = {}
@@ -685,14 +730,16 @@ def match_number(
             if claim.percent:
                 if a.percent and b.percent:
                     points = a.value - b.value
-                    if by_period and "change" in ops and _close(target, points, tol):
+                    ptol = _approximate(claim, points, a, b, quotient=False)
+                    if by_period and "change" in ops and _close(target, points, ptol):
                         return a, f"{a.text} minus {b.text} is {points:.2f} percentage points"
                     continue
                 if a.percent or b.percent:
                     continue
                 if b.value != 0:
                     change = (a.value - b.value) / abs(b.value) * hundred
-                    if by_period and "change" in ops and _close(target, change, dtol):
+                    ctol = _approximate(claim, a.value / b.value * hundred, a, b, quotient=True)
+                    if by_period and "change" in ops and _close(target, change, ctol):
                         later = ordered(a, b)
                         if claim.direction and later is False:
                             continue  # the same pair read the other way round
@@ -704,14 +751,21 @@ def match_number(
                             continue
                         return a, f"the change from {b.text} to {a.text} is {change:.2f}%"
                     share = a.value / b.value * hundred
-                    if "share" in ops and _close(target, share, dtol):
+                    if "share" in ops and _close(
+                        target, share, _approximate(claim, share, a, b, quotient=True)
+                    ):
                         return a, f"{a.text} is {share:.2f}% of {b.text}"
                 continue
             for scale in _scales(claim, a, rules):
                 if min(abs(a.value), abs(b.value)) * scale <= tol:
                     continue
                 diff = (a.value - b.value) * scale
-                if by_period and "change" in ops and _close(target, diff, tol):
+                stol = (
+                    tol
+                    if claim.exact is None
+                    else min(tol, max(claim.exact, (a.unit + b.unit) / 2 * scale))
+                )
+                if by_period and "change" in ops and _close(target, diff, stol):
                     later = ordered(a, b)
                     if claim.direction and later is False:
                         continue
@@ -726,11 +780,11 @@ def match_number(
                         continue
                     return a, f"{a.text} minus {b.text} is {diff:,}"
                 total = (a.value + b.value) * scale
-                if "sum" in ops and not key.startswith("row:") and _close(target, total, tol):
+                if "sum" in ops and not key.startswith("row:") and _close(target, total, stol):
                     return a, f"{a.text} plus {b.text} is {total:,}"
             if "ratio" in ops and b.value != 0 and not claim.span.number.units - {"multiple"}:
                 ratio = a.value / b.value
-                if _close(target, ratio, dtol):
+                if _close(target, ratio, _approximate(claim, ratio, a, b, quotient=True)):
                     return a, f"{a.text} divided by {b.text} is {ratio:.2f}"
         # sums of a whole column or row segment
         if (
