@@ -713,3 +713,25 @@ def test_approximately_is_no_wider_than_the_evidence_allows() -> None:
     rate = "Interest expense was approximately {} of total debt in 2023."
     assert verify_claim(rate.format("19.47%"), [DEBT]).label == "entailed"
     assert verify_claim(rate.format("19.0%"), [DEBT]).label == "refuted"
+
+
+MARGINS = Passage(
+    "247",
+    "Gross margin was 44.0% in 2023 and 42.0% in 2022. Other income was $0.1 million in "
+    "2023, against interest expense of $3.9 million.",
+    "paragraph",
+    0,
+)
+
+
+def test_percentage_points_are_a_difference_of_two_rates() -> None:
+    # $0.1 million is 2.56% of $3.9 million, but "points" are a difference of rates:
+    # the margin moved 2.0 points
+    claim = "Gross margin increased by 2.6 percentage points from 2022 to 2023."
+    verdict = verify_claim(claim, [MARGINS])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "2.6 percentage points"
+    assert verify_claim(claim.replace("2.6", "2.0"), [MARGINS]).label == "entailed"
+    # a share of amounts is still one
+    share = "In 2023, other income was 2.6% of interest expense."
+    assert verify_claim(share, [MARGINS]).label == "entailed"

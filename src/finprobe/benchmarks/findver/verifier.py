@@ -412,6 +412,7 @@ class ClaimNumber:
     operations: frozenset[str] = frozenset({"change", "sum", "share", "ratio"})
     # "approximately": half the last written digit, before the 2% widening
     exact: Decimal | None = None
+    points: bool = False  # "percentage points", "% points": a difference of two rates
 
 
 _OPERATION_CUES = {
@@ -507,6 +508,9 @@ def _approximate(
     return min(claim.tolerance, max(claim.exact, error))
 
 
+_POINTS = re.compile(r"\s*(?:percentage\s+points?|points|pts|pp)\b", re.I)
+
+
 def claim_numbers(statement: str) -> list[ClaimNumber]:
     out = []
     years = frozenset(_YEAR.findall(statement))
@@ -542,6 +546,7 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
                 sized=sized,
                 operations=requested_operations(statement, span.start, span.end),
                 exact=half if approx else None,
+                points=bool(_POINTS.match(statement, span.end) or _POINTS.search(span.text)),
             )
         )
     return out
@@ -734,8 +739,8 @@ def match_number(
                     if by_period and "change" in ops and _close(target, points, ptol):
                         return a, f"{a.text} minus {b.text} is {points:.2f} percentage points"
                     continue
-                if a.percent or b.percent:
-                    continue
+                if a.percent or b.percent or claim.points:
+                    continue  # "2.6 percentage points" is a difference of two rates
                 if b.value != 0:
                     change = (a.value - b.value) / abs(b.value) * hundred
                     ctol = _approximate(claim, a.value / b.value * hundred, a, b, quotient=True)
