@@ -735,3 +735,25 @@ def test_percentage_points_are_a_difference_of_two_rates() -> None:
     # a share of amounts is still one
     share = "In 2023, other income was 2.6% of interest expense."
     assert verify_claim(share, [MARGINS]).label == "entailed"
+
+
+INCOME = Passage(
+    "151",
+    "Net income in fiscal 2022 was higher than in any prior fiscal year of the company.\n"
+    "Fiscal years | 2023 | 2022\n"
+    "Net income | $230,123 | $408,839",
+    "table",
+    0,
+)
+
+
+def test_a_rate_of_change_the_figures_give_outweighs_the_closest_sentence() -> None:
+    # (230,123 - 408,839) / 408,839 = -43.71%: the figures say "decrease"; the closest
+    # sentence's "higher" speaks of 2022 against earlier years
+    claim = "The percentage decrease in net income from fiscal 2022 to fiscal 2023 is 43.71%."
+    verdict = verify_claim(claim, [INCOME])
+    assert verdict.label == "entailed"
+    assert [c.kind for c in verdict.checks] == ["number"]
+    # without a figure that gives the rate, the wording check still speaks
+    vague = "The decrease in net income in fiscal 2022 came from lower sales in the year."
+    assert [c.kind for c in verify_claim(vague, [INCOME]).failed] == ["wording"]

@@ -51,8 +51,10 @@ from decimal import Decimal
 
 from finprobe.benchmarks.findver.wording import (
     _CHECKED_KINDS,
+    _DOWN_WORD,
     _SIZE_ROW,
     _SIZE_WORD,
+    _UP_WORD,
     Check,
     content_words,
     direction_checks,
@@ -824,6 +826,9 @@ def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\u2019", "'")).lower()
 
 
+_RATE_NOTE = re.compile(r"the change from .+ is (-)?[\d.]+%")
+
+
 def verify_claim(
     statement: str,
     passages: Sequence[Passage],
@@ -850,6 +855,7 @@ def verify_claim(
     # ones lack, but only under a row the claim names in full (a stronger anchor than
     # the one shared word a top passage's row needs)
     further: list[Figure] | None = None
+    moved: set[int] = set()  # signs of the rates of change that gave claim figures
     for claim in claim_numbers(statement):
         figure, note = match_number(claim, figures, claim_terms, rules)
         if figure is None:
@@ -864,6 +870,9 @@ def verify_claim(
                 found, found_note = match_number(claim, figures + further, claim_terms, rules)
                 if found is not None:
                     figure, note = found, found_note
+        rate = _RATE_NOTE.fullmatch(note) if figure is not None else None
+        if rate:
+            moved.add(-1 if rate.group(1) else 1)
         checks.append(
             Check(
                 "number",
@@ -914,7 +923,16 @@ def verify_claim(
                 else f"'{name}' is not named in the evidence",
             )
         )
-    checks += wording_checks(statement, evidence)
+    # the closest sentence's "higher"/"lower" may speak of another line: where the claim's
+    # own figures already gave its rate of change in the direction it says, they decide
+    checks += [
+        c
+        for c in wording_checks(statement, evidence)
+        if not (
+            (1 in moved and _UP_WORD.fullmatch(c.claim_text))
+            or (-1 in moved and _DOWN_WORD.fullmatch(c.claim_text))
+        )
+    ]
     checks += direction_checks(statement)
     checks = [c for c in checks if c.kind in kinds]
     if "prior" in kinds and not checks:
