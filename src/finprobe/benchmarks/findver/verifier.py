@@ -26,7 +26,9 @@ It ranks the evidence passages for the claim, then checks what can be checked:
   entailed claim refutes it). See perf/verifier_findver_calibration.py;
 - entities: a name in capitals in the claim must appear in the evidence;
 - wording and direction (wording.py): "rose"/"fell" against the closest evidence
-  sentence, and a claim's own "from $A to $B".
+  sentence (unless the claim's own figures gave a rate of change in the direction it
+  says), and a claim's own "from $A to $B"; a figure in "percentage points" is a
+  difference of two rates, never a share or a rate of change of amounts.
 
 - prior: a claim on which no rule check ran (no checkable figure, full date or
   rise/fall wording; years alone are not checked) is answered by its length: entailed
