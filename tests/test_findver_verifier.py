@@ -757,3 +757,13 @@ def test_a_rate_of_change_the_figures_give_outweighs_the_closest_sentence() -> N
     # without a figure that gives the rate, the wording check still speaks
     vague = "The decrease in net income in fiscal 2022 came from lower sales in the year."
     assert [c.kind for c in verify_claim(vague, [INCOME]).failed] == ["wording"]
+
+
+def test_a_percentage_increase_or_decrease_names_its_direction_however_far_the_figure() -> None:
+    # net income fell 43.71%: "the percentage increase ... is 43.71%" says the other way
+    claim = "The percentage {} in net income from fiscal 2022 to fiscal 2023 is 43.71%."
+    verdict = verify_claim(claim.format("increase"), [INCOME])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "43.71%"
+    assert "other direction" in verdict.failed[0].detail
+    assert verify_claim(claim.format("decrease"), [INCOME]).label == "entailed"

@@ -28,7 +28,9 @@ It ranks the evidence passages for the claim, then checks what can be checked:
 - wording and direction (wording.py): "rose"/"fell" against the closest evidence
   sentence (unless the claim's own figures gave a rate of change in the direction it
   says), and a claim's own "from $A to $B"; a figure in "percentage points" is a
-  difference of two rates, never a share or a rate of change of amounts.
+  difference of two rates, never a share or a rate of change of amounts; "the
+  percentage increase/decrease in X ... is N%" gives N's direction however far the
+  figure.
 
 - prior: a claim on which no rule check ran (no checkable figure, full date or
   rise/fall wording; years alone are not checked) is answered by its length: entailed
@@ -515,6 +517,11 @@ def _approximate(
 _POINTS = re.compile(r"\s*(?:percentage\s+points?|points|pts|pp)\b", re.I)
 
 
+_NAMED_CHANGE = re.compile(
+    r"\bpercent(?:age)?\s+(increase|decrease|decline|growth|rise|drop|reduction|gain)\b", re.I
+)
+
+
 def claim_numbers(statement: str) -> list[ClaimNumber]:
     out = []
     years = frozenset(_YEAR.findall(statement))
@@ -539,6 +546,13 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
         before = statement[max(0, span.start - 60) : span.start]
         up, down = bool(_UP.search(before)), bool(_DOWN.search(before))
         direction = 1 if up and not down else -1 if down and not up else 0
+        if not direction:
+            # "The percentage decrease in total liabilities from 2022 to 2023 is 27.31%":
+            # the noun names the change's direction however far the figure
+            named = _NAMED_CHANGE.findall(statement[: span.start].rsplit(". ", 1)[-1])
+            kinds = {w.lower().startswith(("increas", "growth", "rise", "gain")) for w in named}
+            if len(kinds) == 1 and "percent" in span.number.units:
+                direction = 1 if kinds.pop() else -1
         sized = bool(_SIZE_WORD.search(before))
         out.append(
             ClaimNumber(
