@@ -759,6 +759,45 @@ def test_a_rate_of_change_the_figures_give_outweighs_the_closest_sentence() -> N
     assert [c.kind for c in verify_claim(vague, [INCOME]).failed] == ["wording"]
 
 
+REVENUE = Passage(
+    "4",
+    "Revenue\nYears ended December 31, | 2023 | 2022\nRevenue | 110,000 | 100,000",
+    "table",
+    0,
+)
+MARGIN_DOWN = Passage("5", "Gross margin decreased in 2023 across our segments.", "paragraph", 1)
+UNDATED = Passage(
+    "7",
+    "Segment results\nPeriod | Current year | Prior year\nRevenue | 90,000 | 100,000",
+    "table",
+    0,
+)
+REVENUE_DOWN = Passage(
+    "6", "Revenue decreased compared with the prior year on fewer units.", "paragraph", 1
+)
+
+
+def test_a_rate_of_change_silences_the_wording_only_in_its_own_clause_and_dated_order() -> None:
+    # revenue's 10.00% rise is right, but "gross margin increased" is another clause's
+    # direction, which the closest sentence contradicts
+    two = "Revenue increased by 10.00% from 2022 to 2023, and gross margin increased in 2023 across our segments."
+    verdict = verify_claim(two, [REVENUE, MARGIN_DOWN])
+    assert verdict.label == "refuted"
+    assert [c.kind for c in verdict.failed] == ["wording"]
+    # undated columns: 100,000 -> 90,000 read backwards gives +11.11%; choosing the order
+    # that agrees with the claim confirms nothing, so the sentence's "decreased" speaks
+    up = "Revenue increased by 11.11% compared with the prior year."
+    verdict = verify_claim(up, [UNDATED, REVENUE_DOWN])
+    assert verdict.label == "refuted"
+    assert [c.kind for c in verdict.failed] == ["wording"]
+    assert (
+        verify_claim(
+            up.replace("increased by 11.11%", "decreased by 10.00%"), [UNDATED, REVENUE_DOWN]
+        ).label
+        == "entailed"
+    )
+
+
 def test_a_percentage_increase_or_decrease_names_its_direction_however_far_the_figure() -> None:
     # net income fell 43.71%: "the percentage increase ... is 43.71%" says the other way
     claim = "The percentage {} in net income from fiscal 2022 to fiscal 2023 is 43.71%."

@@ -641,12 +641,25 @@ def _grew(claim: ClaimNumber, a: Figure, b: Figure, rose: bool) -> bool | None:
     return None
 
 
+@dataclass(frozen=True)
+class NumberMatch:
+    """What gave a claim number: the figure (None: nothing did) and a note saying how.
+
+    ``rate``: +1 / -1 when a rate of change gave it, in the direction the claim states,
+    between two figures whose columns' years say which is the later (an undated pair
+    read in the order that agrees with the claim confirms nothing); else 0."""
+
+    figure: Figure | None
+    note: str
+    rate: int = 0
+
+
 def match_number(
     claim: ClaimNumber,
     figures: Sequence[Figure],
     claim_terms: set[str] | None = None,
     rules: frozenset[str] = frozenset(),
-) -> tuple[Figure | None, str]:
+) -> NumberMatch:
     """The evidence figure (or derivation) that gives the claim number, with a note."""
     target = claim.span.number.value
     tol = claim.tolerance
@@ -704,9 +717,9 @@ def match_number(
         changes = [(f, n) for f, n in direct if f.change and claim.direction]
         if changes and not prose and all(against(f) for f, _ in changes):
             figure = changes[0][0]
-            return None, f"{figure.text} is a change the other way"
+            return NumberMatch(None, f"{figure.text} is a change the other way")
         agreeing = [(f, n) for f, n in changes if not against(f)]
-        return (agreeing or direct)[0]
+        return NumberMatch(*(agreeing or direct)[0])
     ops = claim.operations
     groups: dict[str, list[Figure]] = {}
     by_label: dict[str, list[Figure]] = {}
@@ -755,7 +768,9 @@ def match_number(
                     points = a.value - b.value
                     ptol = _approximate(claim, points, a, b, quotient=False)
                     if by_period and "change" in ops and _close(target, points, ptol):
-                        return a, f"{a.text} minus {b.text} is {points:.2f} percentage points"
+                        return NumberMatch(
+                            a, f"{a.text} minus {b.text} is {points:.2f} percentage points"
+                        )
                     continue
                 if a.percent or b.percent or claim.points:
                     continue  # "2.6 percentage points" is a difference of two rates
@@ -772,12 +787,22 @@ def match_number(
                         if claim.direction and grew is not None and grew != (claim.direction > 0):
                             wrong_way = f"the change from {b.text} to {a.text} is {change:.2f}%, the other direction"
                             continue
-                        return a, f"the change from {b.text} to {a.text} is {change:.2f}%"
+                        # the claim's direction, confirmed only by a dated pair
+                        confirmed = (
+                            bool(claim.direction)
+                            and later is True
+                            and grew == (claim.direction > 0)
+                        )
+                        return NumberMatch(
+                            a,
+                            f"the change from {b.text} to {a.text} is {change:.2f}%",
+                            claim.direction if confirmed else 0,
+                        )
                     share = a.value / b.value * hundred
                     if "share" in ops and _close(
                         target, share, _approximate(claim, share, a, b, quotient=True)
                     ):
-                        return a, f"{a.text} is {share:.2f}% of {b.text}"
+                        return NumberMatch(a, f"{a.text} is {share:.2f}% of {b.text}")
                 continue
             for scale in _scales(claim, a, rules):
                 if min(abs(a.value), abs(b.value)) * scale <= tol:
@@ -801,14 +826,14 @@ def match_number(
                     ):
                         wrong_way = f"{a.text} minus {b.text} is {diff:,}, the other direction"
                         continue
-                    return a, f"{a.text} minus {b.text} is {diff:,}"
+                    return NumberMatch(a, f"{a.text} minus {b.text} is {diff:,}")
                 total = (a.value + b.value) * scale
                 if "sum" in ops and not key.startswith("row:") and _close(target, total, stol):
-                    return a, f"{a.text} plus {b.text} is {total:,}"
+                    return NumberMatch(a, f"{a.text} plus {b.text} is {total:,}")
             if "ratio" in ops and b.value != 0 and not claim.span.number.units - {"multiple"}:
                 ratio = a.value / b.value
                 if _close(target, ratio, _approximate(claim, ratio, a, b, quotient=True)):
-                    return a, f"{a.text} divided by {b.text} is {ratio:.2f}"
+                    return NumberMatch(a, f"{a.text} divided by {b.text} is {ratio:.2f}")
         # sums of a whole column or row segment
         if (
             "sum" in ops
@@ -824,15 +849,17 @@ def match_number(
                     if end - start >= 2:
                         for scale in _SCALES:
                             if _close(target, running * scale, tol):
-                                return (
+                                return NumberMatch(
                                     members[start],
                                     f"the sum of {end - start + 1} figures from {members[start].text} is {running * scale:,}",
                                 )
     if wrong_way:
-        return None, wrong_way
+        return NumberMatch(None, wrong_way)
     if other_row:
-        return None, other_row
-    return None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
+        return NumberMatch(None, other_row)
+    return NumberMatch(
+        None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
+    )
 
 
 # ----------------------------------------------------------------------------- verifier
@@ -840,9 +867,6 @@ def match_number(
 
 def _norm(text: str) -> str:
     return re.sub(r"\s+", " ", text.replace("\u2019", "'")).lower()
-
-
-_RATE_NOTE = re.compile(r"the change from .+ is (-)?[\d.]+%")
 
 
 def verify_claim(
@@ -871,10 +895,10 @@ def verify_claim(
     # ones lack, but only under a row the claim names in full (a stronger anchor than
     # the one shared word a top passage's row needs)
     further: list[Figure] | None = None
-    moved: set[int] = set()  # signs of the rates of change that gave claim figures
+    moved: set[int] = set()  # directions that a rate of change between dated figures gave
     for claim in claim_numbers(statement):
-        figure, note = match_number(claim, figures, claim_terms, rules)
-        if figure is None:
+        match = match_number(claim, figures, claim_terms, rules)
+        if match.figure is None:
             if further is None:
                 further = [
                     f
@@ -883,12 +907,12 @@ def verify_claim(
                     if f.label and _label_named(f.label, claim_terms)
                 ]
             if further:
-                found, found_note = match_number(claim, figures + further, claim_terms, rules)
-                if found is not None:
-                    figure, note = found, found_note
-        rate = _RATE_NOTE.fullmatch(note) if figure is not None else None
-        if rate:
-            moved.add(-1 if rate.group(1) else 1)
+                found = match_number(claim, figures + further, claim_terms, rules)
+                if found.figure is not None:
+                    match = found
+        figure, note = match.figure, match.note
+        if match.rate:
+            moved.add(match.rate)
         checks.append(
             Check(
                 "number",
@@ -940,7 +964,12 @@ def verify_claim(
             )
         )
     # the closest sentence's "higher"/"lower" may speak of another line: where the claim's
-    # own figures already gave its rate of change in the direction it says, they decide
+    # own figures already gave its rate of change in the direction it says, they decide;
+    # only in a claim of one clause (another clause's direction is not the rate's)
+    from finprobe.retrieval import sub_queries
+
+    if sub_queries(statement):
+        moved = set()
     checks += [
         c
         for c in wording_checks(statement, evidence)
