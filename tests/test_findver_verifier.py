@@ -806,3 +806,23 @@ def test_a_percentage_increase_or_decrease_names_its_direction_however_far_the_f
     assert verdict.failed[0].claim_text == "43.71%"
     assert "other direction" in verdict.failed[0].detail
     assert verify_claim(claim.format("decrease"), [INCOME]).label == "entailed"
+
+
+THREE_YEARS = Passage(
+    "8",
+    "Revenue\nYears ended December 31, | 2023 | 2022 | 2021\nRevenue | 88,000 | 80,000 | 100,000",
+    "table",
+    0,
+)
+
+
+def test_a_named_percentage_change_gives_its_direction_to_the_first_figure_only() -> None:
+    # 80,000 -> 88,000 is +10.00%; 100,000 -> 80,000 the 20.00% fall the claim says
+    claim = (
+        "The percentage increase in revenue from 2022 to 2023 was 10.00%, "
+        "after a 20.00% fall from 2021 to 2022."
+    )
+    verdict = verify_claim(claim, [THREE_YEARS])
+    assert verdict.label == "entailed", verdict.explanation()
+    wrong = claim.replace("10.00%", "20.00%", 1).replace("20.00% fall", "10.00% fall")
+    assert verify_claim(wrong, [THREE_YEARS]).label == "refuted"

@@ -522,6 +522,9 @@ _NAMED_CHANGE = re.compile(
 )
 
 
+_PERCENT_WORD = re.compile(r"%|\bpercent\b", re.I)
+
+
 def claim_numbers(statement: str) -> list[ClaimNumber]:
     out = []
     years = frozenset(_YEAR.findall(statement))
@@ -549,7 +552,13 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
         if not direction:
             # "The percentage decrease in total liabilities from 2022 to 2023 is 27.31%":
             # the noun names the change's direction however far the figure
-            named = _NAMED_CHANGE.findall(statement[: span.start].rsplit(". ", 1)[-1])
+            # the noun names the first percentage after it only: "... was 10.00%, after a
+            # 20.00% fall" says nothing of the 20.00%
+            head = statement[: span.start].rsplit(". ", 1)[-1]
+            named = [m.group(1) for m in _NAMED_CHANGE.finditer(head)]
+            last = list(_NAMED_CHANGE.finditer(head))[-1:]
+            if last and _PERCENT_WORD.search(head, last[0].end()):
+                named = []
             kinds = {w.lower().startswith(("increas", "growth", "rise", "gain")) for w in named}
             if len(kinds) == 1 and "percent" in span.number.units:
                 direction = 1 if kinds.pop() else -1
