@@ -826,3 +826,12 @@ def test_a_named_percentage_change_gives_its_direction_to_the_first_figure_only(
     assert verdict.label == "entailed", verdict.explanation()
     wrong = claim.replace("10.00%", "20.00%", 1).replace("20.00% fall", "10.00% fall")
     assert verify_claim(wrong, [THREE_YEARS]).label == "refuted"
+
+
+def test_a_bound_is_not_an_approximation() -> None:
+    # "more than 49.5%" bounds the share, it does not claim 49.5 to two decimals: the
+    # coarser "about 50%" does not contradict it (an "approximately 49.5%" it does)
+    claim = "Commercial Solutions accounted for {} 49.5% of total revenues in fiscal 2024."
+    for bound in ("more than", "over", "at least"):
+        assert verify_claim(claim.format(bound), [SEGMENTS]).label == "entailed", bound
+    assert verify_claim(claim.format("approximately"), [SEGMENTS]).label == "refuted"

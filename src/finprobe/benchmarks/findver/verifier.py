@@ -82,6 +82,9 @@ _APPROX = re.compile(
     r"\b(?:approximately|about|around|roughly|nearly|almost|some|over|more than|less than|under|at least|up to|exceed\w*)\s*$",
     re.I,
 )
+# approximations, not bounds: "approximately 49.88%" claims two decimals, "more than
+# 49.5%" only a side of 49.5 (bounds keep the flat 2%, their inequality unchecked)
+_ROUGHLY = re.compile(r"\b(?:approximately|about|around|roughly|nearly|almost)\s*$", re.I)
 _YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")
 _DATE = re.compile(
     r"\b(January|February|March|April|May|June|July|August|September|October|November|December)\s+(\d{1,2}),?\s+(\d{4})\b"
@@ -542,6 +545,7 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
             continue  # "three months ended", "twelve months": the period, not a figure
         half = written_precision(span) / 2
         approx = bool(_APPROX.search(statement[: span.start]))
+        roughly = approx and bool(_ROUGHLY.search(statement[: span.start]))
         # exact figures: half the last written digit; "approximately": 2%, but only
         # against evidence as fine as the claim, and a derived figure only within the
         # rounding its operands carry (``_approximate``)
@@ -572,7 +576,7 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
                 direction,
                 sized=sized,
                 operations=requested_operations(statement, span.start, span.end),
-                exact=half if approx else None,
+                exact=half if roughly else None,
                 points=bool(_POINTS.match(statement, span.end) or _POINTS.search(span.text)),
             )
         )
