@@ -835,3 +835,44 @@ def test_a_bound_is_not_an_approximation() -> None:
     for bound in ("more than", "over", "at least"):
         assert verify_claim(claim.format(bound), [SEGMENTS]).label == "entailed", bound
     assert verify_claim(claim.format("approximately"), [SEGMENTS]).label == "refuted"
+
+
+OPEX = Passage(
+    "1",
+    "Operating expenses (in thousands)\n"
+    "Years ended December 31, | 2023 | 2022\n"
+    "Selling, general and administrative expenses | 11,250 | 10,000\n"
+    "Research and development expenses | 5,500 | 5,000\n"
+    "Total operating expenses | 16,750 | 15,000",
+    "table",
+    0,
+)
+OPERATING_CASH = Passage(
+    "2",
+    "Cash flows (in thousands)\n"
+    "Years ended December 31, | 2023 | 2022\n"
+    "Net cash provided by operating activities | 12,000 | 10,000\n"
+    "Net increase (decrease) in cash and cash equivalents | 3,000 | 2,000",
+    "table",
+    0,
+)
+
+
+def test_abbreviations_name_their_rows_and_direction_words_name_none() -> None:
+    # "SG&A" is "Selling, general and administrative": 12.50% is that row's rise
+    sga = "SG&A expenses increased by 12.50% from 2022 to 2023."
+    assert verify_claim(sga, [OPEX]).label == "entailed"
+    assert verify_claim(sga.replace("12.50%", "10.00%"), [OPEX]).label == "refuted"
+    assert verify_claim("R&D expenses increased by 10.00% from 2022 to 2023.", [OPEX]).label == (
+        "entailed"
+    )
+    # 50.00% is the change of "Net increase (decrease) in cash", which the claim names only
+    # by "cash" and its own verb "increased": the claim's row rose 20.00%
+    cash = "Net cash provided by operating activities increased by 50.00% from 2022 to 2023."
+    verdict = verify_claim(cash, [OPERATING_CASH])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "50.00%"
+    assert verify_claim(cash.replace("50.00%", "20.00%"), [OPERATING_CASH]).label == "entailed"
+    # the row named by its own words still gives its change
+    net = "The net increase in cash and cash equivalents grew by 50.00% from 2022 to 2023."
+    assert verify_claim(net, [OPERATING_CASH]).label == "entailed"

@@ -630,14 +630,46 @@ def _label_named(label: str, claim_terms: set[str]) -> int:
     return len(terms) if terms and terms <= claim_terms else 0
 
 
+# the line items analysts abbreviate: "SG&A expenses" names "Selling, general and
+# administrative expenses" (the analyzer keeps "sg&a" as one term)
+_ABBREVIATIONS = {
+    "sg&a": "selling general administrative",
+    "g&a": "general administrative",
+    "s&m": "sales marketing",
+    "r&d": "research development",
+    "pp&e": "property plant equipment",
+    "d&a": "depreciation amortization",
+    "eps": "earnings per share",
+    "cogs": "cost goods sold",
+    "capex": "capital expenditures",
+}
+# a claim's own rise/fall words do not name a row: "Net cash provided by operating
+# activities increased" does not name "Net increase (decrease) in cash"
+_DIRECTION_TERMS = frozenset(
+    {"increas", "decreas", "rise", "rose", "fell", "fall", "grew", "grow", "growth", "declin"}
+    | {"drop", "dropp", "reduc", "reduction", "higher", "lower"}
+)
+
+
+def claim_terms_of(statement: str) -> set[str]:
+    """The claim's words as the analyzer stems them, abbreviations also spelt out."""
+    from finprobe.retrieval import analyze
+
+    terms = set(analyze(statement, numbers=False))
+    for short in terms & _ABBREVIATIONS.keys():
+        terms |= set(analyze(_ABBREVIATIONS[short], numbers=False))
+    return terms
+
+
 def _label_share(label: str, claim_terms: set[str] | None) -> float:
-    """The share of a row label's own words (alternates and "total"/"net" aside) the claim uses."""
+    """The share of a row label's own words (alternates and "total"/"net" aside) the claim
+    uses; the claim's rise/fall words name no row (they still count in the label's words)."""
     if not label or claim_terms is None:
         return 1.0
     from finprobe.retrieval import analyze
 
     terms = set(analyze(_LABEL_ALTERNATE.sub(" ", label), numbers=False)) - _LABEL_GENERIC
-    return len(terms & claim_terms) / len(terms) if terms else 1.0
+    return len(terms & (claim_terms - _DIRECTION_TERMS)) / len(terms) if terms else 1.0
 
 
 def _grew(claim: ClaimNumber, a: Figure, b: Figure, rose: bool) -> bool | None:
@@ -900,10 +932,8 @@ def verify_claim(
         ranked = []
     evidence = ranked[:top]
     checks: list[Check] = []
-    from finprobe.retrieval import analyze
-
     figures = [f for p in evidence for f in passage_figures(p)]
-    claim_terms = set(analyze(statement, numbers=False))
+    claim_terms = claim_terms_of(statement)
     # the retrieved passages past the top ones: their cells may give a figure the top
     # ones lack, but only under a row the claim names in full (a stronger anchor than
     # the one shared word a top passage's row needs)
