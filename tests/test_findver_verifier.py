@@ -876,3 +876,16 @@ def test_abbreviations_name_their_rows_and_direction_words_name_none() -> None:
     # the row named by its own words still gives its change
     net = "The net increase in cash and cash equivalents grew by 50.00% from 2022 to 2023."
     assert verify_claim(net, [OPERATING_CASH]).label == "entailed"
+
+
+STORES = Passage("30", "Of our 40 stores, 1 closed in 2023.", "paragraph", 0)
+
+
+def test_approximately_never_widens_a_derived_figure_past_two_percent() -> None:
+    # 1 / 40 is 2.5%, but a "1" carries +-50% rounding: without the 2% cap its rounding
+    # would let "approximately 3.0%" through
+    claim = "Approximately {} of our stores closed in 2023."
+    assert verify_claim(claim.format("2.5%"), [STORES]).label == "entailed"
+    verdict = verify_claim(claim.format("3.0%"), [STORES])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "3.0%"

@@ -94,20 +94,25 @@ _PERIOD_UNITS = frozenset(
 
 
 def _approximate(
-    claim: ClaimNumber, result: Decimal, a: Figure, b: Figure, quotient: bool
+    claim: ClaimNumber,
+    result: Decimal,
+    a: Figure,
+    b: Figure,
+    quotient: bool,
+    scale: Decimal = Decimal(1),
 ) -> Decimal:
     """The tolerance of an "approximately" claim figure against one derived from a and b:
     the rounding the operands' last digits carry into the result, not a flat 2%
     ("approximately 27.31%" is not the 27.29% that exact cells give; "approximately
     19.47%" may be $7.4 million over $37.8 million, which is 19.58% +- 0.16). A
-    quotient's result is a / b (x100 for rates); a sum's or difference's, a + b or a - b.
-    Never wider than the 2%: a "1" in a bullet row would carry any rate."""
+    quotient's result is a / b (x100 for rates); a sum's or difference's, (a + b) or
+    (a - b) times ``scale``, the table scale the claim reads them at. Never wider than the 2%: a "1" in a bullet row would carry any rate."""
     if claim.exact is None:
         return claim.tolerance
     if quotient:
         error = abs(result) * (a.unit / 2 / abs(a.value) + b.unit / 2 / abs(b.value))
     else:
-        error = (a.unit + b.unit) / 2
+        error = (a.unit + b.unit) / 2 * scale
     return min(claim.tolerance, max(claim.exact, error))
 
 
@@ -300,10 +305,30 @@ def match_number(
     rules: frozenset[str] = frozenset(),
 ) -> NumberMatch:
     """The evidence figure (or derivation) that gives the claim number, with a note."""
-    target = claim.span.number.value
-    tol = claim.tolerance
     # a table cell speaks for the claim (directly or in a derivation) only under a row it names
     figures = [f for f in figures if _row_matches(f, claim_terms)]
+    found, other_row = _direct_match(claim, figures, claim_terms, rules)
+    if found is None:
+        found = _derived_match(claim, figures, claim_terms, rules)
+    if found is not None:
+        return found
+    if other_row:
+        return NumberMatch(None, other_row)
+    return NumberMatch(
+        None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
+    )
+
+
+def _direct_match(
+    claim: ClaimNumber,
+    figures: Sequence[Figure],
+    claim_terms: set[str] | None = None,
+    rules: frozenset[str] = frozenset(),
+) -> tuple[NumberMatch | None, str]:
+    """A single evidence figure that gives the claim number (None: none does), and a note
+    when one would but sits under another row than the one the claim names."""
+    target = claim.span.number.value
+    tol = claim.tolerance
     # the table rows the claim names (every word of the label but "(loss)", "total",
     # "net" is in the claim): in such a table, a cell of a row the claim does not name
     # is another line item. (Preferring the longest named label, "Total current assets"
@@ -331,8 +356,10 @@ def match_number(
             # "approximately" widens a figure only against evidence as fine as the claim:
             # "approximately 49.88%" is not given by a "50%"
             exact = claim.exact
-            coarser = exact is not None and 0 < figure.unit * scale > 2 * exact
-            if _close(target, figure.value * scale, exact if coarser and exact else tol):
+            fine = figure.unit * scale  # one unit of the evidence figure's last digit
+            coarser = exact is not None and exact > 0 and fine > 2 * exact
+            limit = exact if coarser and exact is not None else tol
+            if _close(target, figure.value * scale, limit):
                 note = (
                     f"{figure.text} gives {claim.span.text}"
                     if scale == 1
@@ -356,9 +383,22 @@ def match_number(
         changes = [(f, n) for f, n in direct if f.change and claim.direction]
         if changes and not prose and all(against(f) for f, _ in changes):
             figure = changes[0][0]
-            return NumberMatch(None, f"{figure.text} is a change the other way")
+            return NumberMatch(None, f"{figure.text} is a change the other way"), other_row
         agreeing = [(f, n) for f, n in changes if not against(f)]
-        return NumberMatch(*(agreeing or direct)[0])
+        return NumberMatch(*(agreeing or direct)[0]), other_row
+    return None, other_row
+
+
+def _derived_match(
+    claim: ClaimNumber,
+    figures: Sequence[Figure],
+    claim_terms: set[str] | None = None,
+    rules: frozenset[str] = frozenset(),
+) -> NumberMatch | None:
+    """A derivation of two or more figures that gives the claim number; a no-match whose
+    note says the figures moved the other way; or None."""
+    target = claim.span.number.value
+    tol = claim.tolerance
     ops = claim.operations
     groups: dict[str, list[Figure]] = {}
     by_label: dict[str, list[Figure]] = {}
@@ -447,11 +487,7 @@ def match_number(
                 if min(abs(a.value), abs(b.value)) * scale <= tol:
                     continue
                 diff = (a.value - b.value) * scale
-                stol = (
-                    tol
-                    if claim.exact is None
-                    else min(tol, max(claim.exact, (a.unit + b.unit) / 2 * scale))
-                )
+                stol = _approximate(claim, diff, a, b, quotient=False, scale=scale)
                 if by_period and "change" in ops and _close(target, diff, stol):
                     later = ordered(a, b)
                     if claim.direction and later is False:
@@ -492,13 +528,7 @@ def match_number(
                                     members[start],
                                     f"the sum of {end - start + 1} figures from {members[start].text} is {running * scale:,}",
                                 )
-    if wrong_way:
-        return NumberMatch(None, wrong_way)
-    if other_row:
-        return NumberMatch(None, other_row)
-    return NumberMatch(
-        None, f"no figure or simple derivation in the evidence gives {claim.span.text}"
-    )
+    return NumberMatch(None, wrong_way) if wrong_way else None
 
 
 def normalise(text: str) -> str:
