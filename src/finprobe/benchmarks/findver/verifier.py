@@ -11,11 +11,13 @@ It ranks the evidence passages for the claim, then checks what can be checked:
   the same paragraph, or rows of one label in two tables. Derivations use only
   figures whose row label shares a word with the claim, never zeros, word numbers
   ("one") or figures within the rounding tolerance, and only rows the claim names by
-  at least half their words; period lengths ("three months ended") and small labels
-  ("Tier 1") are context, not checked figures. "Approximately" widens a claim figure
-  to 2% only against an evidence figure as fine as the claim's, and a derived one only
-  by the rounding of its operands' last digits ("approximately 27.31%" is not the
-  27.29% of two exact cells);
+  at least half their words (abbreviations such as "SG&A" spelt out; the claim's own
+  rise/fall words name no row); period lengths ("three months ended") and small labels
+  ("Tier 1") are context, not checked figures. "Approximately" (about, around,
+  roughly, nearly, almost; not bounds such as "more than") widens a claim figure to 2%
+  only against an evidence figure as fine as the claim's, and a derived one only by
+  the rounding of its operands' last digits ("approximately 27.31%" is not the 27.29%
+  of two exact cells);
 - periods: a table figure must sit in a column whose year the claim names, when it
   names years and the column has one (a sentence's years are not used: they often
   date another event);
@@ -26,11 +28,13 @@ It ranks the evidence passages for the claim, then checks what can be checked:
   entailed claim refutes it). See perf/verifier_findver_calibration.py;
 - entities: a name in capitals in the claim must appear in the evidence;
 - wording and direction (wording.py): "rose"/"fell" against the closest evidence
-  sentence (unless the claim's own figures gave a rate of change in the direction it
-  says), and a claim's own "from $A to $B"; a figure in "percentage points" is a
-  difference of two rates, never a share or a rate of change of amounts; "the
-  percentage increase/decrease in X ... is N%" gives N's direction however far the
-  figure.
+  sentence (unless, in a claim of one clause, its figures gave a rate of change in the
+  direction it states between two columns whose years fix their order), and a claim's
+  own "from $A to $B"; a figure in "percentage points" is a difference of two rates,
+  never a share or a rate of change of amounts; "the percentage increase/decrease in
+  X ... is N%" gives the first percentage after it its direction however far it is.
+
+Figures are read in figures.py, matched in matching.py.
 
 - prior: a claim on which no rule check ran (no checkable figure, full date or
   rise/fall wording; years alone are not checked) is answered by its length: entailed
