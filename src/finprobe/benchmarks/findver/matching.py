@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 
 from finprobe.benchmarks.findver.figures import YEAR, Figure, written_precision
-from finprobe.benchmarks.findver.wording import _CHECKED_KINDS, _SIZE_ROW, _SIZE_WORD
+from finprobe.benchmarks.findver.wording import CHECKED_KINDS, SIZE_ROW, SIZE_WORD
 from finprobe.numbers import NumberSpan, find_numbers
 
 __all__ = [
@@ -131,7 +131,7 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
     out = []
     years = frozenset(YEAR.findall(statement))
     for span in find_numbers(statement):
-        if span.kind not in _CHECKED_KINDS:
+        if span.kind not in CHECKED_KINDS:
             continue
         value = span.number.value
         if span.kind in ("count", "other") and abs(value) < 10 and not span.number.units:
@@ -165,7 +165,7 @@ def claim_numbers(statement: str) -> list[ClaimNumber]:
             kinds = {w.lower().startswith(("increas", "growth", "rise", "gain")) for w in named}
             if len(kinds) == 1 and "percent" in span.number.units:
                 direction = 1 if kinds.pop() else -1
-        sized = bool(_SIZE_WORD.search(before))
+        sized = bool(SIZE_WORD.search(before))
         out.append(
             ClaimNumber(
                 span,
@@ -280,7 +280,7 @@ def _grew(claim: ClaimNumber, a: Figure, b: Figure, rose: bool) -> bool | None:
     """
     if a.value > 0 or b.value > 0:
         return rose
-    if claim.sized or _SIZE_ROW.search(a.label):
+    if claim.sized or SIZE_ROW.search(a.label):
         return abs(a.value) > abs(b.value)
     return None
 

@@ -65,8 +65,8 @@ from finprobe.benchmarks.findver.matching import (
     normalise,
 )
 from finprobe.benchmarks.findver.wording import (
-    _DOWN_WORD,
-    _UP_WORD,
+    DOWN_WORD,
+    UP_WORD,
     Check,
     content_words,
     direction_checks,
@@ -312,8 +312,8 @@ def verify_claim(
         c
         for c in wording_checks(statement, evidence)
         if not (
-            (1 in moved and _UP_WORD.fullmatch(c.claim_text))
-            or (-1 in moved and _DOWN_WORD.fullmatch(c.claim_text))
+            (1 in moved and UP_WORD.fullmatch(c.claim_text))
+            or (-1 in moved and DOWN_WORD.fullmatch(c.claim_text))
         )
     ]
     checks += direction_checks(statement)
