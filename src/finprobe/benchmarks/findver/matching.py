@@ -4,6 +4,7 @@ claim's wording asks for (change, sum, share, ratio), at the claim's written pre
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Sequence
@@ -218,14 +219,21 @@ _LABEL_GENERIC = {"total", "net"}  # "Total revenues" is the claim's "revenues"
 _BOUND_SHARE = 0.5
 
 
+@functools.lru_cache(maxsize=8192)
+def _label_terms(label: str) -> frozenset[str]:
+    """A row label's own words: parenthesised alternates and "total" / "net" aside
+    (cached: every member of every group is asked about for each claim number)."""
+    from finprobe.retrieval import analyze
+
+    return frozenset(analyze(_LABEL_ALTERNATE.sub(" ", label), numbers=False)) - _LABEL_GENERIC
+
+
 def label_named(label: str, claim_terms: set[str]) -> int:
     """How many words the row label has, when every one of them is in the claim; else 0.
 
     Parenthesised alternates and "total" / "net" are not words the claim must repeat;
     plurals meet singulars through the analyzer's stemming."""
-    from finprobe.retrieval import analyze
-
-    terms = set(analyze(_LABEL_ALTERNATE.sub(" ", label), numbers=False)) - _LABEL_GENERIC
+    terms = _label_terms(label)
     return len(terms) if terms and terms <= claim_terms else 0
 
 
@@ -265,9 +273,7 @@ def _label_share(label: str, claim_terms: set[str] | None) -> float:
     uses; the claim's rise/fall words name no row (they still count in the label's words)."""
     if not label or claim_terms is None:
         return 1.0
-    from finprobe.retrieval import analyze
-
-    terms = set(analyze(_LABEL_ALTERNATE.sub(" ", label), numbers=False)) - _LABEL_GENERIC
+    terms = _label_terms(label)
     return len(terms & (claim_terms - _DIRECTION_TERMS)) / len(terms) if terms else 1.0
 
 
