@@ -641,3 +641,251 @@ def test_the_length_prior_on_two_dev_claims_of_one_report() -> None:
     assert said["knowledge-val-185"] == ("refuted", "entailed")
     assert str(claims["knowledge-val-80"]["entailment_label"]) == "True"
     assert said["knowledge-val-80"] == ("entailed", "entailed")
+
+
+CASH_FLOWS = Passage(
+    "88",
+    "Cash flows (in thousands)\n"
+    "Years ended December 31, | 2023 | 2022\n"
+    "Net cash used in financing activities | ( 90,000 ) | ( 100,000 )\n"
+    "Net increase in cash and cash equivalents | 80,000 | 100,000",
+    "table",
+    0,
+)
+
+
+def test_a_derivation_combines_only_rows_the_claim_names_by_half_their_words() -> None:
+    # -20.00% is the change of "Net increase in cash and cash equivalents", a row that
+    # shares only "cash" with the claim: not the claim's line item (its own row moved 10%)
+    claim = "Net cash used in financing activities decreased by 20.00% from 2022 to 2023."
+    verdict = verify_claim(claim, [CASH_FLOWS])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "20.00%"
+    # the claim's own row: (90,000 - 100,000) / 100,000 = -10.00%
+    assert verify_claim(claim.replace("20.00%", "10.00%"), [CASH_FLOWS]).label == "entailed"
+    # the other row, named by the claim, still gives its change
+    assert (
+        verify_claim(
+            "The net increase in cash and cash equivalents fell by 20.00% from 2022 to 2023.",
+            [CASH_FLOWS],
+        ).label
+        == "entailed"
+    )
+
+
+LIABILITIES = Passage(
+    "129",
+    "Balance sheets\n"
+    "December 31, | 2023 | 2022\n"
+    "Total liabilities | $9,446,420 | $12,991,036\n"
+    "Total stockholders' equity | 4,120,518 | 3,877,100",
+    "table",
+    0,
+)
+SEGMENTS = Passage(
+    "82",
+    "Commercial Solutions accounted for about 50% of total revenues in fiscal 2024.",
+    "paragraph",
+    1,
+)
+DEBT = Passage(
+    "40",
+    "Interest expense was $7.4 million in 2023. Total debt was $37.8 million at December 31, 2023.",
+    "paragraph",
+    2,
+)
+
+
+def test_approximately_is_no_wider_than_the_evidence_allows() -> None:
+    # exact cells give -27.29%: "approximately 27.31%" states two decimals the cells deny
+    claim = "Total liabilities decreased by approximately 27.31% from 2022 to 2023."
+    verdict = verify_claim(claim, [LIABILITIES])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "27.31%"
+    assert verify_claim(claim.replace("27.31%", "27.3%"), [LIABILITIES]).label == "entailed"
+    assert verify_claim(claim.replace("27.31%", "27%"), [LIABILITIES]).label == "entailed"
+    # a rounder evidence figure cannot give a finer claim figure
+    share = "Commercial Solutions revenues were approximately {} of total revenues in fiscal 2024."
+    assert verify_claim(share.format("49.88%"), [SEGMENTS]).label == "refuted"
+    assert verify_claim(share.format("51%"), [SEGMENTS]).label == "entailed"
+    # operands rounded to $0.1 million carry their rounding into the rate: 7.4 / 37.8 is
+    # 19.58% +- 0.16, so "approximately 19.47%" holds and 19.0% does not
+    rate = "Interest expense was approximately {} of total debt in 2023."
+    assert verify_claim(rate.format("19.47%"), [DEBT]).label == "entailed"
+    assert verify_claim(rate.format("19.0%"), [DEBT]).label == "refuted"
+
+
+MARGINS = Passage(
+    "247",
+    "Gross margin was 44.0% in 2023 and 42.0% in 2022. Other income was $0.1 million in "
+    "2023, against interest expense of $3.9 million.",
+    "paragraph",
+    0,
+)
+
+
+def test_percentage_points_are_a_difference_of_two_rates() -> None:
+    # $0.1 million is 2.56% of $3.9 million, but "points" are a difference of rates:
+    # the margin moved 2.0 points
+    claim = "Gross margin increased by 2.6 percentage points from 2022 to 2023."
+    verdict = verify_claim(claim, [MARGINS])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "2.6 percentage points"
+    assert verify_claim(claim.replace("2.6", "2.0"), [MARGINS]).label == "entailed"
+    # a share of amounts is still one
+    share = "In 2023, other income was 2.6% of interest expense."
+    assert verify_claim(share, [MARGINS]).label == "entailed"
+
+
+INCOME = Passage(
+    "151",
+    "Net income in fiscal 2022 was higher than in any prior fiscal year of the company.\n"
+    "Fiscal years | 2023 | 2022\n"
+    "Net income | $230,123 | $408,839",
+    "table",
+    0,
+)
+
+
+def test_a_rate_of_change_the_figures_give_outweighs_the_closest_sentence() -> None:
+    # (230,123 - 408,839) / 408,839 = -43.71%: the figures say "decrease"; the closest
+    # sentence's "higher" speaks of 2022 against earlier years
+    claim = "The percentage decrease in net income from fiscal 2022 to fiscal 2023 is 43.71%."
+    verdict = verify_claim(claim, [INCOME])
+    assert verdict.label == "entailed"
+    assert [c.kind for c in verdict.checks] == ["number"]
+    # without a figure that gives the rate, the wording check still speaks
+    vague = "The decrease in net income in fiscal 2022 came from lower sales in the year."
+    assert [c.kind for c in verify_claim(vague, [INCOME]).failed] == ["wording"]
+
+
+REVENUE = Passage(
+    "4",
+    "Revenue\nYears ended December 31, | 2023 | 2022\nRevenue | 110,000 | 100,000",
+    "table",
+    0,
+)
+MARGIN_DOWN = Passage("5", "Gross margin decreased in 2023 across our segments.", "paragraph", 1)
+UNDATED = Passage(
+    "7",
+    "Segment results\nPeriod | Current year | Prior year\nRevenue | 90,000 | 100,000",
+    "table",
+    0,
+)
+REVENUE_DOWN = Passage(
+    "6", "Revenue decreased compared with the prior year on fewer units.", "paragraph", 1
+)
+
+
+def test_a_rate_of_change_silences_the_wording_only_in_its_own_clause_and_dated_order() -> None:
+    # revenue's 10.00% rise is right, but "gross margin increased" is another clause's
+    # direction, which the closest sentence contradicts
+    two = "Revenue increased by 10.00% from 2022 to 2023, and gross margin increased in 2023 across our segments."
+    verdict = verify_claim(two, [REVENUE, MARGIN_DOWN])
+    assert verdict.label == "refuted"
+    assert [c.kind for c in verdict.failed] == ["wording"]
+    # undated columns: 100,000 -> 90,000 read backwards gives +11.11%; choosing the order
+    # that agrees with the claim confirms nothing, so the sentence's "decreased" speaks
+    up = "Revenue increased by 11.11% compared with the prior year."
+    verdict = verify_claim(up, [UNDATED, REVENUE_DOWN])
+    assert verdict.label == "refuted"
+    assert [c.kind for c in verdict.failed] == ["wording"]
+    assert (
+        verify_claim(
+            up.replace("increased by 11.11%", "decreased by 10.00%"), [UNDATED, REVENUE_DOWN]
+        ).label
+        == "entailed"
+    )
+
+
+def test_a_percentage_increase_or_decrease_names_its_direction_however_far_the_figure() -> None:
+    # net income fell 43.71%: "the percentage increase ... is 43.71%" says the other way
+    claim = "The percentage {} in net income from fiscal 2022 to fiscal 2023 is 43.71%."
+    verdict = verify_claim(claim.format("increase"), [INCOME])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "43.71%"
+    assert "other direction" in verdict.failed[0].detail
+    assert verify_claim(claim.format("decrease"), [INCOME]).label == "entailed"
+
+
+THREE_YEARS = Passage(
+    "8",
+    "Revenue\nYears ended December 31, | 2023 | 2022 | 2021\nRevenue | 88,000 | 80,000 | 100,000",
+    "table",
+    0,
+)
+
+
+def test_a_named_percentage_change_gives_its_direction_to_the_first_figure_only() -> None:
+    # 80,000 -> 88,000 is +10.00%; 100,000 -> 80,000 the 20.00% fall the claim says
+    claim = (
+        "The percentage increase in revenue from 2022 to 2023 was 10.00%, "
+        "after a 20.00% fall from 2021 to 2022."
+    )
+    verdict = verify_claim(claim, [THREE_YEARS])
+    assert verdict.label == "entailed", verdict.explanation()
+    wrong = claim.replace("10.00%", "20.00%", 1).replace("20.00% fall", "10.00% fall")
+    assert verify_claim(wrong, [THREE_YEARS]).label == "refuted"
+
+
+def test_a_bound_is_not_an_approximation() -> None:
+    # "more than 49.5%" bounds the share, it does not claim 49.5 to two decimals: the
+    # coarser "about 50%" does not contradict it (an "approximately 49.5%" it does)
+    claim = "Commercial Solutions accounted for {} 49.5% of total revenues in fiscal 2024."
+    for bound in ("more than", "over", "at least"):
+        assert verify_claim(claim.format(bound), [SEGMENTS]).label == "entailed", bound
+    assert verify_claim(claim.format("approximately"), [SEGMENTS]).label == "refuted"
+
+
+OPEX = Passage(
+    "1",
+    "Operating expenses (in thousands)\n"
+    "Years ended December 31, | 2023 | 2022\n"
+    "Selling, general and administrative expenses | 11,250 | 10,000\n"
+    "Research and development expenses | 5,500 | 5,000\n"
+    "Total operating expenses | 16,750 | 15,000",
+    "table",
+    0,
+)
+OPERATING_CASH = Passage(
+    "2",
+    "Cash flows (in thousands)\n"
+    "Years ended December 31, | 2023 | 2022\n"
+    "Net cash provided by operating activities | 12,000 | 10,000\n"
+    "Net increase (decrease) in cash and cash equivalents | 3,000 | 2,000",
+    "table",
+    0,
+)
+
+
+def test_abbreviations_name_their_rows_and_direction_words_name_none() -> None:
+    # "SG&A" is "Selling, general and administrative": 12.50% is that row's rise
+    sga = "SG&A expenses increased by 12.50% from 2022 to 2023."
+    assert verify_claim(sga, [OPEX]).label == "entailed"
+    assert verify_claim(sga.replace("12.50%", "10.00%"), [OPEX]).label == "refuted"
+    assert verify_claim("R&D expenses increased by 10.00% from 2022 to 2023.", [OPEX]).label == (
+        "entailed"
+    )
+    # 50.00% is the change of "Net increase (decrease) in cash", which the claim names only
+    # by "cash" and its own verb "increased": the claim's row rose 20.00%
+    cash = "Net cash provided by operating activities increased by 50.00% from 2022 to 2023."
+    verdict = verify_claim(cash, [OPERATING_CASH])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "50.00%"
+    assert verify_claim(cash.replace("50.00%", "20.00%"), [OPERATING_CASH]).label == "entailed"
+    # the row named by its own words still gives its change
+    net = "The net increase in cash and cash equivalents grew by 50.00% from 2022 to 2023."
+    assert verify_claim(net, [OPERATING_CASH]).label == "entailed"
+
+
+STORES = Passage("30", "Of our 40 stores, 1 closed in 2023.", "paragraph", 0)
+
+
+def test_approximately_never_widens_a_derived_figure_past_two_percent() -> None:
+    # 1 / 40 is 2.5%, but a "1" carries +-50% rounding: without the 2% cap its rounding
+    # would let "approximately 3.0%" through
+    claim = "Approximately {} of our stores closed in 2023."
+    assert verify_claim(claim.format("2.5%"), [STORES]).label == "entailed"
+    verdict = verify_claim(claim.format("3.0%"), [STORES])
+    assert verdict.label == "refuted"
+    assert verdict.failed[0].claim_text == "3.0%"

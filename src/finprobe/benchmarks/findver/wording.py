@@ -22,11 +22,11 @@ from finprobe.numbers import NumberSpan, find_numbers
 from finprobe.retrieval import Passage
 
 # kinds of claim number we check; years, ordinals and bare small counts are context
-_CHECKED_KINDS = ("money", "percent", "quantity", "other", "count")
-_SIZE_WORD = re.compile(r"\b(?:widen\w*|narrow\w*)\b[^.;,]{0,40}$", re.I)
+CHECKED_KINDS = ("money", "percent", "quantity", "other", "count")
+SIZE_WORD = re.compile(r"\b(?:widen\w*|narrow\w*)\b[^.;,]{0,40}$", re.I)
 # rows whose amounts are costs, losses or outflows: shown in parentheses, said to grow
 # when their size grows ("cash used in investing activities increased")
-_SIZE_ROW = re.compile(
+SIZE_ROW = re.compile(
     r"\b(?:loss|losses|expenses?|costs?|charges?|used in|outflows?|paid|payments?|deficit|impairments?)\b",
     re.I,
 )
@@ -173,11 +173,11 @@ def wording_checks(statement: str, evidence: Sequence[Passage]) -> list[Check]:
 
 # direction words whose sense does not depend on the row ("improved" does: a loss improves
 # by shrinking); "narrowed"/"widened" speak of a loss's size
-_UP_WORD = re.compile(
+UP_WORD = re.compile(
     r"\b(?:increas\w*|rose|risen|rise[sn]?|grew|grown|growth|higher|climb\w*|expand\w*|widen\w*|up)\b",
     re.I,
 )
-_DOWN_WORD = re.compile(
+DOWN_WORD = re.compile(
     r"\b(?:decreas\w*|declin\w*|fell|fallen|drop\w*|lower|reduc\w*|shr[aiu]nk\w*|narrow\w*|down)\b",
     re.I,
 )
@@ -205,8 +205,8 @@ def _verb_phrase(text: str) -> str:
 def _direction_before(text: str) -> int:
     """+1 / -1 for the last direction word of the verb phrase that ends ``text``; 0 if none or both."""
     clause = _verb_phrase(text)
-    ups = [m.end() for m in _UP_WORD.finditer(clause)]
-    downs = [m.end() for m in _DOWN_WORD.finditer(clause)]
+    ups = [m.end() for m in UP_WORD.finditer(clause)]
+    downs = [m.end() for m in DOWN_WORD.finditer(clause)]
     if not ups and not downs:
         return 0
     return 1 if max(ups, default=-1) > max(downs, default=-1) else -1
@@ -227,7 +227,7 @@ def direction_checks(statement: str) -> list[Check]:
     of mixed sign or of a percentage and an amount is not compared. "more than" counts as
     a comparison only right after the first figure (", more than", "which was higher than").
     """
-    spans = [s for s in find_numbers(statement) if s.kind in _CHECKED_KINDS]
+    spans = [s for s in find_numbers(statement) if s.kind in CHECKED_KINDS]
     checks = []
     for a, b in itertools.pairwise(spans):
         if not _comparable(a, b) or a.number.value == b.number.value:
@@ -241,7 +241,7 @@ def direction_checks(statement: str) -> list[Check]:
                 continue
             if a.number.value < 0:  # both negative: sizes only for costs, losses, "widened"
                 clause = _CLAUSE_END.split(head)[-1]
-                if not (_SIZE_ROW.search(clause) or _SIZE_WORD.search(_verb_phrase(head))):
+                if not (SIZE_ROW.search(clause) or SIZE_WORD.search(_verb_phrase(head))):
                     continue
                 went = 1 if size_b > size_a else -1
             else:
