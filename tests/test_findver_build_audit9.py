@@ -100,3 +100,15 @@ def test_a_grand_total_does_not_take_the_last_sub_blocks_header() -> None:
     new = {**old, "statement": old["statement"].replace(" (Finance lease cost)", "")}
     assert self_check(new, _path("RHP")).passed
 
+
+def test_a_cash_flow_summary_dated_by_day_is_no_balance() -> None:
+    """COO 77 (10-Q): "Operating activities | Investing activities | Financing activities |
+    ... | Net increase (decrease) in cash ..." under "January 31, 2024 | January 31, 2023":
+    the old build said the net increase "was $14.4 million at January 31, 2024", a flow for
+    the quarter stated as a balance."""
+    built = [c for c in _built("COO") if c["relevant_context"] == [77]]
+    assert built
+    assert not [c for c in built if " at January 31, 2024" in c["statement"]]
+    row = "Net increase (decrease) in cash, cash equivalents, restricted cash"
+    old = _lookup(f"{row} was $14.4 million at January 31, 2024.", True, 77, row, "2024")
+    assert self_check(old, _path("COO")).reason == "a flow stated at a date"
