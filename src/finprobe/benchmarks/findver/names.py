@@ -468,17 +468,21 @@ _OTHER_SIDE = re.compile(
 )
 
 
+_OWED_HEADING = re.compile(r"(?i)\b(?:liabilit(?:y|ies)|payables?)\b")
+
+
 def owed_sign(row: Row) -> str | None:
     """How a negative figure is said on a row whose own label names a liability, loss,
     expense, cost or payable: "size" when the label names only that side and the row is
     negative throughout under no signed heading; "none" (no claim) otherwise; None when the
     label names none of them."""
     signed_heading = bool(row.heading) and _signed_heading(row.heading)
-    # a plain heading names the row's side too: "Property and equipment" under "Deferred
-    # tax liabilities:" is a liability; a signed one ("Operating income (loss)") does not
-    named = row.label if signed_heading else f"{row.label} {row.heading}"
-    if not _OWED_OR_SPENT.search(named):
+    # a plain heading that names a liability names the row's side too: "Property and
+    # equipment" under "Deferred tax liabilities:"; not "Adjustments to reconcile net loss"
+    owed_heading = not signed_heading and bool(_OWED_HEADING.search(row.heading or ""))
+    if not (_OWED_OR_SPENT.search(row.label) or owed_heading):
         return None
+    named = f"{row.label} {row.heading}" if owed_heading else row.label
     if any(c.value > 0 for c in row.cells.values()) or _OTHER_SIDE.search(named):
         return "none"
     if signed_heading or signed_label(row.label) or _NOT_A_SIZE.search(row.label):
