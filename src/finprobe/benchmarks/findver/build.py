@@ -60,6 +60,7 @@ from finprobe.benchmarks.findver.names import (
     TOTAL,
     direction_word,
     mark_ambiguous,
+    owed_sign,
     proper_name,
     repeats_title,
     row_needs,
@@ -519,13 +520,19 @@ def amount(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
     return f"{text} {scale}" if scale else text
 
 
-def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str:
-    """A lookup's figure as an analyst says it: a negative is an outflow, a loss or "negative"."""
+def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> str | None:
+    """A lookup's figure as an analyst says it: a negative is an outflow, a loss or "negative";
+    None where no sign reading is safe (a liability or expense row that names both sides)."""
     text = amount(facts, row, value, decimals)
     if value >= 0 or row.negative and row_negative_name(row) is not None:
         return text  # expenses, losses and outflows in parentheses: their size, under their name
     if LOSS.search(row.label):
         return f"a loss of {text}"
+    owed = owed_sign(row)
+    if owed == "size":
+        return text  # "Deferred tax liabilities, net | (2,708,887)": a liability of 2,708,887
+    if owed == "none":
+        return None  # "Total other income (expense)", "Accounts payable" under "Changes in"
     return f"negative {text}"
 
 
@@ -663,11 +670,13 @@ def _lookup(
             return None
     decimals = cell.decimals
     said = stated_value(facts, stated_row, value, decimals)
+    if said is None:
+        return None
     statement = f"{subj}{_name(row_name(stated_row))} was {said} {facts.on(new)}{facts.when()}"
     truth = stated_row.cells[new]
     steps = [
         f"The claim gives {said} for {stated_row.label} {facts.on(new)}; the table shows {truth.text}, "
-        f"that is {stated_value(facts, stated_row, truth.value, truth.decimals)}.",
+        f"that is {stated_value(facts, stated_row, truth.value, truth.decimals) or truth.text}.",
         "The figures agree." if not refute else "The figures do not agree.",
     ]
     return BuiltClaim(

@@ -280,6 +280,8 @@ def section_heading(table: Any, r: int) -> str:
         return ""
     for i in range(r - 1, table.header_rows - 1, -1):
         if _is_heading(table, i):
+            if _closes_more(table, r, i):
+                return ""  # RHP: "Net lease cost" sums operating and finance lease cost
             text = FOOTNOTE.sub("", table.row_label(i)).strip().rstrip(":").strip()
             if PROSE_SCALE.search(text) or text.startswith("("):
                 return ""  # "(in millions, except for percentages)": a caption, not a heading
@@ -291,6 +293,32 @@ def section_heading(table: Any, r: int) -> str:
         if figures and (not label or TOTAL.search(label) or result_line(label)):
             return ""
     return ""
+
+
+def _column_sum(table: Any, rows: range, c: int) -> Decimal:
+    total = Decimal(0)
+    for i in rows:
+        got = table.number(i, c)
+        if got is not None and not _is_heading(table, i):
+            total += got.value
+    return total
+
+
+def _closes_more(table: Any, r: int, heading: int) -> bool:
+    """Is row r the total of every row above it, not of the block under `heading`? Then it
+    closes the whole table ("Operating lease cost", "Finance lease cost:", its two lines,
+    then "Net lease cost"): the sub-block's header is not its name."""
+    if heading + 1 >= r:
+        return False
+    for c in range(table.header_cols, len(table.cells[r])):
+        own = table.number(r, c)
+        if own is None:
+            continue
+        block = _column_sum(table, range(heading + 1, r), c)
+        above = _column_sum(table, range(table.header_rows, r), c)
+        near = max(Decimal(1), abs(own.value) * Decimal("0.0005"))  # rounding in the table
+        return abs(above - own.value) <= near and abs(block - own.value) > near and above != block
+    return False
 
 
 # A row shown negative in both periods, named as an analyst names it: a result measure
@@ -426,6 +454,42 @@ def row_negative_name(row: Row) -> tuple[str, bool] | None:
     if signed_heading and not own_word:
         return None
     return negative_name(row.label)
+
+
+# a row whose own label names what is owed or spent: a figure in parentheses on it is that
+# item's size in the table's sign convention ("Deferred tax liabilities, net | (2,708,887)"
+# is a net liability of 2,708,887), never "negative"
+_OWED_OR_SPENT = re.compile(r"(?i)\b(?:liabilit(?:y|ies)|payables?|loss(?:es)?|expenses?|costs?)\b")
+# ... unless the label also names the other side ("Net deferred tax assets (liabilities)",
+# "Total other income (expense)", "Deferred expense (benefit)"): then neither reading is safe
+_OTHER_SIDE = re.compile(
+    r"(?i)\b(?:assets?|receivables?|benefits?|income|earnings|gains?|profits?|credits?|"
+    r"revenues?|recover(?:y|ies)|refunds?)\b"
+)
+
+
+_OWED_HEADING = re.compile(r"(?i)\b(?:liabilit(?:y|ies)|payables?)\b")
+
+
+def owed_sign(row: Row) -> str | None:
+    """How a negative figure is said on a row whose own label names a liability, loss,
+    expense, cost or payable: "size" when the label names only that side and the row is
+    negative throughout under no signed heading; "none" (no claim) otherwise; None when the
+    label names none of them."""
+    signed_heading = bool(row.heading) and _signed_heading(row.heading)
+    # a plain heading that names a liability names the row's side too: "Property and
+    # equipment" under "Deferred tax liabilities:"; not "Adjustments to reconcile net loss"
+    owed_heading = not signed_heading and bool(_OWED_HEADING.search(row.heading or ""))
+    if not (_OWED_OR_SPENT.search(row.label) or owed_heading):
+        return None
+    named = f"{row.label} {row.heading}" if owed_heading else row.label
+    if any(c.value > 0 for c in row.cells.values()) or _OTHER_SIDE.search(named):
+        return "none"
+    if signed_heading or signed_label(row.label) or _NOT_A_SIZE.search(row.label):
+        return "none"  # "Accounts payable" under "Changes in operating assets and liabilities"
+    if re.search(r"(?i)\b(?:increases?|decreases?)\b", row.label):
+        return "none"  # "Increase (decrease) in accrued liabilities": a change, signed
+    return "size"
 
 
 def direction_word(loss: bool, grew: bool) -> str:

@@ -98,8 +98,9 @@ def _named(when: date) -> str:
 # "Cash flows from operating activities", "Total revenues"
 FLOW_ROW = re.compile(
     r"(?i)^(?:total\s+)?(?:revenues?|income|(?:operating\s+)?expenses|costs\s+and\s+expenses|"
-    r"net\s+(?:income|loss|earnings)|cash\s+flows?\s+(?:from|used|provided))\b"
-)
+    r"net\s+(?:income|loss|earnings)|cash\s+flows?\s+(?:from|used|provided)|"
+    r"net\s+(?:increase|decrease|change)|(?:operating|investing|financing)\s+activities)\b"
+)  # COO 77's cash-flow summary dated "January 31, 2024": "Net increase (decrease) in cash"
 
 
 # what a balance row names (a stock at a date) and what a flow row names (an amount over a

@@ -106,13 +106,32 @@ def _section(table: _RawTable, row: int) -> str:
         " " in label and label in " ".join(" ".join(short).lower().split())
     ):
         return ""  # a result, or the table's own title: its grand total
-    for label, shows in reversed(table.lines[: table.row_lines[row]]):
+    for at in range(table.row_lines[row] - 1, -1, -1):
+        label, shows = table.lines[at]
         label = _MARK.sub("", label).strip()
         if shows and (not label or _TOTAL_LINE.search(label) or _RESULT_ROW.match(label)):
             return ""
         if not shows and label:
+            if _sums_all_above(table, row, at):
+                return ""  # RHP's "Net lease cost" under "Finance lease cost:": the grand total
             return label.rstrip(":").strip().lower()
     return ""
+
+
+def _sums_all_above(table: _RawTable, row: int, heading_line: int) -> bool:
+    """Do the row's first figures add up every row above it, and not only those below the
+    heading at `heading_line`? Then the row closes the table, not the heading's block."""
+    own = table.rows[row][1]
+    if not own:
+        return False
+    above = [i for i in range(row) if table.rows[i][1]]
+    block = [i for i in above if table.row_lines[i] > heading_line]
+    if not block:
+        return False
+    whole = sum(table.rows[i][1][0] for i in above)
+    part = sum(table.rows[i][1][0] for i in block)
+    close = max(Decimal(1), abs(own[0]) / 2000)  # the table's own rounding
+    return abs(whole - own[0]) <= close and abs(part - own[0]) > close
 
 
 def _change_line_unnamed(statement: str, claim: dict[str, Any], table: _RawTable) -> bool:
@@ -298,6 +317,30 @@ _RUNS_BOTH_WAYS = re.compile(
 )
 
 
+# what is owed or spent, named by the row or by a plain heading the claim quotes: a figure
+# in parentheses there is the item's size in the table's convention, never "negative"
+# ("Deferred tax liabilities, net | $(2,708,887)" is a net liability of $2,708,887)
+_OWED = re.compile(r"(?i)\b(?:liability|liabilities|payable|payables)\b")
+_SPENT = re.compile(r"(?i)\b(?:loss|losses|expense|expenses|cost|costs)\b")
+# ... a side named with its opposite, or a change: no sign reading is safe
+_BOTH_SIDES = re.compile(
+    r"(?i)\b(?:asset|assets|receivable|receivables|benefit|benefits|income|earnings|gain|gains|"
+    r"credit|credits|revenue|revenues|refund|refunds|changes?|increases?|decreases?|working\s+capital)\b"
+)
+
+
+def _owed_side(subject: str, label: str) -> tuple[bool, bool]:
+    """(does the claim's subject name a liability, loss, expense or cost, may a negative
+    figure on it be read as that item's size). The row's own label counts; a heading quoted
+    in brackets after it counts for a liability or payable it names on its own."""
+    quoted = subject.replace(label, " ", 1) if label in subject else ""
+    owes = bool(_OWED.search(label) or _SPENT.search(label))
+    by_heading = bool(_OWED.search(quoted)) and not _BOTH_SIDES.search(quoted)
+    if not (owes or by_heading):
+        return False, False
+    return True, not _BOTH_SIDES.search(label) and not _BOTH_SIDES.search(quoted)
+
+
 def _size_reading_ok(subject: str) -> bool:
     """May the claim's subject be read by its size when its row is negative throughout?"""
     subject = subject.split("'s ", 1)[-1]  # the company's name says nothing of the row
@@ -415,9 +458,12 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
             return "subject does not name the row"
         if problem := _subject_problem(statement[: m.start()], table):
             return problem
-        outflow = (
-            value < 0 and not any(v > 0 for v in row) and _size_reading_ok(statement[: m.start()])
-        )
+        subject = statement[: m.start()]
+        owes, by_size = _owed_side(subject, claim["cells"][0]["row"])
+        if value < 0 and owes and m.group(1) == "negative ":
+            return "a liability or expense said negative"  # WSTRF "Deferred tax liabilities, net"
+        throughout = value < 0 and not any(v > 0 for v in row)
+        outflow = throughout and (_size_reading_ok(subject) or by_size)
         if outflow and m.group(1) == "negative ":
             return "an outflow said negative"  # "Payments on the Term Loan was negative $4,063"
         sign_ok = said_negative == (value < 0) or outflow

@@ -192,6 +192,9 @@ _FLOW_STEMS = (
     "sales", "revenue", "cost of", "gross profit", "gross margin", "paid", "proceeds",
     "expense", "provision", "depreciation", "amortization", "gain", "loss", "per share",
     "weighted", "income", "earnings", "cash flow", "repayment", "issuance",
+    # a cash-flow summary's lines (COO 77 "Operating activities", "Net increase (decrease)
+    # in cash ..."): amounts over a period, though they name cash
+    "activities", "net increase", "net decrease", "net change", "effect of exchange",
 )  # fmt: skip
 
 
