@@ -59,9 +59,11 @@ from finprobe.benchmarks.findver.names import (
     PROSE_SCALE,
     TOTAL,
     direction_word,
+    income_in_parens,
     mark_ambiguous,
     owed_sign,
     proper_name,
+    reconciling_lines,
     repeats_title,
     row_needs,
     row_negative_name,
@@ -174,6 +176,7 @@ class Row:
     # subsidiary's, a segment's summary): whose figure it is, the table does not say
     ambiguous: bool = False
     scaled: bool = True  # False: no scale established; only scale-free claims (shares, %)
+    reconciling: bool = False  # a line of the cash-flow reconciliation (``reconciling_lines``)
 
     @property
     def name(self) -> str:
@@ -385,6 +388,7 @@ def table_facts(
     # the table's name: its header and the short lines just before it (a title, not prose)
     named_as = " ".join([ln for ln in pre_lines if 0 < len(ln.split()) <= 15][-2:] + header_lines)
     rows: dict[str, Row] = {}
+    reconciling = reconciling_lines(labels)
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
         if not label or len(label) > 90 or labels.count(label) > 1:
@@ -429,6 +433,7 @@ def table_facts(
         if re.match(r"(?i)denominator\b", heading):
             continue  # "Dilutive effect of stock options" under "Denominator:": shares, not $
         rows[label] = Row(label, r, cells, unit, scale, heading, needs)
+        rows[label].reconciling = r in reconciling
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"
     scale_source = "table"
@@ -524,7 +529,11 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
     """A lookup's figure as an analyst says it: a negative is an outflow, a loss or "negative";
     None where no sign reading is safe (a liability or expense row that names both sides)."""
     text = amount(facts, row, value, decimals)
-    if value >= 0 or row.negative and row_negative_name(row) is not None:
+    if value >= 0:
+        return text
+    if row.reconciling or income_in_parens(row):
+        return None  # a gain deducted, income in parentheses: the sign is not the item's
+    if row.negative and row_negative_name(row) is not None:
         return text  # expenses, losses and outflows in parentheses: their size, under their name
     if LOSS.search(row.label):
         return f"a loss of {text}"
