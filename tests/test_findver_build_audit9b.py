@@ -85,3 +85,28 @@ def test_a_positive_reconciling_line_keeps_its_claim() -> None:
         _lookup("Net income was $1,372,581 in 2023.", 152, "Net income"), _path("HHGCW")
     )
     assert sc.passed
+
+
+def test_fiscal_year_end_balances_are_named_as_the_report_names_the_years() -> None:
+    """BBW 215 ("February 3, | January 28," over "2024 | 2023"): the balances close fiscal
+    2023 and fiscal 2022, which is how the report's flow claims name those years; the old
+    build said "from 2023 to 2024", so "2023" meant two periods within one report."""
+    built = [c for c in _built("BBW") if c["relevant_context"] == [215]]
+    changes = [c for c in built if c["kind"] in ("change", "pct_change")]
+    assert changes
+    assert all(c["statement"].endswith("from fiscal 2022 to fiscal 2023.") for c in changes)
+    assert all("February 3, 2024 (the end of fiscal 2023)" in c["explanation"] for c in changes)
+    assert not [c for c in _built("BBW") if "from 2023 to 2024" in c["statement"]]
+    row = "Leasehold improvements"
+    old = {
+        "statement": "Leasehold improvements increased by 2.35% from 2023 to 2024.",
+        "entailment_label": True, "kind": "pct_change", "relevant_context": [215],
+        "cells": [{"row": row, "period": "2023"}, {"row": row, "period": "2024"}],
+    }  # fmt: skip
+    reason = self_check(old, _path("BBW")).reason
+    assert reason == "fiscal year named by the calendar year of its end"
+    new = {
+        **old,
+        "statement": old["statement"].replace("2023 to 2024", "fiscal 2022 to fiscal 2023"),
+    }
+    assert self_check(new, _path("BBW")).passed

@@ -75,6 +75,7 @@ from finprobe.benchmarks.findver.periods import (
     balance_at,
     balance_dates,
     caption_like,
+    fiscal_balance_names,
     fiscal_names,
     fiscal_years,
     span_of,
@@ -244,6 +245,8 @@ class TableFacts:
         """A period in an explanation, as the claim names it: "for 2024", "for fiscal 2023",
         "at March 31, 2024"."""
         on = self.on(year)
+        if on.startswith("at ") and year in self.fiscal:  # a change names the fiscal year
+            return f"{on} (the end of {self.fiscal[year]})"
         return on if on.startswith("at ") else "for " + on.removeprefix("in ")
 
     def called(self, year: str) -> str:
@@ -470,8 +473,12 @@ def table_facts(
         )
         balances = balance_at(columns_named, head, near, tuple(labels))
         facts.at = {y: f"at {d}" for y, d in balances.items()}
+        if balances and not facts.dates:  # a year apart: named as the report names the years
+            facts.fiscal = fiscal_balance_names(columns_named, fiscal or {})
         if not balances:
             named = fiscal_names(columns_named, head + "\n" + captions, fiscal or {})
+            # columns dated at fiscal year ends, with no span word: the report's names
+            named = named or fiscal_balance_names(columns_named, fiscal or {})
             facts.fiscal = named
             facts.at = {y: f"in {n}" for y, n in named.items()}
     facts.totals = _totals(table, facts, periods)
