@@ -6,13 +6,14 @@ convention: neither is ever "was negative $X" (HHGCW 152, MMTLP 317, HY 206)."""
 from __future__ import annotations
 
 import functools
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from findver_cells import self_check
 from shared_data import SHARED
 
-from finprobe.benchmarks.findver.build import build_claims_for_document
+from finprobe.benchmarks.findver.build import build_claims_for_document, table_facts
 from finprobe.benchmarks.findver.names import reconciling_lines
 from finprobe.document import load_findver_report
 
@@ -61,7 +62,9 @@ def test_a_reconciling_or_income_in_parentheses_line_is_never_negative(
 ) -> None:
     built = [c for c in _built(ticker) if c["relevant_context"] == [table]]
     assert built  # the table still gives claims
-    assert not [c for c in built if "was negative" in c["statement"] or "a loss of" in c["statement"]]  # fmt: skip
+    # the old build also said "Unrealized foreign currency exchange (gain) loss was a loss of
+    # $1,733,024" of MMTLP's (1,733,024), a gain deducted
+    assert not [c for c in built if "(gain) loss was a loss of" in c["statement"]]
     assert not [c for c in built if c["kind"] == "lookup" and c["cells"][0]["row"] == row]
     reason = self_check(_lookup(old, table, row), _path(ticker)).reason
     assert reason == "a reconciling or income-in-parentheses line said negative"
@@ -110,3 +113,17 @@ def test_fiscal_year_end_balances_are_named_as_the_report_names_the_years() -> N
         "statement": old["statement"].replace("2023 to 2024", "fiscal 2022 to fiscal 2023"),
     }
     assert self_check(new, _path("BBW")).passed
+
+
+def test_a_share_line_of_a_cash_flow_statement_is_an_amount() -> None:
+    """HHGCW 152: "Redemption of ordinary shares | ( 361,224 )" under financing activities
+    is dollars paid; a build drew "Redemption of ordinary shares was 361,224 shares"."""
+    row = "Redemption of ordinary shares"
+    # read off the table itself: which claims the draws make of it moves with any change
+    doc = load_findver_report(_path("HHGCW"))
+    [facts] = [
+        f for t in doc.tables if (f := table_facts(t, False, Decimal(1))) and f.evidence_id == "152"
+    ]
+    assert facts.rows[row].unit == "money"
+    old = _lookup(f"{row} was 361,224 shares in 2023.", 152, row)
+    assert self_check(old, _path("HHGCW")).reason == "share count for an amount"

@@ -107,6 +107,8 @@ _COUNT = re.compile(
 )
 # ... but an amount that speaks of shares is money: "Comprehensive loss attributable to the
 # Company's common shares", "Dividends on common shares", "Proceeds from issuance of shares"
+# a statement of cash flows: its share lines ("Redemption of ordinary shares") are amounts
+_CASH_FLOW_TOTAL = re.compile(r"(?i)^net\s+cash\b.*\bactivities\b")
 _MONEY_OF_SHARES = re.compile(
     r"(?i)\b(?:income|loss(?:es)?|earnings|profits?|dividends?|proceeds|payments?|value|"
     r"costs?|expenses?|compensation|premium|capital|amount|attributable)\b"
@@ -392,6 +394,7 @@ def table_facts(
     named_as = " ".join([ln for ln in pre_lines if 0 < len(ln.split()) <= 15][-2:] + header_lines)
     rows: dict[str, Row] = {}
     reconciling = reconciling_lines(labels)
+    cash_flow = any(_CASH_FLOW_TOTAL.match(lb.strip()) for lb in labels)  # amounts throughout
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
         if not label or len(label) > 90 or labels.count(label) > 1:
@@ -421,7 +424,12 @@ def table_facts(
         counted = not per_share and (
             _SHARE_COUNT.search(label)
             or re.search(r"(?i)\bnumber\s+of\b", label)  # "Number of shares of capital stock"
-            or (_COUNT.search(label) and not _MONEY_OF_SHARES.search(label) and not dollar_row)
+            or (
+                _COUNT.search(label)
+                and not _MONEY_OF_SHARES.search(label)
+                and not dollar_row
+                and not cash_flow  # HHGCW "Redemption of ordinary shares | (361,224)": dollars
+            )
         )
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)

@@ -419,6 +419,13 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         cited.append(got)
     if not cited:
         return "no cited cells"
+    cash_flow = any(
+        re.match(r"(?i)net\s+cash\b.*\bactivities\b", lb.strip()) for lb, _ in table.rows
+    )
+    if counted_claim and cash_flow and not any(_COUNTED_ROW.search(r) for r in rows):
+        return (
+            "share count for an amount"  # a cash-flow line: HHGCW "Redemption of ordinary shares"
+        )
     if counted_claim and any(table.dollar_rows[at] for _, _, at in cited):
         return (
             "share count for an amount"  # the row's own cells show "$" (REBN's shares for service)
