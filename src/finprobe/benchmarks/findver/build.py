@@ -59,9 +59,11 @@ from finprobe.benchmarks.findver.names import (
     PROSE_SCALE,
     TOTAL,
     direction_word,
+    income_in_parens,
     mark_ambiguous,
     owed_sign,
     proper_name,
+    reconciling_lines,
     repeats_title,
     row_needs,
     row_negative_name,
@@ -73,6 +75,7 @@ from finprobe.benchmarks.findver.periods import (
     balance_at,
     balance_dates,
     caption_like,
+    fiscal_balance_names,
     fiscal_names,
     fiscal_years,
     span_of,
@@ -104,6 +107,8 @@ _COUNT = re.compile(
 )
 # ... but an amount that speaks of shares is money: "Comprehensive loss attributable to the
 # Company's common shares", "Dividends on common shares", "Proceeds from issuance of shares"
+# a statement of cash flows: its share lines ("Redemption of ordinary shares") are amounts
+_CASH_FLOW_TOTAL = re.compile(r"(?i)^net\s+cash\b.*\bactivities\b")
 _MONEY_OF_SHARES = re.compile(
     r"(?i)\b(?:income|loss(?:es)?|earnings|profits?|dividends?|proceeds|payments?|value|"
     r"costs?|expenses?|compensation|premium|capital|amount|attributable)\b"
@@ -174,6 +179,7 @@ class Row:
     # subsidiary's, a segment's summary): whose figure it is, the table does not say
     ambiguous: bool = False
     scaled: bool = True  # False: no scale established; only scale-free claims (shares, %)
+    reconciling: bool = False  # a line of the cash-flow reconciliation (``reconciling_lines``)
 
     @property
     def name(self) -> str:
@@ -241,6 +247,8 @@ class TableFacts:
         """A period in an explanation, as the claim names it: "for 2024", "for fiscal 2023",
         "at March 31, 2024"."""
         on = self.on(year)
+        if on.startswith("at ") and year in self.fiscal:  # a change names the fiscal year
+            return f"{on} (the end of {self.fiscal[year]})"
         return on if on.startswith("at ") else "for " + on.removeprefix("in ")
 
     def called(self, year: str) -> str:
@@ -385,6 +393,8 @@ def table_facts(
     # the table's name: its header and the short lines just before it (a title, not prose)
     named_as = " ".join([ln for ln in pre_lines if 0 < len(ln.split()) <= 15][-2:] + header_lines)
     rows: dict[str, Row] = {}
+    reconciling = reconciling_lines(labels)
+    cash_flow = any(_CASH_FLOW_TOTAL.match(lb.strip()) for lb in labels)  # amounts throughout
     for r in range(table.header_rows, _end_of_first_table(table)):
         label = labels[r]
         if not label or len(label) > 90 or labels.count(label) > 1:
@@ -414,7 +424,12 @@ def table_facts(
         counted = not per_share and (
             _SHARE_COUNT.search(label)
             or re.search(r"(?i)\bnumber\s+of\b", label)  # "Number of shares of capital stock"
-            or (_COUNT.search(label) and not _MONEY_OF_SHARES.search(label) and not dollar_row)
+            or (
+                _COUNT.search(label)
+                and not _MONEY_OF_SHARES.search(label)
+                and not dollar_row
+                and not cash_flow  # HHGCW "Redemption of ordinary shares | (361,224)": dollars
+            )
         )
         unit = "per_share" if per_share else "count" if counted else "money"
         scale = Decimal(1) if per_share else table.row_scale(r)
@@ -429,6 +444,7 @@ def table_facts(
         if re.match(r"(?i)denominator\b", heading):
             continue  # "Dilutive effect of stock options" under "Denominator:": shares, not $
         rows[label] = Row(label, r, cells, unit, scale, heading, needs)
+        rows[label].reconciling = r in reconciling
     text = " ".join(" ".join(row) for row in table.cells) + " " + (table.pre_text or "")
     dollars = "$" in text or table.unit_hint == "usd"
     scale_source = "table"
@@ -465,8 +481,12 @@ def table_facts(
         )
         balances = balance_at(columns_named, head, near, tuple(labels))
         facts.at = {y: f"at {d}" for y, d in balances.items()}
+        if balances and not facts.dates:  # a year apart: named as the report names the years
+            facts.fiscal = fiscal_balance_names(columns_named, fiscal or {})
         if not balances:
             named = fiscal_names(columns_named, head + "\n" + captions, fiscal or {})
+            # columns dated at fiscal year ends, with no span word: the report's names
+            named = named or fiscal_balance_names(columns_named, fiscal or {})
             facts.fiscal = named
             facts.at = {y: f"in {n}" for y, n in named.items()}
     facts.totals = _totals(table, facts, periods)
@@ -524,7 +544,11 @@ def stated_value(facts: TableFacts, row: Row, value: Decimal, decimals: int) -> 
     """A lookup's figure as an analyst says it: a negative is an outflow, a loss or "negative";
     None where no sign reading is safe (a liability or expense row that names both sides)."""
     text = amount(facts, row, value, decimals)
-    if value >= 0 or row.negative and row_negative_name(row) is not None:
+    if value >= 0:
+        return text
+    if row.reconciling or income_in_parens(row):
+        return None  # a gain deducted, income in parentheses: the sign is not the item's
+    if row.negative and row_negative_name(row) is not None:
         return text  # expenses, losses and outflows in parentheses: their size, under their name
     if LOSS.search(row.label):
         return f"a loss of {text}"

@@ -492,6 +492,35 @@ def owed_sign(row: Row) -> str | None:
     return "size"
 
 
+# the cash-flow statement's reconciliation, from net income (loss) to the operating cash
+# total: a line's sign there is the adjustment's direction, not the item's ("Waiver of amount
+# due to a related party | (210,000)" is a $210,000 gain deducted, not a negative waiver)
+_NET_RESULT = re.compile(r"(?i)^net\s+\(?(?:income|loss|earnings|profit)\b")
+_OPERATING_CASH = re.compile(r"(?i)^(?:net\s+)?cash\b.*\boperating\s+activities\b")
+# a block or row whose income shows in parentheses ("Other (income) expense"): a negative
+# there is income, not a negative item
+_INCOME_IN_PARENS = re.compile(
+    r"(?i)\((?:income|gains?|earnings)\)|\bexpenses?\s*\((?:income|gains?)\)"
+)
+
+
+def reconciling_lines(labels: list[str]) -> range:
+    """The table rows strictly between the first net income (loss) row and the operating
+    cash total after it; an empty range where the table has no such pair."""
+    start = next((i for i, lb in enumerate(labels) if _NET_RESULT.match(lb.strip())), None)
+    if start is None:
+        return range(0)
+    for end in range(start + 1, len(labels)):
+        if _OPERATING_CASH.match(labels[end].strip()):
+            return range(start + 1, end)
+    return range(0)
+
+
+def income_in_parens(row: Row) -> bool:
+    """Does the row's label or heading show income in parentheses ("Other (income) expense")?"""
+    return bool(_INCOME_IN_PARENS.search(row.label) or _INCOME_IN_PARENS.search(row.heading))
+
+
 def direction_word(loss: bool, grew: bool) -> str:
     if loss:
         return "widened" if grew else "narrowed"

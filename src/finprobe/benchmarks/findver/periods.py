@@ -214,6 +214,20 @@ _YEAR_SPAN = re.compile(
 )
 
 
+def fiscal_balance_names(labels: dict[str, str], fiscal: dict[str, str]) -> dict[str, str]:
+    """Year -> "fiscal 2023" for balance columns dated at the ends of fiscal years the report
+    names ("February 3, 2024 | January 28, 2023" where "fiscal 2023" ended February 3, 2024):
+    a change between them says "from fiscal 2022 to fiscal 2023", as the report's flows do,
+    not "from 2023 to 2024". {} unless every column's date has the report's name."""
+    found = _column_dates(labels)
+    if not found or not any(d.month <= 6 for d in found.values()):
+        return {}
+    keys = {y: f"{_MONTHS[d.month - 1][:3]} {d.day} {d.year}" for y, d in found.items()}
+    if set(found) != set(labels) or not all(k in fiscal for k in keys.values()):
+        return {}
+    return {y: fiscal[k] for y, k in keys.items()}
+
+
 def fiscal_names(labels: dict[str, str], header: str, fiscal: dict[str, str]) -> dict[str, str]:
     """Year -> how the report names a fiscal year column that ends in the first half of the
     next calendar year ("Fiscal Year Ended | February 3, 2024": "fiscal 2023" where the

@@ -341,6 +341,27 @@ def _owed_side(subject: str, label: str) -> tuple[bool, bool]:
     return True, not _BOTH_SIDES.search(label) and not _BOTH_SIDES.search(quoted)
 
 
+# its own reading of a cash-flow reconciliation: the rows between the net result and the
+# operating cash total carry the adjustment's sign, and a block showing income in parentheses
+# ("Other (income) expense") carries the expense's; a negative there is no negative item
+_RECONCILED_FROM = re.compile(r"(?i)^net\s+\(?(?:income|loss|earnings|profit)\b")
+_OPERATING_TOTAL = re.compile(r"(?i)^(?:net\s+)?cash\b.*\boperating\s+activities\b")
+_PARENS_INCOME = re.compile(
+    r"(?i)\((?:income|gains?|earnings)\)|\bexpenses?\s*\((?:income|gains?)\)"
+)
+
+
+def _sign_is_not_the_items(table: _RawTable, at: int) -> bool:
+    """Is the row's sign the adjustment's or the block's convention rather than its own?"""
+    labels = [_MARK.sub("", label).strip() for label, _ in table.rows]
+    if _PARENS_INCOME.search(labels[at]) or _PARENS_INCOME.search(_section(table, at)):
+        return True
+    starts = [i for i in range(at) if _RECONCILED_FROM.match(labels[i])]
+    if not starts:
+        return False
+    return any(_OPERATING_TOTAL.match(lb) for lb in labels[at + 1 :])
+
+
 def _size_reading_ok(subject: str) -> bool:
     """May the claim's subject be read by its size when its row is negative throughout?"""
     subject = subject.split("'s ", 1)[-1]  # the company's name says nothing of the row
@@ -398,6 +419,13 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         cited.append(got)
     if not cited:
         return "no cited cells"
+    cash_flow = any(
+        re.match(r"(?i)net\s+cash\b.*\bactivities\b", lb.strip()) for lb, _ in table.rows
+    )
+    if counted_claim and cash_flow and not any(_COUNTED_ROW.search(r) for r in rows):
+        return (
+            "share count for an amount"  # a cash-flow line: HHGCW "Redemption of ordinary shares"
+        )
     if counted_claim and any(table.dollar_rows[at] for _, _, at in cited):
         return (
             "share count for an amount"  # the row's own cells show "$" (REBN's shares for service)
@@ -462,6 +490,8 @@ def _holds(claim: dict[str, Any], table: _RawTable, basis: Decimal | None = None
         owes, by_size = _owed_side(subject, claim["cells"][0]["row"])
         if value < 0 and owes and m.group(1) == "negative ":
             return "a liability or expense said negative"  # WSTRF "Deferred tax liabilities, net"
+        if value < 0 and said_negative and _sign_is_not_the_items(table, cited[0][2]):
+            return "a reconciling or income-in-parentheses line said negative"  # HHGCW's waiver
         throughout = value < 0 and not any(v > 0 for v in row)
         outflow = throughout and (_size_reading_ok(subject) or by_size)
         if outflow and m.group(1) == "negative ":

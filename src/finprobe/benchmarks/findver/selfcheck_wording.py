@@ -278,9 +278,22 @@ def _period_problem(claim: dict[str, Any], table: _RawTable, path: str) -> str |
             and all(len(dates.get(p, ())) == 1 for p in cited)
         ):
             return "balance date not named"  # "in 2024" of a balance at March 31, 2024
-        if whole_year and not months and _MONTH_NAMES.index(column[0]) < 6:
+        early = not months and _MONTH_NAMES.index(column[0]) < 6
+        if early and (whole_year or _named_fiscal_end(path, column, period)):
+            # BBW's balances "February 3, | January 28," over "2024 | 2023": fiscal 2023's and
+            # fiscal 2022's ends, as the report names them, not "from 2023 to 2024"
             return "fiscal year named by the calendar year of its end"
     return None
+
+
+def _named_fiscal_end(path: str, column: tuple[str, int], year: str) -> bool:
+    """Does the report's text tie a fiscal year's name to this date ("fiscal 2023 ...
+    February 3, 2024")?"""
+    printed = f"{column[0]} {column[1]}, {year}"
+    between = r"(?:(?!fiscal(?: year)? (?:19|20)\d\d|(?:19|20)\d\d).)"
+    named = r"fiscal(?: year)? (?:19|20)\d\d"
+    tie = rf"{named}\W{between}{{0,80}}?{printed}|{printed}{between}{{0,12}}?{named}\b"
+    return bool(re.search(tie, _prose(path).lower().replace(" ,", ",")))
 
 
 _TITLED_SEGMENT = re.compile(r"\b([A-Z][\w&.'’-]*(?:\s+[A-Z][\w&.'’-]*)?)\s+Segment\b(?!s)")
