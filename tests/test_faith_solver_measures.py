@@ -299,3 +299,91 @@ def test_a_ratios_change_asked_in_basis_points_is_its_change_in_points() -> None
     assert answer.endswith("%")
     metadata = _instance([MARGINS], cases[0][0], cases[0][1])
     assert solve_from_tables(metadata).answer == "358.92 basis points"
+
+
+# a company's revenue by type: product sales were 68% of revenues in 2022 and 71% in 2023,
+# services 32% and 29%
+REVENUE_MIX = _table("3", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands)", "2023", "2022"],
+    ["Product sales", "$76,000", "$68,000"],
+    ["Services", "31,000", "32,000"],
+    ["Total revenues", "107,000", "100,000"],
+    ["Cost of product sales", "45,600", "44,880"],
+    ["Selling, general and administrative", "30,816", "25,700"],
+], "Results of operations (in thousands):")  # fmt: skip
+
+
+def test_a_shares_companion_figure_is_the_same_share_in_the_other_year() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    # the 2022 share's companion is the sentence's 29% (2023's services share)
+    masked = "Services revenue was 29% of total revenues in 2023 compared to [MASK] in 2022."
+    metadata = _instance([REVENUE_MIX], masked, "32%")
+    ranked = rank_candidates(metadata, SolverOptions(ranker=HAND_RANKER))
+    fired = {round(float(c.value), 2) for c in ranked if c.features.get("companion")}
+    # services / total in 2022; SG&A / total in 2022, whose 2023 share (28.8%) also reads as "29%"
+    assert fired == {32.0, 25.7}
+    answer = solve_from_tables(metadata, SolverOptions(ranker=HAND_RANKER)).answer
+    assert reference_scorer_match("32%", answer), answer
+    # a share whose other year matches no figure of the sentence gets nothing
+    masked = "Services revenue was [MASK] of total revenues in 2023."
+    ranked = rank_candidates(_instance([REVENUE_MIX], masked, "29%"))
+    assert not any(c.features.get("companion") for c in ranked)
+
+
+DEPOSITS = _table("5", [
+    ["", "December 31,", "December 31,"],
+    ["(in thousands)", "2023", "2022"],
+    ["Noninterest-bearing deposits", "$409,600", "$487,000"],
+    ["Interest-bearing deposits", "649,400", "726,400"],
+    ["Total deposits", "1,059,000", "1,213,400"],
+], "Deposits (in thousands):")  # fmt: skip
+
+
+def test_a_changes_companion_figure_is_its_other_form() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    # "$77.4 million, or [MASK]": the percentage change whose change is $77.4 million
+    masked = (
+        "The decrease in noninterest-bearing deposits of $77.4 million, or [MASK], was due to"
+        " lower balances."
+    )
+    metadata = _instance([DEPOSITS], masked, "15.9%")
+    hand = SolverOptions(ranker=HAND_RANKER)
+    fired = [c for c in rank_candidates(metadata, hand) if c.features.get("companion")]
+    assert [(c.kind, round(float(c.value), 2)) for c in fired] == [("pct_change", 15.89)]
+    answer = solve_from_tables(metadata, hand).answer
+    assert reference_scorer_match("15.9%", answer), answer
+    # "decreased [MASK], or 12.7%": the change whose percentage change is 12.7%
+    masked = "Total deposits decreased [MASK], or 12.7%, during 2023."
+    fired = [
+        c
+        for c in rank_candidates(_instance([DEPOSITS], masked, "$154.4 million"), hand)
+        if c.features.get("companion")
+    ]
+    assert [(c.kind, c.cells[0].row) for c in fired] == [("change", 4)]
+
+
+def test_a_change_from_one_stated_rate_to_another_is_their_difference_in_points() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+
+    # the table's amounts (not its rates): 17.1% and 17.5% are the sentence's own
+    masked = (
+        "Compensation and benefits as a percentage of net sales increased approximately"
+        " [MASK] from 17.1% in fiscal 2022 to 17.5% in fiscal 2023."
+    )
+    for expected in ("40 basis points", "0.4%"):
+        for ranker in (None, HAND_RANKER):
+            metadata = _instance([MARGINS], masked, expected)
+            answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+            assert reference_scorer_match(expected, answer), (expected, answer)
+    assert solve_from_tables(_instance([MARGINS], masked, "40 basis points")).answer == (
+        "40 basis points"
+    )
+    # a money change "from $X to $Y" is left to the tables (their figures are unrounded);
+    # a level blank "from" is not a change
+    masked = "Net sales increased [MASK] from $2,362.0 million in 2022 to $2,434.0 million."
+    assert solve_from_tables(_instance([MARGINS], masked, "3%")).answer == "3.0483%"
