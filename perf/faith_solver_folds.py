@@ -310,6 +310,9 @@ def fold_verdicts(blanks: list[Blank], paths: list[str]) -> None:
 
 def main(argv: list[str]) -> None:
     global FIT
+    if "--help" in argv or "-h" in argv:
+        print(__doc__)
+        return
     write = "--write" in argv
     argv = [a for a in argv if a != "--write"]
     name, argv = _option(argv, "--fit", "bag")
