@@ -1,7 +1,7 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
-    python perf/faith_solver_folds.py [--write] [--fit NAME] [--seed S] [--spread K] [--l2 X] \
-        PILOT.json [BUILT.json ...] [--train MORE.json ...]
+    python perf/faith_solver_folds.py [--write] [--fit NAME] [--seed S] [--spread K]
+        [--l2 X] PILOT.json [BUILT.json ...] [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
 candidates its hard rules admit (``faith/rules.py``: the cache holds only those). This
