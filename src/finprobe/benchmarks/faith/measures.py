@@ -531,6 +531,13 @@ _FROM_TO = re.compile(
 )
 
 
+# the words before the blank, in its clause, name a rate
+_OWN_CLAUSE = re.compile(r";|, (?:and|but|while|whereas) ", re.I)
+_NAMES_A_RATE = re.compile(
+    r"\b(?:margins?|rates?|ratios?|percentages?|percent of|yields?|(?<!per )share)\b", re.I
+)
+
+
 def stated_points_change(masked: str, context: Context) -> Candidate | None:
     """A change blank followed by "from A% ... to B%" is B - A in points (answered in basis
     points when the hint asks for them): the sentence states both rates, so no table pair
@@ -539,7 +546,11 @@ def stated_points_change(masked: str, context: Context) -> Candidate | None:
     change of the amounts). Money figures are left to the tables, which hold them unrounded."""
     if context.role != "change" or not (context.wants_percent or "bps" in context.hint_units):
         return None
-    _, _, after = masked.partition("[MASK]")
+    before, _, after = masked.partition("[MASK]")
+    # the blank must be a rate's change: "Sales to our largest customer increased [MASK],
+    # from 5.0% to 7.0% of net sales" asks for the amount's change, the rates are shares
+    if not _NAMES_A_RATE.search(_OWN_CLAUSE.split(before)[-1]):
+        return None
     match = _FROM_TO.match(after)
     if match is None:
         return None

@@ -220,11 +220,12 @@ def rank_candidates(
         for key, group in by_row.items()
     }
     ranker = options.ranker or load_ranker()
+    beside = _beside_blank(masked)
     for cand in candidates:
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
             feats["explained"] = 1.0
-        if _companion(cand, by_row, context.anchors):
+        if _companion(cand, by_row, context.anchors, beside):
             feats["companion"] = 1.0
         if cand.kind == "lookup":
             first = cand.cells[0]
@@ -309,24 +310,49 @@ def _clause_rows(
     return named
 
 
+# a change's other form stands right beside the blank: "[MASK], or 10%", "[MASK] (10%)",
+# "$77.0 million, or [MASK]", "[MASK], or 7.7% and 9.4%, respectively"; a figure
+# elsewhere ("as SG&A increased $18.2 million") is another row's
+_BESIDE_AFTER = re.compile(
+    r"\[MASK\]\s*,?\s*(?:or|\()\s*([^;()]*?)(?:,|\)|;|$| in | during | for )", re.I
+)
+_BESIDE_BEFORE = re.compile(r"([$\d][^,;()]*?)\s*,?\s*(?:or|\()\s*\[MASK\]", re.I)
+
+
+def _beside_blank(masked: str) -> list[Any]:
+    """The figures joined to the blank by "or" or a parenthesis (years dropped)."""
+    text = " ".join(
+        m.group(1) for m in (_BESIDE_AFTER.search(masked), _BESIDE_BEFORE.search(masked)) if m
+    )
+    return [
+        span.number
+        for span in find_numbers(text)
+        if getattr(span, "kind", "") not in ("year", "date", "ordinal")
+    ]
+
+
 def _companion(
-    cand: Candidate, by_row: dict[tuple[str, int], list[Cell]], anchors: list[Any]
+    cand: Candidate,
+    by_row: dict[tuple[str, int], list[Cell]],
+    anchors: list[Any],
+    beside: list[Any],
 ) -> bool:
     """The candidate's companion is one of the sentence's other figures, which no cell
     holds (a lookup's row holding one is ``anchor_row``):
 
     - a share or ratio: the same part and base in another period's column ("Product sales
       represented [MASK] and 68% of our revenues for 2023 and 2022, respectively", "...
-      increased to [MASK] from 25.7%");
+      increased to [MASK] from 25.7%"), any figure of the sentence (``anchors``);
     - a change: its percentage change ("net sales increased [MASK], or 10%, in 2023"); a
-      percentage change: its change ("deposits decreased by $77.0 million, or [MASK]").
+      percentage change: its change ("deposits decreased by $77.0 million, or [MASK]"),
+      only a figure beside the blank (``beside``, ``_beside_blank``).
     """
     if cand.kind == "change" and not cand.percent:
         newer, older = cand.cells
-        return bool(older.value) and _matches_anchor(cand.value / older.value * 100, anchors, True)
+        return bool(older.value) and _matches_anchor(cand.value / older.value * 100, beside, True)
     if cand.kind == "pct_change":
         newer, older = cand.cells
-        return _matches_anchor(abs(newer.signed - older.signed), anchors, False)
+        return _matches_anchor(abs(newer.signed - older.signed), beside, False)
     if cand.kind not in ("share", "ratio"):
         return False
     part, base = cand.cells
