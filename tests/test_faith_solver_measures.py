@@ -358,6 +358,14 @@ def test_a_changes_companion_figure_is_its_other_form() -> None:
     assert [(c.kind, round(float(c.value), 2)) for c in fired] == [("pct_change", 15.89)]
     answer = solve_from_tables(metadata, hand).answer
     assert reference_scorer_match("15.9%", answer), answer
+    # the figure with a thousands separator is read whole ("$77,400", not "400")
+    masked = "The decrease in noninterest-bearing deposits of $77,400 thousand, or [MASK] was due to lower balances."
+    fired = [
+        c
+        for c in rank_candidates(_instance([DEPOSITS], masked, "15.9%"), hand)
+        if c.features.get("companion")
+    ]
+    assert [(c.kind, round(float(c.value), 2)) for c in fired] == [("pct_change", 15.89)]
     # "decreased [MASK], or 12.7%": the change whose percentage change is 12.7%
     masked = "Total deposits decreased [MASK], or 12.7%, during 2023."
     fired = [

@@ -313,10 +313,13 @@ def _clause_rows(
 # a change's other form stands right beside the blank: "[MASK], or 10%", "[MASK] (10%)",
 # "$77.0 million, or [MASK]", "[MASK], or 7.7% and 9.4%, respectively"; a figure
 # elsewhere ("as SG&A increased $18.2 million") is another row's
+# (a comma before three digits is a thousands separator: "$107,467, or [MASK]")
 _BESIDE_AFTER = re.compile(
-    r"\[MASK\]\s*,?\s*(?:or|\()\s*([^;()]*?)(?:,|\)|;|$| in | during | for )", re.I
+    r"\[MASK\]\s*,?\s*(?:or|\()\s*((?:[^,;()]|,(?=\d{3}))*?)"
+    r"(?:,(?!\d{3})|\)|;|$| in | during | for )",
+    re.I,
 )
-_BESIDE_BEFORE = re.compile(r"([$\d][^,;()]*?)\s*,?\s*(?:or|\()\s*\[MASK\]", re.I)
+_BESIDE_BEFORE = re.compile(r"([$\d](?:[^,;()]|,(?=\d{3}))*?)\s*,?\s*(?:or|\()\s*\[MASK\]", re.I)
 
 
 def _beside_blank(masked: str) -> list[Any]:
