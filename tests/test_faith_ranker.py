@@ -14,6 +14,7 @@ from finprobe.benchmarks.faith.ranker import (
     Ranker,
     fit_ranker,
     load_ranker,
+    report_weights,
 )
 from finprobe.benchmarks.faith.solver import SolverOptions, rank_candidates, solve_from_tables
 from finprobe.numbers import reference_scorer_match
@@ -89,6 +90,32 @@ def test_the_fit_learns_which_feature_points_at_the_answer() -> None:
         scores = [ranker.score(f) for f in feats]
         hits += labels[scores.index(max(scores))]
     assert hits >= 18
+
+
+def test_report_weights_make_each_report_count_the_same() -> None:
+    # one large report (30 blanks) where "coverage" points at the answer and "near_hits" at
+    # a decoy, and three small ones (4 blanks each) the other way round: unweighted, the
+    # large report decides; weighted by report, the three small ones outvote it
+    rng = random.Random(11)
+
+    def blank(right: str, decoy: str) -> tuple[list[dict[str, float]], list[bool]]:
+        feats, labels = _blank(rng, right)
+        wrong = labels.index(False)
+        feats[wrong] = {**feats[wrong], decoy: 1.0 + rng.gauss(0, 0.15)}
+        return feats, labels
+
+    groups = [blank("coverage", "near_hits") for _ in range(30)]
+    groups += [blank("near_hits", "coverage") for _ in range(12)]
+    reports = ["big"] * 30 + ["s1"] * 4 + ["s2"] * 4 + ["s3"] * 4
+    weights = report_weights(reports)
+    assert weights[0] == pytest.approx(42 / 4 / 30) and weights[-1] == pytest.approx(42 / 4 / 4)
+    assert sum(weights) == pytest.approx(len(reports))
+    plain = fit_ranker(groups).weights
+    balanced = fit_ranker(groups, sample_weights=weights).weights
+    assert plain["coverage"] > plain["near_hits"]
+    assert balanced["near_hits"] > balanced["coverage"]
+    with pytest.raises(ValueError, match="2 sample weights for 42 blanks"):
+        fit_ranker(groups, sample_weights=[1.0, 1.0])
 
 
 def test_blanks_with_no_correct_candidate_teach_nothing() -> None:

@@ -299,3 +299,198 @@ def test_a_ratios_change_asked_in_basis_points_is_its_change_in_points() -> None
     assert answer.endswith("%")
     metadata = _instance([MARGINS], cases[0][0], cases[0][1])
     assert solve_from_tables(metadata).answer == "358.92 basis points"
+
+
+# a company's revenue by type: product sales were 68% of revenues in 2022 and 71% in 2023,
+# services 32% and 29%
+REVENUE_MIX = _table("3", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands)", "2023", "2022"],
+    ["Product sales", "$76,000", "$68,000"],
+    ["Services", "31,000", "32,000"],
+    ["Total revenues", "107,000", "100,000"],
+    ["Cost of product sales", "45,600", "44,880"],
+    ["Selling, general and administrative", "33,170", "25,700"],
+], "Results of operations (in thousands):")  # fmt: skip
+
+
+def test_a_shares_companion_figure_is_the_same_share_in_the_other_year() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    # the 2022 share's companion is the sentence's 29% (2023's services share)
+    masked = "Services revenue was 29% of total revenues in 2023 compared to [MASK] in 2022."
+    metadata = _instance([REVENUE_MIX], masked, "32%")
+    ranked = rank_candidates(metadata, SolverOptions(ranker=HAND_RANKER))
+    fired = {round(float(c.value), 2) for c in ranked if c.features.get("companion")}
+    # services / total in 2022 only: no other row's 2023 share (SG&A 31.0%, product 71.0%,
+    # cost 42.6%) reads as "29%"
+    assert fired == {32.0}
+    answer = solve_from_tables(metadata, SolverOptions(ranker=HAND_RANKER)).answer
+    assert reference_scorer_match("32%", answer), answer
+    # a share whose other year matches no figure of the sentence gets nothing
+    masked = "Services revenue was [MASK] of total revenues in 2023."
+    ranked = rank_candidates(_instance([REVENUE_MIX], masked, "29%"))
+    assert not any(c.features.get("companion") for c in ranked)
+
+
+DEPOSITS = _table("5", [
+    ["", "December 31,", "December 31,"],
+    ["(in thousands)", "2023", "2022"],
+    ["Noninterest-bearing deposits", "$409,600", "$487,000"],
+    ["Interest-bearing deposits", "649,400", "726,400"],
+    ["Total deposits", "1,059,000", "1,213,400"],
+], "Deposits (in thousands):")  # fmt: skip
+
+
+def test_a_changes_companion_figure_is_its_other_form() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    # "$77.4 million, or [MASK]": the percentage change whose change is $77.4 million
+    masked = (
+        "The decrease in noninterest-bearing deposits of $77.4 million, or [MASK], was due to"
+        " lower balances."
+    )
+    metadata = _instance([DEPOSITS], masked, "15.9%")
+    hand = SolverOptions(ranker=HAND_RANKER)
+    fired = [c for c in rank_candidates(metadata, hand) if c.features.get("companion")]
+    assert [(c.kind, round(float(c.value), 2)) for c in fired] == [("pct_change", 15.89)]
+    answer = solve_from_tables(metadata, hand).answer
+    assert reference_scorer_match("15.9%", answer), answer
+    # the figure with a thousands separator is read whole ("$77,400", not "400")
+    masked = "The decrease in noninterest-bearing deposits of $77,400 thousand, or [MASK] was due to lower balances."
+    fired = [
+        c
+        for c in rank_candidates(_instance([DEPOSITS], masked, "15.9%"), hand)
+        if c.features.get("companion")
+    ]
+    assert [(c.kind, round(float(c.value), 2)) for c in fired] == [("pct_change", 15.89)]
+    # "decreased [MASK], or 12.7%": the change whose percentage change is 12.7%
+    masked = "Total deposits decreased [MASK], or 12.7%, during 2023."
+    fired = [
+        c
+        for c in rank_candidates(_instance([DEPOSITS], masked, "$154.4 million"), hand)
+        if c.features.get("companion")
+    ]
+    assert [(c.kind, c.cells[0].row) for c in fired] == [("change", 4)]
+
+
+# the review's probe table (review10-s9): net sales +22.3 (7.74%), gross profit +7.6
+# (9.43%), service revenue +3.0 (10%), SG&A +18.2 (69.2%), operating income -13.3 (29.7%)
+RESULTS = _table("4", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in millions)", "2023", "2022"],
+    ["Product revenue", "$277.4", "$258.1"],
+    ["Service revenue", "33.0", "30.0"],
+    ["Net sales", "$310.4", "$288.1"],
+    ["Cost of revenue", "222.2", "207.5"],
+    ["Gross profit", "88.2", "80.6"],
+    ["Research and development", "12.2", "9.5"],
+    ["Selling, general and administrative", "44.5", "26.3"],
+    ["Operating income", "31.5", "44.8"],
+    ["Net income", "24.7", "21.3"],
+])  # fmt: skip
+
+
+def test_a_changes_companion_is_only_the_figure_beside_the_blank() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    hand = SolverOptions(ranker=HAND_RANKER)
+
+    def fired(masked: str, hint_of: str) -> set[tuple[str, str]]:
+        ranked = rank_candidates(_instance([RESULTS], masked, hint_of), hand)
+        return {
+            (c.kind, c.cells[0].table.row_label(c.cells[0].row))
+            for c in ranked
+            if c.features.get("companion") and c.kind in ("change", "pct_change")
+        }
+
+    # another clause's figure is another row's: SG&A's $18.2 million, service's $3.0 million
+    others = [
+        ("Operating income decreased [MASK] in 2023, as SG&A increased $18.2 million.", "29.7%"),
+        ("Net sales increased [MASK] in 2023, including $3.0 million from services.", "7.7%"),
+    ]
+    for masked, expected in others:
+        assert fired(masked, expected) == set(), masked
+        answer = solve_from_tables(_instance([RESULTS], masked, expected)).answer
+        assert reference_scorer_match(expected, answer), (masked, answer)
+    # the figure joined to the blank by "or" is its other form
+    assert fired("Net sales increased $22.3 million, or [MASK], in 2023.", "7.7%") == {
+        ("pct_change", "Net sales")
+    }
+    pair = (
+        "Net sales and gross profit increased $22.3 million and [MASK], or 7.7% and 9.4%,"
+        " respectively, in 2023."
+    )
+    assert ("change", "Gross profit") in fired(pair, "$7.6 million")
+
+
+def test_a_change_from_one_stated_rate_to_another_is_their_difference_in_points() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+
+    # the table's amounts (not its rates): 17.1% and 17.5% are the sentence's own
+    masked = (
+        "Compensation and benefits as a percentage of net sales increased approximately"
+        " [MASK] from 17.1% in fiscal 2022 to 17.5% in fiscal 2023."
+    )
+    for expected in ("40 basis points", "0.4%"):
+        for ranker in (None, HAND_RANKER):
+            metadata = _instance([MARGINS], masked, expected)
+            answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+            assert reference_scorer_match(expected, answer), (expected, answer)
+    assert solve_from_tables(_instance([MARGINS], masked, "40 basis points")).answer == (
+        "40 basis points"
+    )
+    # a money change "from $X to $Y" is left to the tables (their figures are unrounded)
+    masked = "Net sales increased [MASK] from $2,362.0 million in 2022 to $2,434.0 million."
+    assert solve_from_tables(_instance([MARGINS], masked, "3%")).answer == "3.0483%"
+
+
+def _stated(masked: str, hint_of: str) -> object:
+    from finprobe.benchmarks.faith.context import read_context
+    from finprobe.benchmarks.faith.measures import stated_points_change
+
+    return stated_points_change(masked, read_context(_instance([], masked, hint_of)))
+
+
+# the review's probes (review10-s9): net sales 310.4 / 288.1, largest customer 21.7 / 14.4
+CUSTOMERS = _table("6", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in millions)", "2023", "2022"],
+    ["Net sales", "$310.4", "$288.1"],
+    ["Sales to our largest customer", "21.7", "14.4"],
+])  # fmt: skip
+RATES = _table("7", [
+    ["", "2023", "2022"],
+    ["Net interest margin", "3.45%", "3.20%"],
+    ["Effective tax rate", "24.5%", "21.0%"],
+    ["Income tax expense (in millions)", "$12.3", "$9.8"],
+])  # fmt: skip
+
+
+def test_stated_rates_are_a_points_change_only_when_the_blank_names_a_rate() -> None:
+    from finprobe.benchmarks.faith.ranker import HAND_RANKER
+
+    # the rate's own change: points
+    rate = "The effective tax rate increased [MASK], from 21.0% in 2022 to 24.5% in 2023."
+    assert float(_stated(rate, "3.5%").value) == pytest.approx(3.5)
+    # a level blank "from A% to B%" is no change
+    assert _stated(rate.replace("increased", "was"), "24.5%") is None
+    # the amount's change: the rates are shares of another base (net sales, pretax income)
+    customer = "Sales to our largest customer increased [MASK], from 5.0% to 7.0% of net sales."
+    assert _stated(customer, "50.7%") is None
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([CUSTOMERS], customer, "50.7%")
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match("50.7%", answer), answer
+    tax = "Income tax expense increased [MASK], from 21.0% to 24.5% of pretax income."
+    assert _stated(tax, "25.5%") is None
+    answer = solve_from_tables(_instance([RATES], tax, "25.5%"), SolverOptions(ranker=HAND_RANKER))
+    assert reference_scorer_match("25.5%", answer.answer), answer.answer
+    # "per share" names no rate
+    assert (
+        _stated("Earnings per share increased [MASK], from 5.0% to 7.0% of net income.", "1%")
+        is None
+    )

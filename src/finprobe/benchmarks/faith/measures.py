@@ -19,6 +19,7 @@ from finprobe.benchmarks.faith.context import (
     _label,
 )
 from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens
+from finprobe.numbers import find_numbers
 
 
 @dataclass
@@ -518,3 +519,45 @@ def _anchor_rows(
     best = max(fit.values())
     top = {k for k, v in fit.items() if v == best}
     return top if best > 0 and len(top) <= 2 else set()
+
+
+# "increased [MASK] from 17.1% in fiscal 2022 to 17.5% in fiscal 2023": the figures right
+# after the blank, in its own clause
+_FROM_TO = re.compile(
+    r"^\s*,?\s*(?:approximately\s+|about\s+)?from\s+(?:approximately\s+)?"
+    r"(?P<a>\(?-?\d[\d.,]*\)?\s*(?:%|percent))(?P<mid>[^,;%$]{0,40}?)\s+to\s+"
+    r"(?:approximately\s+)?(?P<b>\(?-?\d[\d.,]*\)?\s*(?:%|percent))",
+    re.I,
+)
+
+
+# the words before the blank, in its clause, name a rate
+_OWN_CLAUSE = re.compile(r";|, (?:and|but|while|whereas) ", re.I)
+_NAMES_A_RATE = re.compile(
+    r"\b(?:margins?|rates?|ratios?|percentages?|percent of|yields?|(?<!per )share)\b", re.I
+)
+
+
+def stated_points_change(masked: str, context: Context) -> Candidate | None:
+    """A change blank followed by "from A% ... to B%" is B - A in points (answered in basis
+    points when the hint asks for them): the sentence states both rates, so no table pair
+    can fit them better ("Compensation as a percentage of net sales increased approximately
+    [MASK] from 17.1% in fiscal 2022 to 17.5% in fiscal 2023" is 40 basis points, not a
+    change of the amounts). Money figures are left to the tables, which hold them unrounded."""
+    if context.role != "change" or not (context.wants_percent or "bps" in context.hint_units):
+        return None
+    before, _, after = masked.partition("[MASK]")
+    # the blank must be a rate's change: "Sales to our largest customer increased [MASK],
+    # from 5.0% to 7.0% of net sales" asks for the amount's change, the rates are shares
+    if not _NAMES_A_RATE.search(_OWN_CLAUSE.split(before)[-1]):
+        return None
+    match = _FROM_TO.match(after)
+    if match is None:
+        return None
+    rates = [find_numbers(match.group(g)) for g in ("a", "b")]
+    if not all(spans and "percent" in spans[0].number.units for spans in rates):
+        return None
+    a, b = (spans[0].number.value for spans in rates)
+    return Candidate(
+        abs(b - a), True, "multi_step", "D", [], f"stated rates: {b}% - {a}% (points)", score=3.0
+    )

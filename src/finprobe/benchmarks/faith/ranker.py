@@ -82,6 +82,10 @@ FEATURES = (
     "share_words_share",
     "share_words_amount",
     "ratio_words_ratio",
+    # a derived candidate's companion is one of the sentence's other figures: a share's
+    # other period ("[MASK] and 68% of our revenues ..., respectively"), a change's other
+    # form ("increased [MASK], or 10%"; "decreased $77.0 million, or [MASK]")
+    "companion",
     "zero_value",
     "listed_item",  # a parallel list's own item names the row
     "listed_other",
@@ -139,6 +143,7 @@ HAND_WEIGHTS: dict[str, float] = {
     "share_words_share": 2.5,
     "share_words_amount": -2.0,
     "ratio_words_ratio": 0.5,
+    "companion": 2.0,  # set a priori (as strong as the first year's match), never tuned
     "zero_value": -1.0,
     "listed_item": 3.0,
     "listed_other": -3.0,
@@ -194,20 +199,31 @@ def fit_ranker(
     groups: list[tuple[Any, list[bool]]],
     l2: float = 1.0,
     name: str = "learned",
+    sample_weights: list[float] | None = None,
 ) -> Ranker:
     """Conditional logit over each blank's candidates (numpy + scipy, the dev extra).
 
     ``groups``: per blank, its candidates' features (dicts, or a ``feature_matrix``)
-    and which candidates are correct.
+    and which candidates are correct. ``sample_weights``: per blank, how much its
+    log-likelihood counts (default 1 each; ``report_weights`` makes each report count
+    the same).
     Blanks with no correct candidate teach nothing and are skipped. Features are
     standardised for the fit; the weights returned act on raw features.
     """
     import numpy as np
     from scipy.optimize import minimize
 
-    usable = [(f, y) for f, y in groups if any(y) and not all(y)]
+    if sample_weights is None:
+        sample_weights = [1.0] * len(groups)
+    if len(sample_weights) != len(groups):
+        raise ValueError(f"{len(sample_weights)} sample weights for {len(groups)} blanks")
+    kept = [
+        (g, w) for g, w in zip(groups, sample_weights, strict=True) if any(g[1]) and not all(g[1])
+    ]
+    usable = [g for g, w in kept if w > 0]
     if not usable:
         return Ranker({}, name)
+    gw = np.array([w for _, w in kept if w > 0], dtype=float)
     names = list(FEATURES)
     x = np.vstack([feature_matrix(f) for f, _ in usable])
     y = np.array([v for _, labels in usable for v in labels], dtype=bool)
@@ -228,10 +244,23 @@ def fit_ranker(
         ec = np.exp(np.where(y, s - top_correct[group], -np.inf))
         z = np.add.reduceat(e, starts)
         zc = np.add.reduceat(ec, starts)
-        nll = -np.sum(top_correct + np.log(zc) - top - np.log(z))
-        a = ec / zc[group] - e / z[group]
+        nll = -np.sum(gw * (top_correct + np.log(zc) - top - np.log(z)))
+        a = gw[group] * (ec / zc[group] - e / z[group])
         return float(nll + 0.5 * l2 * w @ w), -(a @ x) + l2 * w
 
     result = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B")
     raw = result.x / scale
     return Ranker({n: round(float(v), 6) for n, v in zip(names, raw, strict=True)}, name)
+
+
+def report_weights(reports: list[str]) -> list[float]:
+    """Per blank, a weight that makes every report count the same in a fit (a report with
+    354 blanks would otherwise outweigh a dozen reports of 20); they sum to the number of
+    blanks, so the fit's l2 keeps its strength against the data."""
+    counts: dict[str, int] = {}
+    for report in reports:
+        counts[report] = counts.get(report, 0) + 1
+    if not counts:
+        return []
+    each = len(reports) / len(counts)
+    return [each / counts[report] for report in reports]

@@ -76,7 +76,12 @@ from finprobe.benchmarks.faith.context import (
     expand_context,
     read_context,
 )
-from finprobe.benchmarks.faith.measures import MeasureReader, _anchor_rows, measure_candidates
+from finprobe.benchmarks.faith.measures import (
+    MeasureReader,
+    _anchor_rows,
+    measure_candidates,
+    stated_points_change,
+)
 from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
 from finprobe.benchmarks.faith.rules import NAMING_FEATURES, admissible, blank_clause
 from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
@@ -215,10 +220,13 @@ def rank_candidates(
         for key, group in by_row.items()
     }
     ranker = options.ranker or load_ranker()
+    beside = _beside_blank(masked)
     for cand in candidates:
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
             feats["explained"] = 1.0
+        if _companion(cand, by_row, context.anchors, beside):
+            feats["companion"] = 1.0
         if cand.kind == "lookup":
             first = cand.cells[0]
             feats["anchor_column"] = anchor_cols.get(("", _column_key(first)), 0.0)
@@ -255,6 +263,10 @@ def rank_candidates(
             continue
         cand.score = top + cand.score - 2.0
         measured.append(cand)
+    stated = stated_points_change(masked, context) if options.measures else None
+    if stated is not None:
+        stated.score = top + stated.score  # both rates are the sentence's own
+        measured.append(stated)
     if options.sensitivity:
         measured += sensitivity_candidates(masked, context, everything, by_row)
     if measured:
@@ -296,6 +308,70 @@ def _clause_rows(
         if any(parts.get(name, 0.0) > 0 for name in NAMING_FEATURES):
             named.add(key)
     return named
+
+
+# a change's other form stands right beside the blank: "[MASK], or 10%", "[MASK] (10%)",
+# "$77.0 million, or [MASK]", "[MASK], or 7.7% and 9.4%, respectively"; a figure
+# elsewhere ("as SG&A increased $18.2 million") is another row's
+# (a comma before three digits is a thousands separator: "$107,467, or [MASK]")
+_BESIDE_AFTER = re.compile(
+    r"\[MASK\]\s*,?\s*(?:or|\()\s*((?:[^,;()]|,(?=\d{3}))*?)"
+    r"(?:,(?!\d{3})|\)|;|$| in | during | for )",
+    re.I,
+)
+_BESIDE_BEFORE = re.compile(r"([$\d](?:[^,;()]|,(?=\d{3}))*?)\s*,?\s*(?:or|\()\s*\[MASK\]", re.I)
+
+
+def _beside_blank(masked: str) -> list[Any]:
+    """The figures joined to the blank by "or" or a parenthesis (years dropped)."""
+    text = " ".join(
+        m.group(1) for m in (_BESIDE_AFTER.search(masked), _BESIDE_BEFORE.search(masked)) if m
+    )
+    return [
+        span.number
+        for span in find_numbers(text)
+        if getattr(span, "kind", "") not in ("year", "date", "ordinal")
+    ]
+
+
+def _companion(
+    cand: Candidate,
+    by_row: dict[tuple[str, int], list[Cell]],
+    anchors: list[Any],
+    beside: list[Any],
+) -> bool:
+    """The candidate's companion is one of the sentence's other figures, which no cell
+    holds (a lookup's row holding one is ``anchor_row``):
+
+    - a share or ratio: the same part and base in another period's column ("Product sales
+      represented [MASK] and 68% of our revenues for 2023 and 2022, respectively", "...
+      increased to [MASK] from 25.7%"), any figure of the sentence (``anchors``);
+    - a change: its percentage change ("net sales increased [MASK], or 10%, in 2023"); a
+      percentage change: its change ("deposits decreased by $77.0 million, or [MASK]"),
+      only a figure beside the blank (``beside``, ``_beside_blank``).
+    """
+    if cand.kind == "change" and not cand.percent:
+        newer, older = cand.cells
+        return bool(older.value) and _matches_anchor(cand.value / older.value * 100, beside, True)
+    if cand.kind == "pct_change":
+        newer, older = cand.cells
+        return _matches_anchor(abs(newer.signed - older.signed), beside, False)
+    if cand.kind not in ("share", "ratio"):
+        return False
+    part, base = cand.cells
+    bases = {c.col: c for c in by_row.get((base.table_index, base.row), []) if not c.percent}
+    for other in by_row.get((part.table_index, part.row), []):
+        if other.col == part.col or other.percent or not other.years or other.years == part.years:
+            continue
+        below = bases.get(other.col)
+        if (
+            below is not None
+            and below.value
+            and below.years == other.years
+            and _matches_anchor(other.value / below.value * 100, anchors, True)
+        ):
+            return True
+    return False
 
 
 def _money_figures(text: str) -> list[Any]:
