@@ -5,37 +5,21 @@ refuses it by its own reading of the header and the report's prose."""
 
 from __future__ import annotations
 
-import functools
 import json
 import re
 from pathlib import Path
 
 import pytest
 from findver_cells import self_check
-from shared_data import SHARED
+from findver_reports import REPORTS
+from findver_reports import built_claims as _built
+from findver_reports import report_path as _path
 
 from finprobe.benchmarks.findver.build import build_claims_for_document
 from finprobe.benchmarks.findver.periods import balance_at, fiscal_names, fiscal_years
 from finprobe.document import load_findver_report
 
-REPORTS = SHARED / "data" / "findver" / "reports"
 pytestmark = pytest.mark.skipif(not REPORTS.is_dir(), reason="no shared FinDVer data")
-
-
-def _path(ticker: str) -> Path:
-    [path] = REPORTS.glob(f"{ticker}-*.json.gz")
-    return path
-
-
-@functools.cache
-def _built(ticker: str) -> tuple[dict, ...]:
-    """Claims from every table of the report over several draws, before the self-check."""
-    path = _path(ticker)
-    doc = load_findver_report(path)
-    name = path.name.removesuffix(".gz")
-    return tuple(
-        claim for seed in range(6) for claim in build_claims_for_document(doc, name, seed, 6, 400)
-    )
 
 
 def _claim(statement: str, label: bool, evidence: int, row: str, *periods: str) -> dict:

@@ -5,36 +5,17 @@ years), KIRK 140 ("$ | %" under each fiscal year) and ETST 71 (a dash cell befor
 
 from __future__ import annotations
 
-import functools
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
-from shared_data import SHARED
+from findver_reports import REPORTS
+from findver_reports import built_claims as _built
+from findver_reports import report_path as _path
 
-from finprobe.benchmarks.findver.build import build_claims_for_document
 from finprobe.benchmarks.findver.selfcheck import self_check
 from finprobe.benchmarks.findver.selfcheck_read import _cell, _read_entry
-from finprobe.document import load_findver_report
 
-REPORTS = SHARED / "data" / "findver" / "reports"
 pytestmark = pytest.mark.skipif(not REPORTS.is_dir(), reason="no shared FinDVer data")
-
-
-def _path(ticker: str) -> Path:
-    [path] = REPORTS.glob(f"{ticker}-*.json.gz")
-    return path
-
-
-@functools.cache
-def _built(ticker: str) -> tuple[dict, ...]:
-    """Claims from every table of the report over several draws, before the self-check."""
-    path = _path(ticker)
-    doc = load_findver_report(path)
-    name = path.name.removesuffix(".gz")
-    return tuple(
-        claim for seed in range(6) for claim in build_claims_for_document(doc, name, seed, 6, 400)
-    )
 
 
 def _claim(statement: str, label: bool, evidence: int, kind: str, cells: list[tuple]) -> dict:
