@@ -30,3 +30,18 @@ def built_claims(ticker: str) -> tuple[dict, ...]:
     return tuple(
         claim for seed in range(6) for claim in build_claims_for_document(doc, name, seed, 6, 400)
     )
+
+
+def hand_claim(statement: str, label: bool, evidence: int, row: str, *periods: str) -> dict:
+    """A hand-made claim citing ``row`` in each of ``periods`` of table ``evidence``; its kind
+    read from the wording ("made up" a share, "was" a lookup, "%" a percentage change)."""
+    kind = "lookup" if " was " in statement else "pct_change" if "%" in statement else "change"
+    if " made up " in statement:
+        kind = "share"
+    return {
+        "statement": statement,
+        "entailment_label": label,
+        "kind": kind,
+        "relevant_context": [evidence],
+        "cells": [{"row": row, "period": p} for p in periods],
+    }

@@ -11,23 +11,13 @@ import pytest
 from findver_cells import self_check
 from findver_reports import REPORTS
 from findver_reports import built_claims as _built
+from findver_reports import hand_claim as _claim
 from findver_reports import report_path as _path
 
 from finprobe.benchmarks.findver.build import build_claims_for_document
 from finprobe.document import load_findver_report
 
 pytestmark = pytest.mark.skipif(not REPORTS.is_dir(), reason="no shared FinDVer data")
-
-
-def _claim(statement: str, label: bool, evidence: int, row: str, *periods: str) -> dict:
-    kind = "lookup" if " was " in statement else "pct_change" if "%" in statement else "change"
-    return {
-        "statement": statement,
-        "entailment_label": label,
-        "kind": kind,
-        "relevant_context": [evidence],
-        "cells": [{"row": row, "period": p} for p in periods],
-    }
 
 
 def _refused(ticker: str, claim: dict) -> str:
