@@ -31,24 +31,8 @@ def _dates_problem(m: re.Match[str], table: _RawTable) -> str | None:
     2023") must name the dates, as the header prints them; "from 2023 to 2024" reads as a
     year over year. Dates named on any other table fail too."""
     header = _clean(table.header.replace("|", " "))
-    # "| March 31, | December 31, |" over "| 2024 | 2023 |": every date before every year,
-    # as many of each, paired in order; else each date with the year printed after it
-    days = list(re.finditer(r"(?i)\b(" + "|".join(_MONTH_NAMES) + r")\s+(\d{1,2})\b", header))
-    years = list(_YEAR.finditer(header))
-    one_day = {(d.group(1).lower(), int(d.group(2))) for d in days}
-    if len(one_day) == 1 and len(years) >= 2 and days[-1].end() < years[0].start():
-        # "Fiscal year ended January 31, | 2024 | 2023": the day over every year
-        (mo, d) = one_day.pop()
-        printed = {(mo, d, y.group()) for y in years}
-    elif len(days) >= 2 and len(days) == len(years) and days[-1].end() < years[0].start():
-        pairs = zip(days, years, strict=True)
-        printed = {(d.group(1).lower(), int(d.group(2)), y.group()) for d, y in pairs}
-    else:
-        printed = {(mo.lower(), int(d), y) for mo, d, y in _DATED.findall(header)}
     spans = re.search(r"(?i)\bended\b|\bmonths\b|\bweeks\b|\bquarter\b|\byears?\b", header)
-    by_year: dict[str, set[tuple[str, int]]] = {}
-    for mo, d, y in printed:
-        by_year.setdefault(y, set()).add((mo, d))
+    by_year = _header_dates(table)
     old, new = m.group("y1"), m.group("y2")
     at = {y: next(iter(by_year[y])) for y in (old, new) if len(by_year.get(y, ())) == 1}
     close = False
