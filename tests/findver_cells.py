@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.benchmarks.findver import selfcheck
-from finprobe.benchmarks.findver.build import _cell_value, _percent_column
 from finprobe.benchmarks.findver.names import FOOTNOTE
+from finprobe.benchmarks.findver.table_facts import _cell_value, _percent_column
 from finprobe.document import load_findver_report
 
 _YEAR = re.compile(r"\b(?:19[89]\d|20[0-4]\d)\b")

@@ -718,7 +718,7 @@ def test_hand_check_defects_of_session_7(tmp_path: Path) -> None:
 
 def test_a_mixed_case_name_keeps_its_case() -> None:
     """The session-7 draw had "ioT data (Commercial services revenue) made up ...%"."""
-    from finprobe.benchmarks.findver.build import _name
+    from finprobe.benchmarks.findver.table_facts import _name
 
     assert _name("IoT data") == "IoT data"
     assert _name("EBITDA") == "EBITDA"

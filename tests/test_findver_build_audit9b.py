@@ -13,8 +13,8 @@ from findver_reports import REPORTS
 from findver_reports import built_claims as _built
 from findver_reports import report_path as _path
 
-from finprobe.benchmarks.findver.build import table_facts
 from finprobe.benchmarks.findver.names import reconciling_lines
+from finprobe.benchmarks.findver.table_facts import table_facts
 from finprobe.document import load_findver_report
 
 pytestmark = pytest.mark.skipif(not REPORTS.is_dir(), reason="no shared FinDVer data")

@@ -12,8 +12,8 @@ from findver_reports import REPORTS
 from findver_reports import built_claims as _built
 from findver_reports import report_path as _path
 
-from finprobe.benchmarks.findver.build import Cell, Row
 from finprobe.benchmarks.findver.names import row_negative_name
+from finprobe.benchmarks.findver.table_facts import Cell, Row
 
 pytestmark = pytest.mark.skipif(not REPORTS.is_dir(), reason="no shared FinDVer data")
 

@@ -334,7 +334,7 @@ def test_a_name_ending_in_s_takes_no_second_possessive_and_steps_keep_the_cells_
     assert btbdw and all("Bagger Dave’s" in c["statement"] for c in btbdw)
     assert not any("’s's" in c["statement"] for c in btbdw)
     assert all(self_check(c, _path("BTBDW")).passed for c in btbdw[:6])
-    from finprobe.benchmarks.findver.build import _name
+    from finprobe.benchmarks.findver.table_facts import _name
 
     # BGXX 254 "In 2023, Cash (Current assets) made up 3.75%": a measure, not a name
     assert _name("Cash (Current assets)") == "cash (Current assets)"
@@ -396,7 +396,7 @@ def test_a_cash_used_row_is_stated_by_its_size_under_its_own_word() -> None:
     # two-way labels keep their sign: HYMCL's "(507)" of "(used in) provided by"
     two_way = "Net cash (used in) provided by investing activities"
     # (read off the table itself: which claims the draws make of it moves with any change)
-    from finprobe.benchmarks.findver.build import stated_value, table_facts
+    from finprobe.benchmarks.findver.table_facts import stated_value, table_facts
 
     doc = load_findver_report(_path("HYMCL"))
     [facts] = [f for t in doc.tables if (f := table_facts(t, True)) and f.evidence_id == "245"]

@@ -6,7 +6,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from finprobe.benchmarks.findver.build import _SHARE_COUNT, table_facts
+from finprobe.benchmarks.findver.table_facts import _SHARE_COUNT, table_facts
 
 # "$2,817,340" in prose, no scale word after it: a figure quoted in whole dollars
 _WHOLE_DOLLARS = re.compile(

@@ -1,8 +1,8 @@
 """How a built FinDVer claim names its row: the section heading it sits in, what the row
 measures, whose figures the table holds (and whether another table shows its label with
 another figure), and the name of a row shown negative throughout
-("Net income (loss)" at a loss is "Net loss"). Split out of ``build`` (table reading and
-claim making), which imports these names from here.
+("Net income (loss)" at a loss is "Net loss"). Split out of ``build``; ``table_facts`` (table reading)
+and ``build`` (claim making) import these names from here.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from finprobe.benchmarks.findver.build import Cell, Row, TableFacts
+    from finprobe.benchmarks.findver.table_facts import Cell, Row, TableFacts
 
 
 FOOTNOTE = re.compile(

@@ -4,7 +4,7 @@ between balances under a year apart "from December 31, 2023 to March 31, 2024"),
 fiscal year that ends early in the next calendar year as the report names it ("fiscal
 2023" for the year ended February 3, 2024, where the report defines it so; else "the
 fiscal year ended February 3, 2024"), never by the calendar year of its end. Split out of
-``build`` (table reading and claim making), which imports these from here.
+``build``; ``table_facts`` (table reading) and ``build`` (claim making) import these from here.
 """
 
 from __future__ import annotations
