@@ -72,6 +72,7 @@ from finprobe.benchmarks.faith.solver import (
     rank_candidates,
     solve_from_tables,
 )
+from finprobe.files import write_text_atomic
 
 SHIPPED = Path(__file__).resolve().parents[1] / "src/finprobe/data/faith_ranker.json"
 # Feature extraction is the slow part (minutes per 1,000 blanks); its result is kept
@@ -351,7 +352,7 @@ def main(argv: list[str]) -> None:
         ranker = fit(blanks)
         names = sorted({Path(p).name for p in paths + extra})
         data = {**ranker.to_json(), "name": "learned", "fit": name, "fitted_on": names}
-        SHIPPED.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        write_text_atomic(SHIPPED, json.dumps(data, indent=1) + "\n")
         print(f"wrote {SHIPPED} (fitted on {', '.join(names)})")
     shipped = load_ranker(str(SHIPPED)) if SHIPPED.exists() else None
     fold_verdicts(blanks, paths)
