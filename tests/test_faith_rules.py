@@ -377,3 +377,40 @@ def test_a_which_clause_is_no_clause_of_its_own() -> None:
     assert blank_clause("Revenue rose 5%; royalty income was [MASK] in 2023.") == (
         " royalty income was [MASK] in 2023."
     )
+
+
+LOANS = _table("20", [
+    ["", "December 31,", "December 31,"],
+    ["(in thousands)", "2023", "2022"],
+    ["Real estate construction and development loans", "$120,000", "$150,000"],
+    ["Commercial and industrial loans", "84,000", "90,000"],
+    ["Agricultural loans", "47,000", "50,000"],
+    ["Installment loans", "9,500", "10,000"],
+    ["Total loans", "$260,500", "$300,000"],
+])  # fmt: skip
+
+
+def test_a_comma_after_a_figure_ends_a_parallel_clause() -> None:
+    from finprobe.benchmarks.faith.context import read_context
+    from finprobe.benchmarks.faith.rules import blank_clause
+
+    masked = (
+        "Real estate construction and development loans decreased 20.0%, commercial and"
+        " industrial loans decreased [MASK], agricultural loans decreased 6.0%, and"
+        " installment loans decreased 5.0%."
+    )
+    assert blank_clause(masked) == "commercial and industrial loans decreased [MASK]"
+    ctx = read_context(_instance([LOANS], masked, "5%"))
+    assert ctx.left == ["commercial", "industrial", "loan"] and ctx.right == []
+    # every item's row names "loans": the words near the blank (its own clause) decide,
+    # with the shipped and the hand weights (the hard rule admits every "loans" row)
+    for ranker in (None, HAND_RANKER):
+        assert reference_scorer_match("6.7%", _answer([LOANS], masked, ranker, "5%")), ranker
+    # not a clause end: a change's other form, "to", "compared with", a thousands separator
+    for masked in (
+        "Net sales increased $5.0 million, or [MASK], primarily due to volume.",
+        "Revenue increased $5 million, to [MASK], in 2023.",
+        "Net sales were [MASK], compared with $5 million in 2022.",
+    ):
+        assert blank_clause(masked) is None, masked
+    assert blank_clause("Fees were $107,467, and cost of sales was [MASK].") == " cost of sales was [MASK]."

@@ -13,6 +13,7 @@ from faith_solver_cases import (
     _table,
 )
 
+from finprobe.benchmarks.faith.dataset import unit_hint
 from finprobe.benchmarks.faith.ranker import Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items
 from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
@@ -494,3 +495,44 @@ def test_stated_rates_are_a_points_change_only_when_the_blank_names_a_rate() -> 
         _stated("Earnings per share increased [MASK], from 5.0% to 7.0% of net income.", "1%")
         is None
     )
+
+
+SEGMENT_MARGINS = {
+    "index": "9",
+    "pre_text": "Gross margin by segment:",
+    "cells": [
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in thousands, except percentages)", "2023", "2022"],
+        ["Net revenue", "$1,000,000", "$900,000"],
+        ["Cost of revenue", "700,000", "640,000"],
+        ["Gross profit", "300,000", "260,000"],
+        ["Peripherals segment gross margin", "33.7%", "28.6%"],
+        ["Components segment gross margin", "24.0%", "27.0%"],
+    ],
+}
+
+
+def test_a_segments_margin_is_not_the_consolidated_lines_measure() -> None:
+    # the consolidated margin changed 1.1 points (30.0% from 28.9%); the segment's own row 5.1
+    for masked in (
+        "The gross margin of the Peripherals segment increased [MASK] in 2023 compared to 2022.",
+        "The Peripherals segment's gross margin was [MASK] in 2023.",
+    ):
+        expected = "5.1%" if "increased" in masked else "33.7%"
+        answer = solve_from_tables(
+            {"tables": [SEGMENT_MARGINS], "masked_sentence": masked, "pre_sentence": "",
+             "post_sentence": "", "hint": unit_hint("5%"), "filing_date": "2024-02-20"},
+            SolverOptions(),
+        ).answer  # fmt: skip
+        assert reference_scorer_match(expected, answer), (masked, answer)
+
+
+def test_a_measure_named_in_a_heading_is_not_the_blanks() -> None:
+    # "gross margin" is the heading's; the blank is cost of revenue's change (9.4%)
+    masked = "Cost of revenue and gross margin — Cost of revenue for 2023 increased $60,000, or [MASK], compared to 2022."
+    answer = solve_from_tables(
+        {"tables": [SEGMENT_MARGINS], "masked_sentence": masked, "pre_sentence": "",
+         "post_sentence": "", "hint": unit_hint("5%"), "filing_date": "2024-02-20"},
+        SolverOptions(),
+    ).answer  # fmt: skip
+    assert reference_scorer_match("9.4%", answer), answer

@@ -26,6 +26,7 @@ from finprobe.benchmarks.faith.sentence import (
     _tokens,
     change_direction,
     mask_role,
+    parallel_clauses,
     period_months,
     places,
     relative_period,
@@ -117,10 +118,14 @@ def read_context(metadata: dict[str, Any]) -> Context:
     if reason:
         after = after[: reason.start()]
         masked = before + "[MASK]" + after
-    left = _tokens(before)[-8:]
+    # the words near the blank stay in its own clause of a parallel run ("construction
+    # loans decreased 16.6%, commercial loans decreased [MASK], agricultural loans ...")
+    own_before = parallel_clauses(before)[-1]
+    own_after = parallel_clauses("[MASK]" + after)[0].removeprefix("[MASK]")
+    left = _tokens(own_before)[-8:]
     if re.search(r"\bof which\s*(?:approximately\s+|about\s+)?$", before, re.I):
         left = []  # "$1.9 billion, of which [MASK] was variable-rate": the part is named after
-    right = _tokens(re.split(r",?\s*of which\b", after, maxsplit=1, flags=re.I)[0])[:8]
+    right = _tokens(re.split(r",?\s*of which\b", own_after, maxsplit=1, flags=re.I)[0])[:8]
     hint = metadata.get("hint", "")
     units: set[str] = set()
     if "percent" in hint or "%" in hint:

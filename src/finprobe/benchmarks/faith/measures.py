@@ -120,6 +120,31 @@ _SUM_WORDS = re.compile(r"\b(?:together|combined|in total|in the aggregate|aggre
 _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "ten": 10}
 
 
+# a measure named in a heading ("Cost of sales and gross margin — Cost of sales increased
+# $262, or [MASK]") or another clause (";") is not the blank's
+_CLAUSE_BREAK = re.compile(r"\s[—–-]\s|;")
+# a segment's measure ("the gross margin of the Peripherals segment", "the segment's
+# operating margin") is not the one the consolidated statement lines give
+_SEGMENT_AFTER = re.compile(
+    r"\s+(?:of|for|in|at)\s+(?:the|our|its|each)\s+(?:[\w&'.-]+\s+){0,6}?"
+    r"(?:segments?|divisions?|business(?:es)?|subsidiar(?:y|ies)|brands?)\b",
+    re.I,
+)
+_SEGMENT_BEFORE = re.compile(
+    r"\b(?:segments?|divisions?|business(?:es)?|subsidiar(?:y|ies)|brands?)(?:'s?|’s?)?\s+$", re.I
+)
+
+
+def _not_the_blanks(masked: str, match: re.Match[str], mask_at: int) -> bool:
+    """The named measure belongs to a heading, another clause or a segment."""
+    if match.end() <= mask_at and _CLAUSE_BREAK.search(masked[match.end() : mask_at]):
+        return True
+    return bool(
+        _SEGMENT_AFTER.match(masked[match.end() :])
+        or _SEGMENT_BEFORE.search(masked[: match.start()])
+    )
+
+
 class MeasureReader:
     """Reads which statement lines a sentence combines, and how."""
 
@@ -262,7 +287,7 @@ def measure_candidates(
             distance = (
                 mask_at - match.end() if match.end() <= mask_at else match.start() - mask_at - 6
             )
-            if distance > 90 or distance < -40:
+            if distance > 90 or distance < -40 or _not_the_blanks(masked, match, mask_at):
                 continue
             parts = [reader.line(name) for name in lines]
             if any(p is None for p in parts):

@@ -39,7 +39,7 @@ from finprobe.benchmarks.faith.sensitivity import (
     names_item,
     names_item_or_synonym,
 )
-from finprobe.benchmarks.faith.sentence import _tokens, places
+from finprobe.benchmarks.faith.sentence import PARALLEL_CLAUSE_END, _tokens, places
 from finprobe.numbers import find_numbers
 
 # the candidate kinds these rules judge (measure and what-if rules place themselves)
@@ -156,9 +156,14 @@ _LIST_ITEM = re.compile(r",\s*[A-Za-z][\w&/-]*(?:\s+[\w&/-]+){0,2}\s*$")
 
 def _clause_pieces(text: str) -> list[str]:
     """``text`` split at its clause ends; ", and" / ", but" after a list's item is the
-    list's Oxford comma, not a clause end."""
+    list's Oxford comma, not a clause end. A comma after a figure ends a clause when a
+    parallel clause (a subject and its verb) follows."""
+    ends = list(_NAMING_CLAUSE_END.finditer(text))
+    ends += [m for m in PARALLEL_CLAUSE_END.finditer(text)]
     pieces, start = [], 0
-    for match in _NAMING_CLAUSE_END.finditer(text):
+    for match in sorted(ends, key=lambda m: m.start()):
+        if match.start() < start:
+            continue
         if match.group(0).startswith(",") and _LIST_ITEM.search(text[start : match.start()]):
             continue
         pieces.append(text[start : match.start()])

@@ -371,3 +371,29 @@ def change_direction(before: str, after: str) -> int | None:
         if up != down:
             return 1 if up else -1
     return None
+
+
+# a run of parallel clauses, each a subject, a verb and its figure: "construction loans
+# decreased 16.6%, commercial loans decreased [MASK], agricultural loans decreased 5.6%":
+# a comma after a figure ends a clause when a new subject and its verb follow (not ", or
+# 10%", ", to $X", ", compared with", ", primarily due to", nor a thousands separator)
+PARALLEL_CLAUSE_END = re.compile(
+    r"(?:(?<=[\d%\]])|^)(?:\s*(?:million|billion|thousand|basis points|points|percent))?,\s+"
+    r"(?=(?!(?:or|to|from|compared|as|and|but|while|primarily|mainly|partially|largely|"
+    r"offset|due|driven|reflecting|representing|including|excluding|which|respectively|"
+    r"an?|up|down|for|in|during|versus|vs)\b)"
+    r"(?:[A-Za-z][\w&'/-]*\s+){1,7}"
+    r"(?:increased|decreased|rose|fell|grew|declined|dropped|improved|was|were|totaled|"
+    r"totalled|amounted|represented)\b)",
+    re.I,
+)
+
+
+def parallel_clauses(text: str) -> list[str]:
+    """``text`` split into its parallel clauses (``PARALLEL_CLAUSE_END``); one piece
+    when it has none."""
+    pieces, start = [], 0
+    for match in PARALLEL_CLAUSE_END.finditer(text):
+        pieces.append(text[start : match.start()])
+        start = match.end()
+    return pieces + [text[start:]]
