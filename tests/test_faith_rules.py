@@ -413,4 +413,31 @@ def test_a_comma_after_a_figure_ends_a_parallel_clause() -> None:
         "Net sales were [MASK], compared with $5 million in 2022.",
     ):
         assert blank_clause(masked) is None, masked
-    assert blank_clause("Fees were $107,467, and cost of sales was [MASK].") == " cost of sales was [MASK]."
+    assert (
+        blank_clause("Fees were $107,467, and cost of sales was [MASK].")
+        == " cost of sales was [MASK]."
+    )
+
+
+REVENUE_LINES = _table("21", _YEARS + [
+    ["Total revenue", "$527,100", "$690,000"],
+    ["Digital", "258,400", "300,500"],
+    ["Nutrition and other", "249,500", "351,400"],
+    ["Connected fitness", "19,200", "38,100"],
+])  # fmt: skip
+
+
+def test_the_words_near_a_blank_stay_in_its_bullet_or_semicolon_clause() -> None:
+    from finprobe.benchmarks.faith.context import read_context
+
+    masked = (
+        "For 2023, as compared to 2022: •Total revenue was $527.1 million, a 24% decrease; •Digital revenue"
+        " was [MASK], a 14% decrease; •Connected fitness revenue was $19.2 million, a 50% decrease."
+    )
+    ctx = read_context(_instance([REVENUE_LINES], masked))
+    assert ctx.left == ["digital", "revenue"], ctx.left  # "was" is a stop word
+    assert "connected" not in ctx.right and "total" not in ctx.left
+    for ranker in (None, HAND_RANKER):
+        assert reference_scorer_match("$258.4 million", _answer([REVENUE_LINES], masked, ranker)), (
+            ranker
+        )

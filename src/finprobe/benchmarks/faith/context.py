@@ -120,8 +120,9 @@ def read_context(metadata: dict[str, Any]) -> Context:
         masked = before + "[MASK]" + after
     # the words near the blank stay in its own clause of a parallel run ("construction
     # loans decreased 16.6%, commercial loans decreased [MASK], agricultural loans ...")
-    own_before = parallel_clauses(before)[-1]
-    own_after = parallel_clauses("[MASK]" + after)[0].removeprefix("[MASK]")
+    # or of a list of bullets or of clauses split by semicolons
+    own_before = re.split(r"[;•]", parallel_clauses(before)[-1])[-1]
+    own_after = re.split(r"[;•]", parallel_clauses("[MASK]" + after)[0])[0].removeprefix("[MASK]")
     left = _tokens(own_before)[-8:]
     if re.search(r"\bof which\s*(?:approximately\s+|about\s+)?$", before, re.I):
         left = []  # "$1.9 billion, of which [MASK] was variable-rate": the part is named after
