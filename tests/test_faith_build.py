@@ -854,3 +854,24 @@ def test_a_row_labels_note_with_figures_names_nothing():
     )
     found = find_derivation("5%", [sales], psix)
     assert found.kind == "lookup" and found.cells[0]["row_label"].startswith("Net sales")
+
+
+def test_a_year_row_label_names_no_metric():
+    # a walk table: the years are rows, the metrics columns; "2023" in the sentence does
+    # not make the 2023 row's margin the sentence's share of sales (DAN, rest24)
+    table = Table(
+        id="t0",
+        cells=[
+            ["", "", "", "Segment"],
+            ["", "", "Segment", "EBITDA"],
+            ["", "Sales", "EBITDA", "Margin"],
+            ["2022", "$4,090", "$158", "3.9%"],
+            ["Volume and mix", "(209)", "(16)", ""],
+            ["2023", "$4,035", "$212", "5.3%"],
+        ],
+        pre_text="Segment Results of Operations (2023 versus 2022) (in millions)",
+    )
+    sentence = (
+        "The euro zone countries and India accounted for 50% and 5% of our 2023 non-U.S. sales."
+    )
+    assert find_derivation("5%", [table], sentence) is None

@@ -383,6 +383,13 @@ def find_derivation(
     def label_sets(cell: Cell) -> list[set[str]]:
         """The words naming a cell's metric: its row label, and the label with its heading."""
         row = _metric_tokens(cell) - _GENERIC_WORDS
+        if _BARE_YEAR.fullmatch(cell.table.row_label(cell.row).strip().lower()):
+            # a transposed table: the row is a year, the metric is the column's
+            row = (
+                set(_tokens(cell.col_text))
+                - _GENERIC_WORDS
+                - {cell.table.row_label(cell.row).strip().lower()}
+            )
         if not cell.table.row_label(cell.row).strip():
             row = row | set(_tokens(cell.table.pre_text))  # an unlabelled one-row table
         initials = _initials(cell.table.row_label(cell.row)).lower()
@@ -570,6 +577,9 @@ _LIST_GAP = re.compile(r"(?:[\s,;()]|\b(?:in|for|and|or|fiscal|year|(?:19|20)\d{
 
 
 _FIGURE_NOTE = re.compile(r"\([^()]*\d[^()]*\)")
+
+
+_BARE_YEAR = re.compile(r"(?:fy)?(?:19|20)\d\d")
 
 
 def _metric_tokens(cell: Cell) -> set[str]:
