@@ -441,3 +441,37 @@ def test_the_words_near_a_blank_stay_in_its_bullet_or_semicolon_clause() -> None
         assert reference_scorer_match("$258.4 million", _answer([REVENUE_LINES], masked, ranker)), (
             ranker
         )
+
+
+def test_a_cash_flow_blank_keeps_its_own_activity() -> None:
+    from finprobe.benchmarks.faith.rules import cash_flow_activity
+
+    table = _table("22", [
+        ["", "2023", "2022"],
+        ["Net cash from (used for) operating activities", "$12,500,000", "$3,100,000"],
+        ["Net cash (used for) investing activities", "(98,000,000)", "(4,200,000)"],
+        ["Net cash from (used for) financing activities", "70,400,000", "3,100,000"],
+    ])  # fmt: skip
+    masked = (
+        "The [MASK] increase in cash flows from financing activities was principally due to the"
+        " receipt of $98.1 million in investments received by the partnership."
+    )
+    assert cash_flow_activity(masked) == "financing"
+    # the sentence before speaks of investing activities: weights that favour the
+    # neighbours' words still get the financing line
+    instance = {
+        **_instance([table], masked),
+        "pre_sentence": (
+            "Net cash used for investing activities was $98.0 million, the cost of the plant."
+        ),
+    }
+    perverse = Ranker({"neighbour_hits": 10.0, "sentence_hits": 1.0, "change_years_match": 1.0})
+    for ranker in (None, HAND_RANKER, perverse):
+        answer = solve_from_tables(instance, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match("$67.3 million", answer), (ranker, answer)
+    # none or several activities named: no rule
+    assert cash_flow_activity("Revenue was [MASK] in 2023.") is None
+    assert (
+        cash_flow_activity("Cash from operating activities and investing activities was [MASK].")
+        is None
+    )

@@ -109,6 +109,10 @@ def admissible(
                 break
         else:
             rules.append(lambda c: not names_other_only(c))
+    activity = cash_flow_activity(masked)
+    if activity:
+        # "the increase in cash flows from financing activities": not the investing line
+        rules.append(lambda c: all(_row_activity(cell) in ("", activity) for cell in c.cells))
     if clause_rows is not None:
         # a row named only in another clause is that clause's figure
         rules.append(lambda c: all((cell.table_index, cell.row) in clause_rows for cell in c.cells))
@@ -118,6 +122,32 @@ def admissible(
         if any(c.kind in TABLE_KINDS for c in kept):
             candidates = kept
     return candidates
+
+
+# the three cash-flow activities, as a sentence or a row label names them
+_ACTIVITY = re.compile(r"\b(operating|investing|financing)\s+activit", re.I)
+_REASON_START = re.compile(
+    r"\b(?:was|were)?\s*(?:primarily|principally|mainly|largely)?\s*"
+    r"(?:due to|driven by|attributable to|as a result of)\b",
+    re.I,
+)
+
+
+def cash_flow_activity(masked: str) -> str | None:
+    """The one cash-flow activity the blank's own clause names ("net cash used in investing
+    activities was [MASK]"), before any reason ("... due to proceeds from financing
+    activities"); None when it names none or several."""
+    text = blank_clause(masked) or masked
+    reason = _REASON_START.search(text, text.find("[MASK]"))
+    if reason:
+        text = text[: reason.start()]
+    named = {m.group(1).lower() for m in _ACTIVITY.finditer(text)}
+    return named.pop() if len(named) == 1 else None
+
+
+def _row_activity(cell: Cell) -> str:
+    match = _ACTIVITY.search(cell.table.row_label(cell.row))
+    return match.group(1).lower() if match else ""
 
 
 def _labels(cand: Candidate) -> set[str]:
