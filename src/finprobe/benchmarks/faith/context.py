@@ -427,8 +427,6 @@ class Scorer:
             # a heading above the row ("Structural Heart", "Total International") counts half
             "heading_sentence": self.weight(heading_tokens & sentence),
             "heading_near": self.weight(heading_tokens & near),
-            # a segment's sub-table ("U.K. Operations" above "Net income") the text never names
-            "heading_missing": self.weight(heading_tokens - sentence - set(ctx.neighbours)),
             **phrase,
         }
 

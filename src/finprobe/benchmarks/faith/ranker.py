@@ -37,7 +37,6 @@ FEATURES = (
     "missing",  # weight of label words the text never names
     "heading_sentence",  # body heading above the row ("Total International")
     "heading_near",
-    "heading_missing",  # heading words the text never names (another segment's lines)
     "table_words",  # the table's pre-text against the sentence
     # kind of candidate (a lookup is the base)
     "kind_change",
