@@ -475,3 +475,14 @@ def test_a_cash_flow_blank_keeps_its_own_activity() -> None:
         cash_flow_activity("Cash from operating activities and investing activities was [MASK].")
         is None
     )
+
+
+def test_a_list_of_cash_flow_activities_names_several() -> None:
+    from finprobe.benchmarks.faith.rules import cash_flow_activity
+
+    for masked in (
+        "Net cash used in investing and financing activities totaled [MASK] in 2023.",
+        "Cash flows from operating, investing and financing activities resulted in [MASK].",
+    ):
+        assert cash_flow_activity(masked) is None, masked
+    assert cash_flow_activity("Cash used in investing activities was [MASK].") == "investing"

@@ -14,7 +14,7 @@ from faith_solver_cases import (
 )
 
 from finprobe.benchmarks.faith.dataset import unit_hint
-from finprobe.benchmarks.faith.ranker import Ranker
+from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items
 from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
 from finprobe.numbers import reference_scorer_match
@@ -536,3 +536,59 @@ def test_a_measure_named_in_a_heading_is_not_the_blanks() -> None:
         SolverOptions(),
     ).answer  # fmt: skip
     assert reference_scorer_match("9.4%", answer), answer
+
+
+def _t(index: str, rows: list[list[str]]) -> dict:
+    header = [
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in millions)", "2023", "2022"],
+    ]
+    return {"index": index, "pre_text": "", "cells": header + rows}
+
+
+RESULTS_2023 = _t("4", [
+    ["Net sales", "$310.4", "$288.1"],
+    ["Cost of revenue", "222.2", "207.5"],
+    ["Gross profit", "88.2", "80.6"],
+    ["Operating income", "40.0", "35.0"],
+    ["Income before income taxes", "32.0", "28.0"],
+    ["Provision for income taxes", "7.3", "6.0"],
+    ["Net income", "24.7", "22.0"],
+])  # fmt: skip
+CASH_FLOWS_2023 = _t("8", [
+    ["Net cash provided by operating activities", "$500.1", "$455.3"],
+    ["Purchases of property and equipment", "(120.4)", "(98.7)"],
+    ["Net cash used in investing activities", "(130.2)", "(101.9)"],
+    ["Net cash used in financing activities", "(99.2)", "(71.8)"],
+    ["Net increase in cash and cash equivalents", "270.7", "281.6"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("table", "masked", "expected"),
+    [
+        # a pair of dashes is an aside, a dash between years a range: the measure stays
+        (CASH_FLOWS_2023, "Free cash flow — a non-GAAP measure — was [MASK] in 2023.", "$379.7 million"),
+        (RESULTS_2023, "Gross margin for 2022 – 2023 improved to [MASK].", "28.4%"),
+        # a clause that starts with a pronoun speaks of the measure named before ";"
+        (RESULTS_2023, "Gross margin was 28.0% in 2022; it improved to [MASK] in 2023.", "28.4%"),
+        (RESULTS_2023, "The effective tax rate was 21.4% in 2022; it increased to [MASK] in 2023.",
+         "22.8%"),
+        # "the business", "the Company and its subsidiaries" name no segment
+        (RESULTS_2023, "Operating margin for the business was [MASK] in 2023.", "12.9%"),
+        (RESULTS_2023, "The effective tax rate of the Company and its subsidiaries was [MASK] in 2023.",
+         "22.8%"),
+    ],
+)  # fmt: skip
+def test_a_measures_aside_range_pronoun_or_generic_business_keeps_it(
+    table, masked, expected
+) -> None:
+    # review10-s10: each of these lost its measure to the first heading/segment guards
+    for ranker in (None, HAND_RANKER):
+        answer = solve_from_tables(
+            {"tables": [table], "masked_sentence": masked, "pre_sentence": "", "post_sentence": "",
+             "hint": unit_hint(expected.split()[0] if "%" in expected else "$1"),
+             "filing_date": "2024-02-20"},
+            SolverOptions(ranker=ranker),
+        ).answer  # fmt: skip
+        assert reference_scorer_match(expected, answer), (masked, ranker, answer)

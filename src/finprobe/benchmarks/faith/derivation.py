@@ -382,17 +382,14 @@ def find_derivation(
 
     def label_sets(cell: Cell) -> list[set[str]]:
         """The words naming a cell's metric: its row label, and the label with its heading."""
+        label = cell.table.row_label(cell.row).strip()
         row = _metric_tokens(cell) - _GENERIC_WORDS
-        if _BARE_YEAR.fullmatch(cell.table.row_label(cell.row).strip().lower()):
+        if _BARE_YEAR.fullmatch(label.lower()):
             # a transposed table: the row is a year, the metric is the column's
-            row = (
-                set(_tokens(cell.col_text))
-                - _GENERIC_WORDS
-                - {cell.table.row_label(cell.row).strip().lower()}
-            )
-        if not cell.table.row_label(cell.row).strip():
+            row = set(_tokens(cell.col_text)) - _GENERIC_WORDS - {label.lower()}
+        if not label:
             row = row | set(_tokens(cell.table.pre_text))  # an unlabelled one-row table
-        initials = _initials(cell.table.row_label(cell.row)).lower()
+        initials = _initials(label).lower()
         if len(initials) >= 2 and initials in acronyms:
             row = row | {initials}  # "R&D" names "Research and development"
         return [row, row | (cell.heading_tokens - _GENERIC_WORDS)]
@@ -579,7 +576,7 @@ _LIST_GAP = re.compile(r"(?:[\s,;()]|\b(?:in|for|and|or|fiscal|year|(?:19|20)\d{
 _FIGURE_NOTE = re.compile(r"\([^()]*\d[^()]*\)")
 
 
-_BARE_YEAR = re.compile(r"(?:fy)?(?:19|20)\d\d")
+_BARE_YEAR = re.compile(r"(?:fy\s*|fiscal\s+)?(?:19|20)\d\d")
 
 
 def _metric_tokens(cell: Cell) -> set[str]:

@@ -121,24 +121,33 @@ _NUMBER_WORDS = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 
 
 
 # a measure named in a heading ("Cost of sales and gross margin — Cost of sales increased
-# $262, or [MASK]") or another clause (";") is not the blank's
-_CLAUSE_BREAK = re.compile(r"\s[—–-]\s|;")
+# $262, or [MASK]") or in another ";"-clause is not the blank's; a pair of dashes is an
+# aside ("Free cash flow — a non-GAAP measure — was [MASK]"), a dash between figures a
+# range ("2022 – 2023"), and a clause that starts with a pronoun speaks of the measure
+# ("gross margin was 28.0% in 2022; it improved to [MASK]")
+_HEADING_DASH = re.compile(r"(?<!\d)\s[—–-]\s(?!\d)")
+_PRONOUN_START = re.compile(r"\s*(?:it|this|that|which)\b", re.I)
 # a segment's measure ("the gross margin of the Peripherals segment", "the segment's
-# operating margin") is not the one the consolidated statement lines give
+# operating margin", "the gross margin of the Lift Truck business") is not the one the
+# consolidated statement lines give; "the business" or "the Company and its
+# subsidiaries" alone name no segment
 _SEGMENT_AFTER = re.compile(
-    r"\s+(?:of|for|in|at)\s+(?:the|our|its|each)\s+(?:[\w&'.-]+\s+){0,6}?"
-    r"(?:segments?|divisions?|business(?:es)?|subsidiar(?:y|ies)|brands?)\b",
+    r"\s+(?:of|for|in|at)\s+(?:the|our|its|each(?:\s+of\s+(?:the|our|its))?)\s+(?:"
+    r"(?:[\w&'.-]+\s+){0,6}?(?:segments?|divisions?)"
+    r"|(?-i:[A-Z][\w&'.-]*\s+){1,6}(?:business(?:es)?|subsidiar(?:y|ies)|brands?))\b",
     re.I,
 )
-_SEGMENT_BEFORE = re.compile(
-    r"\b(?:segments?|divisions?|business(?:es)?|subsidiar(?:y|ies)|brands?)(?:'s?|’s?)?\s+$", re.I
-)
+_SEGMENT_BEFORE = re.compile(r"\b(?:segments?|divisions?)(?:'s?)?\s+$", re.I)
 
 
 def _not_the_blanks(masked: str, match: re.Match[str], mask_at: int) -> bool:
     """The named measure belongs to a heading, another clause or a segment."""
-    if match.end() <= mask_at and _CLAUSE_BREAK.search(masked[match.end() : mask_at]):
-        return True
+    if match.end() <= mask_at:
+        between = masked[match.end() : mask_at]
+        if len(_HEADING_DASH.findall(between)) % 2 == 1:
+            return True
+        if ";" in between and not _PRONOUN_START.match(between.rsplit(";", 1)[1]):
+            return True
     return bool(
         _SEGMENT_AFTER.match(masked[match.end() :])
         or _SEGMENT_BEFORE.search(masked[: match.start()])

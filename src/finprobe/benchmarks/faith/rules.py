@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
-from finprobe.benchmarks.faith.context import Candidate, Context
+from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
 from finprobe.benchmarks.faith.sensitivity import (
     confident_list,
     label_is_item,
@@ -124,30 +124,36 @@ def admissible(
     return candidates
 
 
-# the three cash-flow activities, as a sentence or a row label names them
-_ACTIVITY = re.compile(r"\b(operating|investing|financing)\s+activit", re.I)
-_REASON_START = re.compile(
-    r"\b(?:was|were)?\s*(?:primarily|principally|mainly|largely)?\s*"
-    r"(?:due to|driven by|attributable to|as a result of)\b",
-    re.I,
+# the cash-flow activities a sentence or a row label names: "investing activities",
+# "investing and financing activities", "operating, investing and financing activities"
+_ACTIVITY = re.compile(
+    r"\b((?:(?:operating|investing|financing)(?:,\s*|\s+)(?:and\s+|or\s+)?)+)activit", re.I
 )
+_ACTIVITY_WORD = re.compile(r"operating|investing|financing", re.I)
 
 
 def cash_flow_activity(masked: str) -> str | None:
     """The one cash-flow activity the blank's own clause names ("net cash used in investing
-    activities was [MASK]"), before any reason ("... due to proceeds from financing
-    activities"); None when it names none or several."""
+    activities was [MASK]"), before any reason after the blank ("... due to proceeds from
+    financing activities"); None when it names none or several."""
     text = blank_clause(masked) or masked
-    reason = _REASON_START.search(text, text.find("[MASK]"))
+    reason = _REASON.search(text, text.find("[MASK]"))
     if reason:
         text = text[: reason.start()]
-    named = {m.group(1).lower() for m in _ACTIVITY.finditer(text)}
+    named = {
+        word.lower()
+        for m in _ACTIVITY.finditer(text)
+        for word in _ACTIVITY_WORD.findall(m.group(1))
+    }
     return named.pop() if len(named) == 1 else None
 
 
 def _row_activity(cell: Cell) -> str:
+    """The activity a row names ("Net cash used in investing activities"); "" for none or
+    several."""
     match = _ACTIVITY.search(cell.table.row_label(cell.row))
-    return match.group(1).lower() if match else ""
+    named = {w.lower() for w in _ACTIVITY_WORD.findall(match.group(1))} if match else set()
+    return named.pop() if len(named) == 1 else ""
 
 
 def _labels(cand: Candidate) -> set[str]:
@@ -189,7 +195,7 @@ def _clause_pieces(text: str) -> list[str]:
     list's Oxford comma, not a clause end. A comma after a figure ends a clause when a
     parallel clause (a subject and its verb) follows."""
     ends = list(_NAMING_CLAUSE_END.finditer(text))
-    ends += [m for m in PARALLEL_CLAUSE_END.finditer(text)]
+    ends += PARALLEL_CLAUSE_END.finditer(text)
     pieces, start = [], 0
     for match in sorted(ends, key=lambda m: m.start()):
         if match.start() < start:
