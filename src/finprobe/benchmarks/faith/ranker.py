@@ -44,7 +44,6 @@ FEATURES = (
     "kind_share",
     "kind_ratio",
     "kind_sum",
-    "rate_relative_change",  # a percentage change of percentage cells
     # period
     "period_target_match",  # the blank's own period is the column's
     "period_target_miss",

@@ -419,10 +419,6 @@ def _features(
             feats[name] = 0.5 * (feats.get(name, 0.0) + other.get(name, 0.0))
     if cand.kind != "lookup":
         feats[f"kind_{cand.kind}"] = 1.0
-    if cand.kind == "pct_change" and all(c.percent for c in cand.cells):
-        # a rate's relative change ("margin rose from 28.6% to 33.7%": 17.8%), which
-        # MD&A prose rarely means by "margin increased X%"
-        feats["rate_relative_change"] = 1.0
 
     # periods: the blank's period against the cell's column
     if cand.kind == "lookup":
