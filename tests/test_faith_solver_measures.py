@@ -13,7 +13,6 @@ from faith_solver_cases import (
     _table,
 )
 
-from finprobe.benchmarks.faith.dataset import unit_hint
 from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items
 from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
@@ -514,28 +513,23 @@ SEGMENT_MARGINS = {
 
 def test_a_segments_margin_is_not_the_consolidated_lines_measure() -> None:
     # the consolidated margin changed 1.1 points (30.0% from 28.9%); the segment's own row 5.1
-    for masked in (
-        "The gross margin of the Peripherals segment increased [MASK] in 2023 compared to 2022.",
-        "The Peripherals segment's gross margin was [MASK] in 2023.",
+    for masked, expected in (
+        (
+            "The gross margin of the Peripherals segment increased [MASK] in 2023 compared to 2022.",
+            "5.1%",
+        ),
+        ("The Peripherals segment's gross margin was [MASK] in 2023.", "33.7%"),
     ):
-        expected = "5.1%" if "increased" in masked else "33.7%"
-        answer = solve_from_tables(
-            {"tables": [SEGMENT_MARGINS], "masked_sentence": masked, "pre_sentence": "",
-             "post_sentence": "", "hint": unit_hint("5%"), "filing_date": "2024-02-20"},
-            SolverOptions(),
-        ).answer  # fmt: skip
-        assert reference_scorer_match(expected, answer), (masked, answer)
+        _assert_answer(_instance([SEGMENT_MARGINS], masked, "5%"), expected)
 
 
 def test_a_measure_named_in_a_heading_is_not_the_blanks() -> None:
     # "gross margin" is the heading's; the blank is cost of revenue's change (9.4%)
-    masked = "Cost of revenue and gross margin — Cost of revenue for 2023 increased $60,000, or [MASK], compared to 2022."
-    answer = solve_from_tables(
-        {"tables": [SEGMENT_MARGINS], "masked_sentence": masked, "pre_sentence": "",
-         "post_sentence": "", "hint": unit_hint("5%"), "filing_date": "2024-02-20"},
-        SolverOptions(),
-    ).answer  # fmt: skip
-    assert reference_scorer_match("9.4%", answer), answer
+    masked = (
+        "Cost of revenue and gross margin — Cost of revenue for 2023 increased $60,000, or"
+        " [MASK], compared to 2022."
+    )
+    _assert_answer(_instance([SEGMENT_MARGINS], masked, "5%"), "9.4%")
 
 
 def _t(index: str, rows: list[list[str]]) -> dict:
@@ -584,11 +578,9 @@ def test_a_measures_aside_range_pronoun_or_generic_business_keeps_it(
     table, masked, expected
 ) -> None:
     # review10-s10: each of these lost its measure to the first heading/segment guards
+    hint_of = expected if "%" in expected else "$1"
     for ranker in (None, HAND_RANKER):
         answer = solve_from_tables(
-            {"tables": [table], "masked_sentence": masked, "pre_sentence": "", "post_sentence": "",
-             "hint": unit_hint(expected.split()[0] if "%" in expected else "$1"),
-             "filing_date": "2024-02-20"},
-            SolverOptions(ranker=ranker),
-        ).answer  # fmt: skip
-        assert reference_scorer_match(expected, answer), (masked, ranker, answer)
+            _instance([table], masked, hint_of), SolverOptions(ranker=ranker)
+        )
+        assert reference_scorer_match(expected, answer.answer), (masked, ranker, answer.answer)
