@@ -20,6 +20,7 @@ from finprobe.benchmarks.faith.build import (
     mask_spans,
     mdna_corpus,
     panel_answerability,
+    span_ground_truth,
     supports,
     synthetic_dataset,
 )
@@ -97,6 +98,17 @@ def test_mask_spans_keeps_amounts_and_skips_noise():
     )
     texts = [s.text for s in mask_spans(sentence)]
     assert texts == ["$117.9 million", "16.8%", "55.5 MMBOE"]
+
+
+def test_a_parenthesised_figure_in_prose_is_an_aside_not_a_negative():
+    sentence = "Revenue was $1.2 billion, an increase of $6 million (4%), and margin was (5)%."
+    spans = mask_spans(sentence)
+    assert [(s.text, span_ground_truth(s)) for s in spans] == [
+        ("$1.2 billion", "$1,200,000,000"), ("$6 million", "$6,000,000"), ("4%", "4%"),
+        ("(5)%", "-5%"),  # written negative inside the figure: kept as written
+    ]  # fmt: skip
+    four = spans[2]
+    assert sentence[four.start - 1 : four.end + 1] == "(4%)"  # the parentheses stay outside
 
 
 def test_mask_spans_spacy_without_model_is_input_error():
@@ -875,3 +887,26 @@ def test_a_year_row_label_names_no_metric():
         "The euro zone countries and India accounted for 50% and 5% of our 2023 non-U.S. sales."
     )
     assert find_derivation("5%", [table], sentence) is None
+
+
+def test_a_figure_in_parentheses_after_a_change_is_its_percentage_change():
+    # AFGC (dev15): "an increase of $4 million ([MASK])" was read as a level, and shares of
+    # unrelated lines (15% = realized gains / gain on retirement of debt) "supported" it
+    from finprobe.benchmarks.faith.sentence import mask_role
+
+    assert mask_role("Premiums were $31 million, an increase of $4 million (", ").") == "change"
+    assert mask_role("Revenue was $27 million (", " of total).") == "level"
+    table = Table(
+        id="t0",
+        cells=[
+            ["", "2023", "2022", "% Change"],
+            ["Realized gains on securities", "30", "27", "11%"],
+            ["Gain on retirement of debt", "200", "180", "11%"],
+            ["Net earned premiums", "31", "27", "15%"],
+        ],
+        pre_text="(in millions)",
+    )
+    sentence = "Net earned premiums were $31 million in 2023, an increase of $4 million (15%)."
+    found = find_derivation("15%", [table], sentence)
+    assert found is not None and found.kind in ("lookup", "pct_change"), found
+    assert found.cells[0]["row_label"] == "Net earned premiums"

@@ -217,9 +217,22 @@ def _qualifies(span: NumberSpan, sentence: str) -> bool:
     return True
 
 
+def _aside(span: NumberSpan, sentence: str) -> NumberSpan:
+    """A figure in parentheses in prose is an aside, not a negative: "an increase of $6
+    million (4%)" masks "4%" (a ground truth of 4%, as a span tagger would cut it); the
+    parentheses stay in the sentence."""
+    if not (span.text.startswith("(") and span.text.endswith(")")):
+        return span
+    inner = find_numbers(sentence[span.start + 1 : span.end - 1])
+    if len(inner) != 1 or inner[0].text != span.text[1:-1]:
+        return span
+    found = inner[0]
+    return NumberSpan(span.start + 1, span.end - 1, found.text, found.number, found.kind)
+
+
 def mask_spans(sentence: str, method: str = "rules") -> list[NumberSpan]:
     """Numeric spans of a sentence to mask, left to right, non-overlapping."""
-    candidates = [s for s in find_numbers(sentence) if _qualifies(s, sentence)]
+    candidates = [_aside(s, sentence) for s in find_numbers(sentence) if _qualifies(s, sentence)]
     if method == "rules":
         return candidates
     if method == "spacy":

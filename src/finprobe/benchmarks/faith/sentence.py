@@ -212,10 +212,11 @@ _CHANGE_BEFORE = re.compile(
     r"more than|over|\$))*\s*$",
     re.I,
 )
-# "increased $894 million, or [MASK]": the second figure of a change
+# "increased $894 million, or [MASK]", "an increase of $4 million ([MASK])": the second
+# figure of a change
 _CHANGE_PAIR_BEFORE = re.compile(
     _CHANGE_WORD + r"\s+(?:(?:by|of)\s+)?(?:approximately\s+)?\$?\s?[\d.,]+\s*(?:%|percent|million|"
-    r"billion|thousand)?,?\s+or\s*$",
+    r"billion|thousand)?(?:,?\s+or|\s*\()\s*$",
     re.I,
 )
 _FROM_BEFORE = re.compile(r"\bfrom\s*(?:approximately\s+|about\s+)?$", re.I)
