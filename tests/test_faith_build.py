@@ -910,3 +910,45 @@ def test_a_figure_in_parentheses_after_a_change_is_its_percentage_change():
     found = find_derivation("15%", [table], sentence)
     assert found is not None and found.kind in ("lookup", "pct_change"), found
     assert found.cells[0]["row_label"] == "Net earned premiums"
+
+
+def test_a_percentage_changes_amount_picks_the_row_that_moved_by_it():
+    # AFGC (audit 10): the quarter's table also shows 7%, but it moved $109 million, not $446
+    quarter = Table(
+        id="t0",
+        cells=[
+            ["", "Three months ended December 31, 2023", "Three months ended December 31, 2022", "% Change"],
+            ["Net earned premiums", "1,620", "1,511", "7%"],
+            ["Reinsurance premiums ceded", "500", "387", "29%"],
+        ],
+        pre_text="(in millions)",
+    )  # fmt: skip
+    year = Table(
+        id="t1",
+        cells=[
+            ["", "Year ended December 31, 2023", "Year ended December 31, 2022", "% Change"],
+            ["Net earned premiums", "6,530", "6,084", "7%"],
+        ],
+        pre_text="(in millions)",
+    )  # fmt: skip
+    sentence = (
+        "Net earned premiums were $6.53 billion in 2023 compared to $6.09 billion in 2022, an"
+        " increase of $446 million (7%)."
+    )
+    found = find_derivation("7%", [quarter, year], sentence)
+    assert found is not None and found.cells[0]["table_index"] == "1", found
+    # only the quarter's table: no row moved by $446 million, no derivation
+    assert find_derivation("7%", [quarter], sentence) is None
+
+
+def test_a_table_that_states_no_scale_still_moves_by_the_amount():
+    # FTK (ten): "$7,502" and "$5,384" are thousands the table never states
+    table = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Revenue from external customers", "$7,502", "$5,384"]],
+    )
+    sentence = (
+        "External customer revenue for 2023 increased $2.1 million, or 39%, compared to 2022."
+    )
+    found = find_derivation("39%", [table], sentence)
+    assert found is not None and found.kind == "pct_change", found

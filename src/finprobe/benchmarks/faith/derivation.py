@@ -366,6 +366,7 @@ def find_derivation(
         mask = (at, at + len(text))
     role, period, own_years = _blank_period(sentence_context, mask)
     companions = _companions(sentence_context, mask, period, number.units) if mask else []
+    amount = _change_amount(sentence_context, mask) if mask and "percent" in number.units else None
     context_metric = context | {
         re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
     }
@@ -443,6 +444,8 @@ def find_derivation(
                 return False
         if kind in ("lookup", "raw_lookup") and not _companions_agree(index, ids[0], kind):
             return False
+        if amount is not None and not _amount_agrees(index, ids, kind, amount):
+            return False  # "an increase of $10 million ([MASK])" is not a row that moved $113M
         # role: "increased [MASK]" is a change, "was [MASK]" a level
         is_change = kind in _CHANGE_KINDS or (
             kind in ("lookup", "raw_lookup") and cells[0].change_column
@@ -659,6 +662,58 @@ def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str
 
 
 _COMPARED = re.compile(r"\b(?:as )?compared (?:with|to)\b|\bversus\b|\bvs\.?(?=\s)", re.I)
+
+
+# "an increase of $4 million ([MASK])", "increased $446 million, or [MASK]": the change's
+# amount, written just before its percentage
+_CHANGE_AMOUNT_BEFORE = re.compile(
+    r"(\$\s?[\d.,]+(?:\s*(?:million|billion|thousand))?)\s*(?:,\s*or|\()\s*"
+    r"(?:approximately\s+|about\s+)?$",
+    re.I,
+)
+
+
+def _change_amount(sentence: str, mask: tuple[int, int]) -> ParsedNumber | None:
+    """The money amount a percentage blank is the change of, if the sentence writes it."""
+    match = _CHANGE_AMOUNT_BEFORE.search(sentence[: mask[0]])
+    if not match:
+        return None
+    found = find_numbers(match.group(1))
+    return found[0].number if len(found) == 1 and found[0].kind == "money" else None
+
+
+def _amount_agrees(
+    index: DerivationIndex, ids: tuple[int, ...], kind: str, amount: ParsedNumber
+) -> bool:
+    """The cells' row moved by the sentence's amount: a percentage change's two cells differ
+    by it; a "% Change" column's row has two period levels that do (a row without two
+    levels is no counter-evidence); a points change is never a money change's percentage."""
+    cell = index.cells[ids[0]]
+    # a table that states no scale ("$7,502" in thousands, said nowhere) may be in any
+    if cell.table.scale != 1:
+        scales = (Decimal(1),)
+    else:
+        scales = (Decimal(1), Decimal(1000), Decimal(1_000_000))
+
+    def moved(a: int, b: int) -> bool:
+        return any(
+            _rounds_or_truncates(amount, abs(index.val[a] - index.val[b]) * m) for m in scales
+        )
+
+    if kind == "pct_change":
+        return moved(ids[0], ids[1])
+    if kind in ("pp_change", "ratio_change"):
+        return False
+    if kind not in ("lookup", "raw_lookup") or not cell.change_column:
+        return True
+    levels = [
+        j
+        for j in index.by_row[(cell.table_index, cell.row)]
+        if not index.cells[j].change_column and not index.percent[j] and index.cells[j].years
+    ]
+    if len(levels) < 2:
+        return True
+    return any(moved(a, b) for a in levels for b in levels if a < b)
 
 
 def _companions(
