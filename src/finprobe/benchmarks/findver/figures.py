@@ -206,40 +206,29 @@ def passage_figures(passage: Passage) -> list[Figure]:
                     or (moved is not None and moved != 0 and (moved > 0) != (span.number.value > 0))
                 )
             )
-            years = info or frozenset()
-            figures.append(
-                Figure(
-                    span.number.value,
-                    "percent" in span.number.units or "%" in "".join(row[c : c + 2]),
-                    passage.id,
-                    # a change column's figure is not a period's: it joins no row derivation
-                    f"chg:{passage.id}:{r}:{c}" if is_change else f"row:{passage.id}:{r}",
-                    years,
-                    f"{row[0]} = {span.text}" if c > 0 else span.text,
-                    row[0] if c > 0 else "",
-                    is_change,
-                    negative_row,
-                    signed,
-                    _counted(span),
-                    unit=digit_unit(span),
-                )
+            in_row = Figure(
+                span.number.value,
+                "percent" in span.number.units or "%" in "".join(row[c : c + 2]),
+                passage.id,
+                # a change column's figure is not a period's: it joins no row derivation
+                f"chg:{passage.id}:{r}:{c}" if is_change else f"row:{passage.id}:{r}",
+                info or frozenset(),
+                f"{row[0]} = {span.text}" if c > 0 else span.text,
+                row[0] if c > 0 else "",
+                is_change,
+                negative_row,
+                signed,
+                _counted(span),
+                unit=digit_unit(span),
             )
-            figures.append(
-                Figure(
-                    span.number.value,
-                    False,
-                    passage.id,
-                    f"col:{passage.id}:{rank - len(values)}",
-                    years,
-                    f"{row[0]} = {span.text}",
-                    row[0] if c > 0 else "",
-                    is_change,
-                    negative_row,
-                    signed,
-                    _counted(span),
-                    unit=digit_unit(span),
-                )
+            # the same cell as a member of its column (never a percentage there)
+            in_column = dataclasses.replace(
+                in_row,
+                percent=False,
+                group=f"col:{passage.id}:{rank - len(values)}",
+                text=f"{row[0]} = {span.text}",
             )
+            figures += [in_row, in_column]
     stated = {m.lower() for m in _STATED_SCALE.findall(passage.text)}
     if len(stated) == 1:  # one scale for the whole table: its figures are at that scale
         scale = _SCALE_OF[stated.pop()]
