@@ -29,7 +29,7 @@ for any weights, hand-set or learned, so a refit cannot unlearn them:
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
 from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
@@ -140,20 +140,20 @@ def cash_flow_activity(masked: str) -> str | None:
     reason = _REASON.search(text, text.find("[MASK]"))
     if reason:
         text = text[: reason.start()]
-    named = {
-        word.lower()
-        for m in _ACTIVITY.finditer(text)
-        for word in _ACTIVITY_WORD.findall(m.group(1))
-    }
-    return named.pop() if len(named) == 1 else None
+    return _one_activity(_ACTIVITY.finditer(text))
 
 
 def _row_activity(cell: Cell) -> str:
     """The activity a row names ("Net cash used in investing activities"); "" for none or
     several."""
     match = _ACTIVITY.search(cell.table.row_label(cell.row))
-    named = {w.lower() for w in _ACTIVITY_WORD.findall(match.group(1))} if match else set()
-    return named.pop() if len(named) == 1 else ""
+    return _one_activity([match] if match else []) or ""
+
+
+def _one_activity(matches: Iterable[re.Match[str]]) -> str | None:
+    """The activity the ``_ACTIVITY`` matches name, if they name exactly one."""
+    named = {w.lower() for m in matches for w in _ACTIVITY_WORD.findall(m.group(1))}
+    return named.pop() if len(named) == 1 else None
 
 
 def _labels(cand: Candidate) -> set[str]:
