@@ -584,3 +584,33 @@ def test_a_measures_aside_range_pronoun_or_generic_business_keeps_it(
             _instance([table], masked, hint_of), SolverOptions(ranker=ranker)
         )
         assert reference_scorer_match(expected, answer.answer), (masked, ranker, answer.answer)
+
+
+BANK_THREE_YEARS = {
+    "index": "12",
+    "pre_text": "Selected financial data",
+    "cells": [
+        ["", "Year Ended December 31,", "Year Ended December 31,", "Year Ended December 31,"],
+        ["(in thousands)", "2023", "2022", "2021"],
+        ["Net income", "$19,796", "$15,686", "$14,000"],
+        ["Total assets", "1,210,000", "1,300,000", "1,250,000"],
+    ],
+}
+
+
+def test_a_measures_older_figure_is_the_earlier_years() -> None:
+    from finprobe.benchmarks.faith.context import older_year, read_context
+
+    # ROAA: 2023 19,796 / 1,255,000 = 1.58%; 2022 15,686 / 1,275,000 = 1.23%
+    for masked in (
+        "Return on average assets was 1.58%, compared to [MASK] for the year ended December 31,"
+        " 2022.",
+        "Return on average assets was 1.58% for the year ended December 31, 2023 compared to"
+        " [MASK] for the year ended December 31, 2022.",
+    ):
+        _assert_answer(_instance([BANK_THREE_YEARS], masked, "5%"), "1.23%")
+        ctx = read_context(_instance([BANK_THREE_YEARS], masked, "5%"))
+        assert older_year(ctx, "2023") == "2022"
+    # the blank's own year stays the latest
+    masked = "Return on average assets was [MASK] for 2023, compared to 1.23% for 2022."
+    _assert_answer(_instance([BANK_THREE_YEARS], masked, "5%"), "1.58%")

@@ -214,6 +214,13 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
     local = section_scales(table) if table.scale == 1 else {}
     headings = _headings(table)
     percent_cols = _percent_columns(table)
+    # a column of dollar amounts under a header that also names "%" ("Amount%", two
+    # header cells run together) holds amounts: its bare cells are not percents
+    money_cols = {
+        c
+        for c in range(table.header_cols, table.n_cols)
+        if any("$" in table.cells[r][c] for r in range(table.header_rows, table.n_rows))
+    }
     years = frozenset(y for c in range(table.n_cols) for y in _YEAR.findall(table.column_label(c)))
     for r in range(table.header_rows, table.n_rows):
         label = table.row_label(r)
@@ -232,7 +239,7 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
                 "percent" in number.units
                 or c in percent_cols
                 or table.is_per_share_or_percent(r, c)
-                and "%" in (raw + table.column_label(c))
+                and ("%" in raw or "%" in table.column_label(c) and c not in money_cols)
             )
             if per_unit or percent:
                 value = number.value  # per-share and per-unit amounts are never scaled

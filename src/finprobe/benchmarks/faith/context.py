@@ -126,6 +126,9 @@ def read_context(metadata: dict[str, Any]) -> Context:
     left = _tokens(own_before)[-8:]
     if re.search(r"\bof which\s*(?:approximately\s+|about\s+)?$", before, re.I):
         left = []  # "$1.9 billion, of which [MASK] was variable-rate": the part is named after
+    # "income tax expense of [MASK], or 1.9% of the loss before income taxes": the words
+    # after a companion figure name its base, not the blank's line
+    own_after = _COMPANION_AFTER.split(own_after, maxsplit=1)[0]
     right = _tokens(re.split(r",?\s*of which\b", own_after, maxsplit=1, flags=re.I)[0])[:8]
     hint = metadata.get("hint", "")
     units: set[str] = set()
@@ -200,6 +203,21 @@ _OVER_PERIOD_AFTER = re.compile(
     r"\s*(?:%|percent)?\s*(?:year[- ]over[- ]year|from (?:the )?(?:prior|previous|last) year)\b",
     re.I,
 )
+
+
+def older_year(ctx: Context, current_year: str | None) -> str | None:
+    """The year of a blank that is the earlier figure of a comparison ("ROAA was 1.57%,
+    compared to [MASK] for 2022"), when the sentence gives it no slot of its own.
+
+    A sentence that names years before the blank and not the report's latest speaks of
+    them ("Interest expense for 2022 decreased to $X, compared to [MASK] in 2021"): the
+    earliest it names. Otherwise the year before the report's latest.
+    """
+    if ctx.role != "older":
+        return None
+    if ctx.years_before and current_year not in ctx.years:
+        return min(ctx.years)
+    return str(int(current_year) - 1) if current_year else None
 
 
 def _solver_role(before: str, after: str) -> str:
@@ -670,6 +688,7 @@ _MEASURE_NAMES: list[tuple[re.Pattern[str], str]] = [
 ]  # fmt: skip
 
 
+_COMPANION_AFTER = re.compile(r",?\s*(?:or|\()\s*(?:approximately\s+|about\s+)?[$(]?\d", re.I)
 _REASON = re.compile(
     r"\b(?:reflecting|due to|driven by|primarily|mainly|as a result of|led by|offset by|"
     r"attributable to|resulting from|because)\b",

@@ -17,6 +17,7 @@ from finprobe.benchmarks.faith.context import (
     Context,
     Scorer,
     _label,
+    older_year,
 )
 from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens
 from finprobe.numbers import find_numbers
@@ -476,7 +477,13 @@ def _measure_values(
     years = sorted(measure.values)
     if not years:
         return []
-    target = context.year_slot or context.target_year or current_year or years[-1]
+    target = (
+        context.year_slot
+        or context.target_year
+        or older_year(context, current_year)
+        or current_year
+        or years[-1]
+    )
     if target not in measure.values:
         target = (
             years[-1]

@@ -109,6 +109,10 @@ def admissible(
                 break
         else:
             rules.append(lambda c: not names_other_only(c))
+    if not _NAMES_RATE_OR_VOLUME.search(masked):
+        # "an increase in net interest income of [MASK]" is the net change, not the part
+        # a rate/volume analysis puts down to volume or to rate
+        rules.append(lambda c: not any(_rate_volume_part(cell) for cell in c.cells))
     activity = cash_flow_activity(masked)
     if activity:
         # "the increase in cash flows from financing activities": not the investing line
@@ -122,6 +126,20 @@ def admissible(
         if any(c.kind in TABLE_KINDS for c in kept):
             candidates = kept
     return candidates
+
+
+# a rate/volume analysis (banks): "Increase (Decrease) Due to Change in: Volume | Rate |
+# Net Change", "2023 compared to 2022: Volume | Rate | Total"; header cells run together
+# in some filings ("AverageVolume")
+_RATE_VOLUME_COLUMN = re.compile(
+    r"(?:due\s*to|attributable|compared\s+(?:to|with)|\bvs\b|versus).*(?:volume|rate|mix)\W*$",
+    re.I | re.S,
+)
+_NAMES_RATE_OR_VOLUME = re.compile(r"\b(?:volumes?|rates?|mix|yields?)\b", re.I)
+
+
+def _rate_volume_part(cell: Cell) -> bool:
+    return bool(_RATE_VOLUME_COLUMN.search(cell.table.column_label(cell.col)))
 
 
 # the cash-flow activities a sentence or a row label names: "investing activities",

@@ -376,11 +376,12 @@ def change_direction(before: str, after: str) -> int | None:
 
 # a run of parallel clauses, each a subject, a verb and its figure: "construction loans
 # decreased 16.6%, commercial loans decreased [MASK], agricultural loans decreased 5.6%":
-# a comma after a figure ends a clause when a new subject and its verb follow (not ", or
-# 10%", ", to $X", ", compared with", ", primarily due to", nor a thousands separator)
+# a comma after a figure ends a clause when a new subject and its verb follow, with or
+# without "and" (", and real estate loans decreased 3.7%"), but not ", or 10%", ", to $X",
+# ", compared with", ", primarily due to", nor a thousands separator
 PARALLEL_CLAUSE_END = re.compile(
     r"(?:(?<=[\d%\]])|^)(?:\s*(?:million|billion|thousand|basis points|points|percent))?,\s+"
-    r"(?=(?!(?:or|to|from|compared|as|and|but|while|primarily|mainly|partially|largely|"
+    r"(?:and\s+)?(?=(?!(?:or|to|from|compared|as|and|but|while|primarily|mainly|partially|largely|"
     r"offset|due|driven|reflecting|representing|including|excluding|which|respectively|"
     r"an?|up|down|for|in|during|versus|vs)\b)"
     r"(?:[A-Za-z][\w&'/-]*\s+){1,7}"

@@ -74,6 +74,7 @@ from finprobe.benchmarks.faith.context import (
     _matches_anchor,
     _pairwise,
     expand_context,
+    older_year,
     read_context,
 )
 from finprobe.benchmarks.faith.measures import (
@@ -516,10 +517,8 @@ def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
     # 2022 decreased ... to [MASK], compared to ... 2021" in a 2023 report is 2022's
     # figure; "[MASK], compared to $9.1 million in 2022" stays the latest year's)
     elsewhere = bool(ctx.years_before) and scorer.current_year not in ctx.years
-    if target is None and ctx.role == "older" and elsewhere:
-        target = min(ctx.years)
-    if target is None and ctx.role == "older" and scorer.current_year:
-        target = str(int(scorer.current_year) - 1)
+    if target is None:
+        target = older_year(ctx, scorer.current_year)
     if target is None and ctx.role == "level" and not elsewhere:
         target = scorer.current_year
     if target is None:
