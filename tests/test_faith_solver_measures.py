@@ -614,3 +614,58 @@ def test_a_measures_older_figure_is_the_earlier_years() -> None:
     # the blank's own year stays the latest
     masked = "Return on average assets was [MASK] for 2023, compared to 1.23% for 2022."
     _assert_answer(_instance([BANK_THREE_YEARS], masked, "5%"), "1.58%")
+
+
+def test_a_rounded_figure_is_read_from_the_line_the_subject_names() -> None:
+    # "$0.5 million" fits "Other income" (499) and "Income tax expense" (519): the subject
+    # names the tax line, so the share is 519 / 27,232 = 1.9%, not 499 / 27,232 = 1.8%
+    table = {
+        "index": "13",
+        "pre_text": "",
+        "cells": [
+            ["", "Fiscal 2023", "Fiscal 2022"],
+            ["(in thousands)", "$", "$"],
+            ["Other income", "499", "335"],
+            ["Loss before income taxes", "(27,232)", "(41,100)"],
+            ["Income tax expense", "519", "493"],
+            ["Net loss", "(27,751)", "(41,593)"],
+        ],
+    }
+    masked = (
+        "We recorded income tax expense of $0.5 million, or [MASK] of the loss before income"
+        " taxes, during fiscal 2023."
+    )
+    for ranker in (None, HAND_RANKER):
+        answer = solve_from_tables(_instance([table], masked, "5%"), SolverOptions(ranker=ranker))
+        assert reference_scorer_match("1.9%", answer.answer), (ranker, answer.answer)
+
+
+def test_a_part_as_a_percentage_of_a_base_is_read_from_one_table() -> None:
+    # the consolidated table has the most periods; the segment's table holds both lines
+    consolidated = {
+        "index": "14",
+        "pre_text": "Consolidated results",
+        "cells": [
+            ["", "Years ended December 31,", "Years ended December 31,",
+             "Years ended December 31,"],
+            ["(amounts in millions)", "2023", "2022", "2021"],
+            ["Net revenue", "$9,449", "$9,887", "$10,500"],
+            ["Operating income", "400", "500", "600"],
+        ],
+    }  # fmt: skip
+    segment = {
+        "index": "15",
+        "pre_text": "CBI results",
+        "cells": [
+            ["", "Years ended December 31,", "Years ended December 31,"],
+            ["(amounts in millions)", "2023", "2022"],
+            ["Net revenue", "$1,165", "$1,314"],
+            ["Cost of goods sold", "717", "850"],
+            ["Operating expenses", "300", "320"],
+        ],
+    }
+    masked = (
+        "CBI's cost of goods sold as a percentage of net revenue was [MASK] and 64.7% for the"
+        " years ended December 31, 2023 and 2022, respectively."
+    )
+    _assert_answer(_instance([consolidated, segment], masked, "5%"), "61.5%")

@@ -166,13 +166,14 @@ class MeasureReader:
             if measure is not None:
                 self.rows.append((_label(measure.name), measure))
 
-    def line(self, name: str) -> Measure | None:
-        """The statement line; the one with most periods when several tables show it."""
+    def line(self, name: str, table: str | None = None) -> Measure | None:
+        """The statement line; the one in ``table`` when it shows it, else the one with
+        most periods when several tables show it."""
         test = _MEASURE_ROWS[name]
         found = [m for label, m in self.rows if test(label)]
         if not found:
             return None
-        return max(found, key=lambda m: len(m.values))
+        return max(found, key=lambda m: (_table_of(m) == table, len(m.values)))
 
     def phrase(
         self, text: str, exclude: tuple[Measure, ...] = (), table: str | None = None
@@ -181,7 +182,7 @@ class MeasureReader:
         text = re.sub(r"^(?:our|the|its|total|net|consolidated)\s+", "", text.strip().lower())
         for pattern, name in _MEASURE_NAMES:
             if pattern.search(text):
-                line = self.line(name)
+                line = self.line(name, table)
                 if line is not None and line not in exclude:
                     return line, 1.0
         acronym = re.fullmatch(r"\s*([A-Za-z][A-Za-z&]{1,6})\s*(?:expenses?|costs?)?\s*", text)
@@ -362,8 +363,14 @@ def measure_candidates(
         part: Measure | None = None
         if base is not None:
             if as_pct:
-                hit = reader.phrase(_subject(as_pct[0]), (base[0],))
+                # a part and its base are read from one table where it shows both ("CBI's
+                # cost of goods sold as a percentage of net revenue": the segment's table)
+                hit = reader.phrase(_subject(as_pct[0]), (base[0],), _table_of(base[0]))
                 part = hit[0] if hit else None
+                if part is not None and _table_of(part) != _table_of(base[0]):
+                    same = reader.phrase(base_phrase, (part,), _table_of(part))
+                    if same is not None and _table_of(same[0]) == _table_of(part):
+                        base = same
             else:
                 listed = reader.items(subject) if subject else []
                 if listed and base[0] not in listed:
@@ -449,18 +456,20 @@ def _anchored_part(
     reader: MeasureReader, context: Context, before: str, base: Measure
 ) -> Measure | None:
     """The part of "X were $3.2 billion, or [MASK] of revenue": the line the figure is read from,
-    else the line the subject names."""
-    for anchor in context.anchors:
-        if "percent" in anchor.units:
-            continue
+    else the line the subject names. A rounded figure ("$0.5 million") fits several lines;
+    the one the subject names ("income tax expense") is read first."""
+    subject = _subject(re.split(r",\s*or\s*$", before.rstrip())[0])
+    subject = re.sub(r"\s+(?:were|was|of|totaled|totalled)\s.*$", "", subject, flags=re.I)
+    hit = reader.phrase(subject, (base,), _table_of(base)) if subject else None
+    figures = [a for a in context.anchors if "percent" not in a.units]
+    if hit and any(_near(v, a) for v in hit[0].values.values() for a in figures):
+        return hit[0]
+    for anchor in figures:
         for _, measure in reader.rows:
             if measure is base:
                 continue
             if any(_near(v, anchor) for v in measure.values.values()):
                 return measure
-    subject = _subject(re.split(r",\s*or\s*$", before.rstrip())[0])
-    subject = re.sub(r"\s+(?:were|was|of|totaled|totalled)\s.*$", "", subject, flags=re.I)
-    hit = reader.phrase(subject, (base,)) if subject else None
     return hit[0] if hit else None
 
 
