@@ -569,3 +569,38 @@ def test_words_after_a_companion_figure_name_its_base_not_the_blank() -> None:
     assert "loss" not in ctx.right and "before" not in ctx.right, ctx.right
     for ranker in (None, HAND_RANKER):
         assert reference_scorer_match("$0.5 million", _answer([table], masked, ranker)), ranker
+
+
+BANK_LINES = _table("26", _YEARS + [
+    ["Net interest income", "$49,321", "$46,062"],
+    ["Provision for credit losses", "1,460", "1,802"],
+    ["Net interest income after provision for credit losses", "47,861", "44,260"],
+    ["Net loss", "(5,100)", "(6,200)"],
+    ["Net cash used in operating activities", "(3,300)", "(4,100)"],
+])  # fmt: skip
+
+
+def test_the_words_that_lead_to_the_blank_name_its_row() -> None:
+    from finprobe.benchmarks.faith.rules import governing_label
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    def governing(masked: str) -> tuple[str, ...] | None:
+        candidates = rank_candidates(_instance([BANK_LINES], masked), SolverOptions())
+        return governing_label(masked, candidates)
+
+    masked = "Cash used in operating activities was driven by a net loss of [MASK] in 2023."
+    assert governing(masked) == ("net", "loss")
+    # weights that favour the sentence's other words still get the net loss
+    perverse = Ranker({"sentence_hits": 5.0, "near_hits": 1.0, "period_target_match": 1.0})
+    for ranker in (None, HAND_RANKER, perverse):
+        assert reference_scorer_match("$5.1 million", _answer([BANK_LINES], masked, ranker)), ranker
+    # part of a longer name, a "respectively" list, an item after "and": no rule
+    for masked in (
+        "Net interest income before provision for credit losses was [MASK] for 2023.",
+        "Revenue and net loss were [MASK] and $6.2 million, respectively.",
+        "Revenue and net loss were [MASK] in 2023.",
+    ):
+        assert governing(masked) is None, masked
+    assert governing("Our provision for credit losses was [MASK] in 2023.") == (
+        "provision", "credit", "loss",
+    )  # fmt: skip

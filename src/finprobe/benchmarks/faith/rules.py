@@ -109,6 +109,11 @@ def admissible(
                 break
         else:
             rules.append(lambda c: not names_other_only(c))
+    governing = governing_label(masked, candidates)
+    if governing:
+        # "driven by a net loss of [MASK]": the row the words before the blank name
+        # exactly, or a longer label that holds them, not "Operating activities"
+        rules.append(lambda c: all(_holds_phrase(cell, governing) for cell in c.cells))
     if not _NAMES_RATE_OR_VOLUME.search(masked):
         # "an increase in net interest income of [MASK]" is the net change, not the part
         # a rate/volume analysis puts down to volume or to rate
@@ -126,6 +131,62 @@ def admissible(
         if any(c.kind in TABLE_KINDS for c in kept):
             candidates = kept
     return candidates
+
+
+# the words that lead straight to the blank: "a net loss of [MASK]", "interest expense,
+# net was [MASK]", "net interest income totaled approximately [MASK]"
+_LEADS_TO_BLANK = re.compile(
+    r"((?:[\w&'’-]+[,\s]+){1,6}?)(?:of|was|were|totaled|totalled|amounted to)\s+"
+    r"(?:approximately\s+|about\s+|roughly\s+|nearly\s+)?\[MASK\]",
+    re.I,
+)
+
+
+# a word before which a noun phrase starts: "a net loss of", "in net interest income of";
+# not "before" / "after" / "for" ("net interest income before provision for credit losses
+# was [MASK]": "provision for credit losses" is part of a longer name) nor "and" (a list)
+_PHRASE_STARTS_AFTER = frozenset({
+    "a", "an", "the", "our", "its", "their", "of", "by", "in", "from", "with", "was", "were",
+    "is", "are", "had", "has", "recorded", "reported", "recognized", "including", "included",
+})  # fmt: skip
+
+
+def _holds_phrase(cell: Cell, phrase: tuple[str, ...]) -> bool:
+    """The row's label has the phrase's words in a run ("Net loss attributable to ..."
+    holds "net loss"; "Net interest income after provision for credit losses" does not)."""
+    label = _tokens(cell.table.row_label(cell.row))
+    n = len(phrase)
+    return any(tuple(label[i : i + n]) == phrase for i in range(len(label) - n + 1))
+
+
+def governing_label(masked: str, candidates: list[Candidate]) -> tuple[str, ...] | None:
+    """The words of a row label (two or more) that the text just before the blank ends
+    with: the longest such ending that is some row's whole label and starts a noun phrase.
+    None when there is none, or when the sentence is a "respectively" list (its last
+    item leads to the figures, the blank may be another item's)."""
+    match = _LEADS_TO_BLANK.search(masked)
+    if not match or re.search(r"\brespectively\b", masked, re.I):
+        return None
+    labels = {
+        frozenset(cell.row_tokens)
+        for c in candidates
+        if c.kind in TABLE_KINDS
+        for cell in c.cells
+        if len(cell.row_tokens) >= 2
+    }
+    words = match.group(1).split()
+    lead = masked[: match.start(1)].rstrip()
+    for k in range(len(words), 0, -1):
+        if not _tokens(words[-k]):
+            continue  # "by a net loss": the phrase starts at its first content word
+        phrase = tuple(_tokens(" ".join(words[-k:])))
+        if len(set(phrase)) < 2 or frozenset(phrase) not in labels:
+            continue
+        before = words[-k - 1] if k < len(words) else lead.split()[-1] if lead else ""
+        if not before or before[-1] in ",;:•" or before.lower() in _PHRASE_STARTS_AFTER:
+            return phrase
+        return None  # the longest label ending is part of a longer name
+    return None
 
 
 # a rate/volume analysis (banks): "Increase (Decrease) Due to Change in: Volume | Rate |
