@@ -195,6 +195,14 @@ def _headings(table: Table) -> dict[int, str]:
     return out
 
 
+def _first_value(table: Table, c: int) -> str:
+    """The column's first body cell with a digit ("" if none)."""
+    for r in range(table.header_rows, table.n_rows):
+        if any(ch.isdigit() for ch in table.cells[r][c]):
+            return table.cells[r][c]
+    return ""
+
+
 def _percent_columns(table: Table) -> set[int]:
     """Columns whose first value carries "%" and the rest are bare ("1.1%" then "9.8")."""
     cols = set()
@@ -215,11 +223,12 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
     headings = _headings(table)
     percent_cols = _percent_columns(table)
     # a column of dollar amounts under a header that also names "%" ("Amount%", two
-    # header cells run together) holds amounts: its bare cells are not percents
+    # header cells run together) holds amounts: its bare cells are not percents. Its
+    # first value says so, as for percent columns (a "%" column may hold one "$" row)
     money_cols = {
         c
         for c in range(table.header_cols, table.n_cols)
-        if any("$" in table.cells[r][c] for r in range(table.header_rows, table.n_rows))
+        if (first := _first_value(table, c)) and "$" in first and "%" not in first
     }
     years = frozenset(y for c in range(table.n_cols) for y in _YEAR.findall(table.column_label(c)))
     for r in range(table.header_rows, table.n_rows):
