@@ -11,7 +11,10 @@ from faith_solver_cases import (
     _table,
 )
 
+from finprobe.benchmarks.faith.ranker import HAND_RANKER
 from finprobe.benchmarks.faith.sentence import mask_role
+from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
+from finprobe.numbers import reference_scorer_match
 
 # -- hand-made tables: one per reading rule ------------------------------------
 
@@ -283,3 +286,57 @@ def test_a_sentence_that_names_years_speaks_of_them() -> None:
     _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$4.0 million")
     # a sentence with no year still reads the report's latest year
     _assert_answer(_instance([THREE_YEARS], "Interest income was [MASK].", "$1"), "$4.0 million")
+
+
+def test_a_row_that_moved_by_the_figure_beside_the_blank_gets_its_change() -> None:
+    from finprobe.benchmarks.faith.cells import numeric_cells
+    from finprobe.benchmarks.faith.solver import _beside_blank, _rows_moved_by
+    from finprobe.document import Table
+
+    # fourteen rows that each rose 5%, and the total that fell 12.7%
+    rows = [[f"Deposit category {i}", f"{1050 * i:,}", f"{1000 * i:,}"] for i in range(1, 15)]
+    table = Table(
+        id="t",
+        cells=[["", "2023", "2022"], ["(in thousands)", "Average", "Average"]]
+        + rows
+        + [["Total average deposits", "1,061,200", "1,215,600"]],
+    )
+    by_row: dict = {}
+    for cell in numeric_cells(table, "1"):
+        by_row.setdefault((cell.table_index, cell.row), []).append(cell)
+    masked = "On a year-to-date average basis, total deposits decreased [MASK], or 12.7%, in 2023."
+    beside = _beside_blank(masked)
+    assert _rows_moved_by(by_row, beside) == [("1", 16)]  # 154.4 million, 12.7%
+    # a figure that many rows moved by points at none of them
+    assert _rows_moved_by(by_row, _beside_blank("Deposits rose [MASK], or 5%, in 2023.")) == []
+    assert _rows_moved_by(by_row, []) == []
+
+
+def test_a_level_whose_own_change_is_written_beside_it_is_the_row_that_moved_so() -> None:
+    from finprobe.benchmarks.faith.solver import _level_change_figures
+
+    segment = _table("5", [
+        ["", "Year Ended October 31,", "Year Ended October 31,"],
+        ["(in thousands)", "2023", "2022"],
+        ["Segment revenue", "$95,400", "$90,100"],
+        ["Interest expense, net", "2,825", "3,300"],
+    ], "Interest expense, net by segment (U.K. Operations)")  # fmt: skip
+    consolidated = _table("6", [
+        ["", "Year Ended October 31,", "Year Ended October 31,"],
+        ["(in thousands)", "2023", "2022"],
+        ["Revenue", "$442,000", "$401,000"],
+        ["Interest expense, net", "28,119", "25,919"],
+        ["Net income", "31,790", "28,676"],
+    ])  # fmt: skip
+    masked = (
+        "Interest expense, net for the year ended October 31, 2023 was [MASK], up $2.2 million"
+        " from the same period a year ago."
+    )
+    assert [str(n.value) for n in _level_change_figures(masked)] == ["2200000"]
+    for ranker in (None, HAND_RANKER):
+        answer = solve_from_tables(
+            _instance([segment, consolidated], masked, "$1"), SolverOptions(ranker=ranker)
+        ).answer
+        assert reference_scorer_match("$28.1 million", answer), (ranker, answer)
+    # no change written after the blank: no figures
+    assert _level_change_figures("Interest expense was [MASK] in 2023.") == []

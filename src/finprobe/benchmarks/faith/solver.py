@@ -192,7 +192,11 @@ def rank_candidates(
         for c in cells
     ]
     ranked_rows = sorted(row_fit, key=row_fit.get, reverse=True)[:12]
-    candidates += _derived(by_row, list(dict.fromkeys([*anchor_rows, *ranked_rows])))
+    beside = _beside_blank(masked)
+    moved_rows = _rows_moved_by(by_row, beside)
+    if set(moved_rows) & {*anchor_rows, *ranked_rows}:
+        moved_rows = []  # a row the sentence names moved by it: no need to look further
+    candidates += _derived(by_row, list(dict.fromkeys([*anchor_rows, *ranked_rows, *moved_rows])))
     best_cells = sorted(
         cells,
         key=lambda c: row_fit[(c.table_index, c.row)] + scorer.year_fit(c.years),
@@ -221,13 +225,17 @@ def rank_candidates(
         for key, group in by_row.items()
     }
     ranker = options.ranker or load_ranker()
-    beside = _beside_blank(masked)
+    level_moves = _level_change_figures(masked) if context.role == "level" else []
     for cand in candidates:
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
             feats["explained"] = 1.0
         if _companion(cand, by_row, context.anchors, beside):
             feats["companion"] = 1.0
+        if cand.kind == "lookup" and _level_moved_by(
+            cand.cells[0], by_row[(cand.cells[0].table_index, cand.cells[0].row)], level_moves
+        ):
+            feats["companion"] = 1.0  # the level's own change is the sentence's
         if cand.kind == "lookup":
             first = cand.cells[0]
             feats["anchor_column"] = anchor_cols.get(("", _column_key(first)), 0.0)
@@ -323,6 +331,45 @@ _BESIDE_AFTER = re.compile(
 _BESIDE_BEFORE = re.compile(r"([$\d](?:[^,;()]|,(?=\d{3}))*?)\s*,?\s*(?:or|\()\s*\[MASK\]", re.I)
 
 
+# "Interest expense was [MASK], up $2.2 million from the prior year", "revenue of [MASK],
+# an increase of $5.2 million, or 3%, compared to 2022": the level's own change
+_CHANGE_AFTER_LEVEL = re.compile(
+    r"\[MASK\]\s*,?\s*(?:(?:an?\s+)?(?:increase|decrease|rise|decline|improvement)\s+of|up|down|"
+    r"(?:which\s+)?(?:increased|decreased|rose|fell|declined)(?:\s+by)?)\s+"
+    r"((?:approximately\s+|about\s+)?[$\d](?:[^,;()]|,(?=\d{3}))*?(?:,?\s*or\s+[$\d](?:[^,;()]|,(?=\d{3}))*?)?)"
+    r"(?:,(?!\d{3})|;|\(|$|\s+(?:from|compared|over|versus|as compared|in|for)\b)",
+    re.I,
+)
+
+
+def _level_change_figures(masked: str) -> list[Any]:
+    """The figures a level blank's own change is written with, just after it."""
+    match = _CHANGE_AFTER_LEVEL.search(masked)
+    if not match:
+        return []
+    return [
+        span.number
+        for span in find_numbers(match.group(1))
+        if getattr(span, "kind", "") not in ("year", "date", "ordinal")
+    ]
+
+
+def _level_moved_by(cell: Cell, row: list[Cell], figures: list[Any]) -> bool:
+    """The cell's row moved by one of ``figures`` from the period before the cell's."""
+    if not figures or cell.percent or not cell.years:
+        return False
+    earlier = [c for c in row if not c.percent and c.years and max(c.years) < max(cell.years)]
+    if not earlier:
+        return False
+    prior = max(earlier, key=lambda c: max(c.years))
+    delta = abs(cell.signed - prior.signed)
+    return (
+        _matches_anchor(delta, figures, False)
+        or bool(prior.value)
+        and _matches_anchor(delta / prior.value * 100, figures, True)
+    )
+
+
 def _beside_blank(masked: str) -> list[Any]:
     """The figures joined to the blank by "or" or a parenthesis (years dropped)."""
     text = " ".join(
@@ -333,6 +380,32 @@ def _beside_blank(masked: str) -> list[Any]:
         for span in find_numbers(text)
         if getattr(span, "kind", "") not in ("year", "date", "ordinal")
     ]
+
+
+def _rows_moved_by(
+    by_row: dict[tuple[str, int], list[Cell]], beside: list[Any]
+) -> list[tuple[str, int]]:
+    """Rows whose change between two periods is a figure beside the blank ("total deposits
+    decreased [MASK], or 12.7%": the row that fell 12.7%), wherever their label ranks;
+    none when more than three rows fit (a common figure points nowhere)."""
+    if not beside:
+        return []
+    found = []
+    for key, group in by_row.items():
+        cells = [c for c in group if not c.percent and c.years]
+        if any(
+            a.years != b.years
+            and (
+                _matches_anchor(abs(a.signed - b.signed), beside, False)
+                or bool(older.value)
+                and _matches_anchor(abs(a.signed - b.signed) / older.value * 100, beside, True)
+            )
+            for i, a in enumerate(cells)
+            for b in cells[i + 1 :]
+            for older in [b if max(a.years) > max(b.years) else a]
+        ):
+            found.append(key)
+    return found if len(found) <= 3 else []
 
 
 def _companion(
