@@ -3,6 +3,7 @@ fire, or must keep the right row: negatives on project-made tables (review 10, H
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from finprobe.benchmarks.faith.cells import numeric_cells
@@ -521,6 +522,11 @@ def test_a_dollar_column_under_a_header_that_names_percent_holds_amounts() -> No
     percent = {(c.row, c.col): c.percent for c in cells}
     assert not percent[(3, 1)] and not percent[(4, 3)]  # 5,458,351 and 449,038
     assert percent[(3, 2)] and percent[(4, 4)]  # 38.8 and 3.6
+    # the table's scale reaches the amounts the "%" header had kept it from
+    thousands = [row[:] for row in table["cells"]]
+    thousands[1][0] = "(in thousands)"
+    scaled = {(c.row, c.col): c.value for c in numeric_cells(Table(id="t", cells=thousands), "23")}
+    assert scaled[(4, 1)] == 598_540_000 and scaled[(4, 2)] == Decimal("4.3")
     masked = "In 2023, labor costs increased to [MASK] of restaurant sales from 32.7% in 2022."
     for ranker in (None, HAND_RANKER):
         assert reference_scorer_match("38.8%", _answer([table], masked, ranker, "5%")), ranker
@@ -604,3 +610,60 @@ def test_the_words_that_lead_to_the_blank_name_its_row() -> None:
     assert governing("Our provision for credit losses was [MASK] in 2023.") == (
         "provision", "credit", "loss",
     )  # fmt: skip
+
+
+# review 11: ordinary wording the first version of the rules above got wrong
+_OPS = _table("31", _YEARS + [
+    ["Revenue, net", "$512,300", "$468,100"],
+    ["Cost of net revenue", "301,200", "280,000"],
+    ["Loss before income taxes", "(18,500)", "(29,100)"],
+    ["Provision for income taxes", "1,200", "800"],
+    ["Net income (loss)", "$(19,700)", "$(28,300)"],
+])  # fmt: skip
+_DISCONTINUED = _table("32", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands)", "2022", "2021"],
+    ["Revenue", "$14,000", "$22,000"],
+    ["Income tax expense", "400", "250"],
+    ["Net loss", "$(3,500)", "$(1,250)"],
+], "The results of discontinued operations were as follows:")  # fmt: skip
+
+
+def test_a_governing_name_is_read_in_the_labels_other_forms_and_needs_the_period() -> None:
+    from finprobe.benchmarks.faith.rules import _label_forms
+
+    assert ("net", "revenue") in _label_forms("Revenue, net", whole=True)
+    assert ("net", "loss", "debt", "extinguishment") not in _label_forms(
+        "Loss on debt extinguishment, net"
+    )
+    assert {("net", "income"), ("net", "loss")} <= _label_forms("Net income (loss)")
+    for masked, expected in (
+        # "net revenue" is "Revenue, net", not "Cost of net revenue"
+        ("Net revenue was [MASK] in 2023.", "$512.3 million"),
+        # "Net income (loss)" is the net loss; the discontinued table has no 2023
+        ("In 2023, we incurred a net loss of [MASK].", "$19.7 million"),
+        ("Income tax expense was [MASK] in 2023.", "$1.2 million"),
+    ):
+        for ranker in (None, HAND_RANKER):
+            answer = _answer([_OPS, _DISCONTINUED], masked, ranker)
+            assert reference_scorer_match(expected, answer), (masked, ranker, answer)
+
+
+def test_a_sentence_that_gives_the_cause_may_mean_a_rate_volume_part() -> None:
+    table = _table("33", [
+        ["", "Increase (Decrease) Due to:", "Increase (Decrease) Due to:",
+         "Increase (Decrease) Due to:"],
+        ["(in thousands)", "Price", "Volume", "Total Change"],
+        ["Oil revenues", "$10,000", "$15,000", "$25,000"],
+        ["Gas revenues", "(4,000)", "1,000", "(3,000)"],
+    ])  # fmt: skip
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    def kept(masked: str) -> set[str]:
+        cands = rank_candidates(_instance([table], masked), SolverOptions())
+        return {str(c.value) for c in cands if c.kind == "lookup"}
+
+    # the production-driven part stays a candidate (the ranker weighs it) ...
+    assert "15000000" in kept("Higher oil production increased oil revenues by [MASK] in 2023.")
+    # ... while the line's whole change, with no cause given, is the total
+    assert "15000000" not in kept("The increase in oil revenues of [MASK] was welcome.")

@@ -611,6 +611,11 @@ def test_a_measures_older_figure_is_the_earlier_years() -> None:
         _assert_answer(_instance([BANK_THREE_YEARS], masked, "5%"), "1.23%")
         ctx = read_context(_instance([BANK_THREE_YEARS], masked, "5%"))
         assert older_year(ctx, "2023") == "2022"
+    # the one year named is the other figure's: the blank's is the year before it
+    ctx = read_context(
+        _instance([BANK_THREE_YEARS], "In 2022, ROAA was 1.23%, compared to [MASK].", "5%")
+    )
+    assert older_year(ctx, "2023") == "2021"
     # the blank's own year stays the latest
     masked = "Return on average assets was [MASK] for 2023, compared to 1.23% for 2022."
     _assert_answer(_instance([BANK_THREE_YEARS], masked, "5%"), "1.58%")

@@ -252,6 +252,9 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
             )
             if per_unit or percent:
                 value = number.value  # per-share and per-unit amounts are never scaled
+            elif c in money_cols and number.scale == 1 and "%" in table.column_label(c):
+                # the "%" in the header kept the table's money scale off the amount
+                value = number.value * table.row_scale(r)
             elif _rate_named_amount(table, r, c, number):
                 # "Total Debt - Variable Rate | $426,380": a rate in the label, an amount
                 # in the cells; the table's money scale applies

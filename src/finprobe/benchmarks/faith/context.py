@@ -211,11 +211,16 @@ def older_year(ctx: Context, current_year: str | None) -> str | None:
 
     A sentence that names years before the blank and not the report's latest speaks of
     them ("Interest expense for 2022 decreased to $X, compared to [MASK] in 2021"): the
-    earliest it names. Otherwise the year before the report's latest.
+    earliest it names, or the year before it when it names none after the blank.
+    Otherwise the year before the report's latest.
     """
     if ctx.role != "older":
         return None
     if ctx.years_before and current_year not in ctx.years:
+        if len(ctx.years_before) == len(ctx.years):
+            # "In 2022, gross margin was 40.2%, compared to [MASK]": the year named is
+            # the other figure's; the blank's is the year before it
+            return str(int(min(ctx.years)) - 1)
         return min(ctx.years)
     return str(int(current_year) - 1) if current_year else None
 

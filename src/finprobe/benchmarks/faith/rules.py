@@ -112,8 +112,14 @@ def admissible(
     governing = governing_label(masked, candidates)
     if governing:
         # "driven by a net loss of [MASK]": the row the words before the blank name
-        # exactly, or a longer label that holds them, not "Operating activities"
-        rules.append(lambda c: all(_holds_phrase(cell, governing) for cell in c.cells))
+        # exactly, or a longer label that holds them, not "Operating activities"; unless
+        # no such row has the blank's period (a discontinued operations table of earlier
+        # years, a table of quarters): the name then is not enough
+        def holds(c: Candidate) -> bool:
+            return all(_holds_phrase(cell, governing) for cell in c.cells)
+
+        if any(holds(c) and _fits_period(c) for c in candidates if c.kind in TABLE_KINDS):
+            rules.append(holds)
     if not _NAMES_RATE_OR_VOLUME.search(masked):
         # "an increase in net interest income of [MASK]" is the net change, not the part
         # a rate/volume analysis puts down to volume or to rate
@@ -151,12 +157,44 @@ _PHRASE_STARTS_AFTER = frozenset({
 })  # fmt: skip
 
 
+_PERIOD_MISSES = (
+    "period_target_miss",
+    "period_no_years",
+    "period_length_miss",
+    "change_years_miss",
+)
+
+
+def _fits_period(cand: Candidate) -> bool:
+    return not any(cand.features.get(name, 0.0) > 0 for name in _PERIOD_MISSES)
+
+
+def _label_forms(label: str, whole: bool = False) -> set[tuple[str, ...]]:
+    """A row label's tokens, and the forms it is also read as: "Net income (loss)" is "net
+    income" and "net loss". ``whole``: also "Revenue, net" as "net revenue" (only as the
+    whole label: "Loss on debt extinguishment, net" holds no "net loss")."""
+    forms = {tuple(_tokens(label))}
+    either = re.fullmatch(r"\s*(.+?)\s*\(([A-Za-z]+)\)\s*", label)
+    if either:
+        head, other = _tokens(either.group(1)), _tokens(either.group(2))
+        forms.add(tuple(head))
+        if head and other:
+            forms.add((*head[:-1], *other))
+    net_after = re.fullmatch(r"\s*(.+?),\s*net\s*", label, re.I)
+    if whole and net_after:
+        forms.add(("net", *_tokens(net_after.group(1))))
+    return forms
+
+
 def _holds_phrase(cell: Cell, phrase: tuple[str, ...]) -> bool:
-    """The row's label has the phrase's words in a run ("Net loss attributable to ..."
-    holds "net loss"; "Net interest income after provision for credit losses" does not)."""
-    label = _tokens(cell.table.row_label(cell.row))
+    """The row's label (in any of its forms) has the phrase's words in a run ("Net loss
+    attributable to ..." and "Net income (loss)" hold "net loss"; "Net interest income
+    after provision for credit losses" does not), or is the phrase in a whole form."""
+    label = cell.table.row_label(cell.row)
     n = len(phrase)
-    return any(tuple(label[i : i + n]) == phrase for i in range(len(label) - n + 1))
+    return phrase in _label_forms(label, whole=True) or any(
+        form[i : i + n] == phrase for form in _label_forms(label) for i in range(len(form) - n + 1)
+    )
 
 
 def governing_label(masked: str, candidates: list[Candidate]) -> tuple[str, ...] | None:
@@ -168,11 +206,12 @@ def governing_label(masked: str, candidates: list[Candidate]) -> tuple[str, ...]
     if not match or re.search(r"\brespectively\b", masked, re.I):
         return None
     labels = {
-        frozenset(cell.row_tokens)
+        form
         for c in candidates
         if c.kind in TABLE_KINDS
         for cell in c.cells
-        if len(cell.row_tokens) >= 2
+        for form in _label_forms(cell.table.row_label(cell.row), whole=True)
+        if len(form) >= 2
     }
     words = match.group(1).split()
     lead = masked[: match.start(1)].rstrip()
@@ -180,7 +219,7 @@ def governing_label(masked: str, candidates: list[Candidate]) -> tuple[str, ...]
         if not _tokens(words[-k]):
             continue  # "by a net loss": the phrase starts at its first content word
         phrase = tuple(_tokens(" ".join(words[-k:])))
-        if len(set(phrase)) < 2 or frozenset(phrase) not in labels:
+        if len(set(phrase)) < 2 or phrase not in labels:
             continue
         before = words[-k - 1] if k < len(words) else lead.split()[-1] if lead else ""
         if not before or before[-1] in ",;:•" or before.lower() in _PHRASE_STARTS_AFTER:
@@ -193,10 +232,15 @@ def governing_label(masked: str, candidates: list[Candidate]) -> tuple[str, ...]
 # Net Change", "2023 compared to 2022: Volume | Rate | Total"; header cells run together
 # in some filings ("AverageVolume")
 _RATE_VOLUME_COLUMN = re.compile(
-    r"(?:due\s*to|attributable|compared\s+(?:to|with)|\bvs\b|versus).*(?:volume|rate|mix)\W*$",
+    r"(?:due\s*to|attributable|compared\s+(?:to|with)|\bvs\b|versus).*(?:volume|rate)\W*$",
     re.I | re.S,
 )
-_NAMES_RATE_OR_VOLUME = re.compile(r"\b(?:volumes?|rates?|mix|yields?)\b", re.I)
+# a sentence that gives a cause may mean its part: "higher average loan balances
+# increased interest income by [MASK]", "higher oil production increased revenues by"
+_NAMES_RATE_OR_VOLUME = re.compile(
+    r"\b(?:volumes?|rates?|mix|yields?|prices?|pricing|production|shipments?|balances?|growth)\b",
+    re.I,
+)
 
 
 def _rate_volume_part(cell: Cell) -> bool:
