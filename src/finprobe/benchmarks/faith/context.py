@@ -144,11 +144,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
     match = re.search(r"expressed in ([A-Z0-9 ]+)", hint)
     if match:
         units.add(match.group(1).strip().lower())
-    anchors = []
-    for span in find_numbers(masked.replace("[MASK]", " ")):
-        if getattr(span, "kind", "") in ("year", "date", "ordinal"):
-            continue
-        anchors.append(span.number)
+    anchors = figures(masked.replace("[MASK]", " "))
     near = before[-60:] + " " + after[:60]
     years = _YEAR.findall(masked)
     return Context(
@@ -203,6 +199,15 @@ _OVER_PERIOD_AFTER = re.compile(
     r"\s*(?:%|percent)?\s*(?:year[- ]over[- ]year|from (?:the )?(?:prior|previous|last) year)\b",
     re.I,
 )
+
+
+def figures(text: str) -> list[Any]:
+    """The numbers a text states as figures: years, dates and ordinals dropped."""
+    return [
+        span.number
+        for span in find_numbers(text)
+        if getattr(span, "kind", "") not in ("year", "date", "ordinal")
+    ]
 
 
 def older_year(ctx: Context, current_year: str | None) -> str | None:

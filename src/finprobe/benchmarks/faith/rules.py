@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
 from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
@@ -169,7 +170,8 @@ def _fits_period(cand: Candidate) -> bool:
     return not any(cand.features.get(name, 0.0) > 0 for name in _PERIOD_MISSES)
 
 
-def _label_forms(label: str, whole: bool = False) -> set[tuple[str, ...]]:
+@lru_cache(maxsize=8192)
+def _label_forms(label: str, whole: bool = False) -> frozenset[tuple[str, ...]]:
     """A row label's tokens, and the forms it is also read as: "Net income (loss)" is "net
     income" and "net loss". ``whole``: also "Revenue, net" as "net revenue" (only as the
     whole label: "Loss on debt extinguishment, net" holds no "net loss")."""
@@ -183,7 +185,7 @@ def _label_forms(label: str, whole: bool = False) -> set[tuple[str, ...]]:
     net_after = re.fullmatch(r"\s*(.+?),\s*net\s*", label, re.I)
     if whole and net_after:
         forms.add(("net", *_tokens(net_after.group(1))))
-    return forms
+    return frozenset(forms)
 
 
 def _holds_phrase(cell: Cell, phrase: tuple[str, ...]) -> bool:

@@ -74,6 +74,7 @@ from finprobe.benchmarks.faith.context import (
     _matches_anchor,
     _pairwise,
     expand_context,
+    figures,
     older_year,
     read_context,
 )
@@ -88,7 +89,7 @@ from finprobe.benchmarks.faith.rules import NAMING_FEATURES, admissible, blank_c
 from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
-from finprobe.numbers import find_numbers, released_value_and_resolution
+from finprobe.numbers import released_value_and_resolution
 
 
 @dataclass(frozen=True)
@@ -345,41 +346,37 @@ _CHANGE_AFTER_LEVEL = re.compile(
 def _level_change_figures(masked: str) -> list[Any]:
     """The figures a level blank's own change is written with, just after it."""
     match = _CHANGE_AFTER_LEVEL.search(masked)
-    if not match:
-        return []
-    return [
-        span.number
-        for span in find_numbers(match.group(1))
-        if getattr(span, "kind", "") not in ("year", "date", "ordinal")
-    ]
+    return figures(match.group(1)) if match else []
 
 
-def _level_moved_by(cell: Cell, row: list[Cell], figures: list[Any]) -> bool:
-    """The cell's row moved by one of ``figures`` from the period before the cell's."""
-    if not figures or cell.percent or not cell.years:
+def _moved_by(newer: Cell, older: Cell, stated: list[Any]) -> bool:
+    """The row moved from ``older`` to ``newer`` by a stated money figure, or by a stated
+    percentage of ``older``."""
+    delta = abs(newer.signed - older.signed)
+    return (
+        _matches_anchor(delta, stated, False)
+        or bool(older.value)
+        and _matches_anchor(delta / older.value * 100, stated, True)
+    )
+
+
+def _level_moved_by(cell: Cell, row: list[Cell], stated: list[Any]) -> bool:
+    """The cell's row moved by one of ``stated`` from the period before the cell's."""
+    if not stated or cell.percent or not cell.years:
         return False
     earlier = [c for c in row if not c.percent and c.years and max(c.years) < max(cell.years)]
     if not earlier:
         return False
-    prior = max(earlier, key=lambda c: max(c.years))
-    delta = abs(cell.signed - prior.signed)
-    return (
-        _matches_anchor(delta, figures, False)
-        or bool(prior.value)
-        and _matches_anchor(delta / prior.value * 100, figures, True)
-    )
+    return _moved_by(cell, max(earlier, key=lambda c: max(c.years)), stated)
 
 
 def _beside_blank(masked: str) -> list[Any]:
     """The figures joined to the blank by "or" or a parenthesis (years dropped)."""
-    text = " ".join(
-        m.group(1) for m in (_BESIDE_AFTER.search(masked), _BESIDE_BEFORE.search(masked)) if m
+    return figures(
+        " ".join(
+            m.group(1) for m in (_BESIDE_AFTER.search(masked), _BESIDE_BEFORE.search(masked)) if m
+        )
     )
-    return [
-        span.number
-        for span in find_numbers(text)
-        if getattr(span, "kind", "") not in ("year", "date", "ordinal")
-    ]
 
 
 def _rows_moved_by(
@@ -396,13 +393,10 @@ def _rows_moved_by(
         if any(
             a.years != b.years
             and (
-                _matches_anchor(abs(a.signed - b.signed), beside, False)
-                or bool(older.value)
-                and _matches_anchor(abs(a.signed - b.signed) / older.value * 100, beside, True)
+                _moved_by(a, b, beside) if max(a.years) > max(b.years) else _moved_by(b, a, beside)
             )
             for i, a in enumerate(cells)
             for b in cells[i + 1 :]
-            for older in [b if max(a.years) > max(b.years) else a]
         ):
             found.append(key)
     return found if len(found) <= 3 else []
@@ -449,11 +443,7 @@ def _companion(
 
 
 def _money_figures(text: str) -> list[Any]:
-    return [
-        span.number
-        for span in find_numbers(text)
-        if span.kind not in ("year", "date", "ordinal") and "usd" in span.number.units
-    ]
+    return [n for n in figures(text) if "usd" in n.units]
 
 
 def _fits_hint(cand: Candidate, ctx: Context) -> bool:
