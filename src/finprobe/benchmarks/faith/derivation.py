@@ -331,6 +331,7 @@ def find_derivation(
     neighbours: str = "",
     mask: tuple[int, int] | None = None,
     min_score: float = MIN_COMPUTED_SCORE,
+    twins: bool = True,
 ) -> Derivation | None:
     """The most plausible way the tables give this span, or None.
 
@@ -342,7 +343,10 @@ def find_derivation(
     spans against percent candidates, amounts against amounts). Among matches,
     the one whose row labels and periods fit the sentence best wins, with a
     prior for simpler scenarios. Computed candidates need a row label that the
-    sentence (or its neighbours) names: coincidences are otherwise common.
+    sentence (or its neighbours) names: coincidences are otherwise common. A cell is
+    one figure's: when another figure of the sentence writes the same value and finds
+    the same cells, the figure whose own words name the row better keeps them
+    (``twins=False`` skips that check).
     """
     text, number = _as_parsed(span_number)
     if number is None:
@@ -372,6 +376,13 @@ def find_derivation(
     }
     context_metric = _with_synonyms(context_metric)
     own_metric = _with_synonyms(_own_words(sentence_context, mask)) if mask else context_metric
+    # one item of a list of figures names its own line: "... of $34, higher program launch
+    # costs of [MASK], ..." is not the bridge's "Performance" row the sentence heads
+    item = _item_words(sentence_context, mask) if mask else None
+    if mask and _written_exact(number, sentence_context, mask):
+        # "$20,000" is exact, not 2E4 +- 5E3 (the sentence writes "$21,688" and "$8,412" too)
+        ref_p = Decimal(1)
+        digits = len(str(int(ref)))
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
     # the adding word is the blank's own ("X and Y together were [MASK]"), not a metric's
     # name elsewhere in the sentence ("0.6 points on the combined ratio")
@@ -430,6 +441,15 @@ def find_derivation(
             return False
         if not any(coverage(c, own_metric) for c in rows):
             return False  # "the reserve totaled [MASK] and $141,000 in accrued interest"
+        if (
+            item
+            and not computed
+            and digits <= 2
+            and not any(coverage(c, item) >= need for c in rows)
+        ):
+            # a driver's round figure is not the total the sentence heads with, nor a
+            # bridge's net line: "higher program launch costs of [MASK]" is no "Performance"
+            return False
         if kind == "sum" and not (all(named) and sum_cue):
             return False  # a sum only where the sentence adds two named items
         # period: the blank's year (else one the sentence names outside the comparison
@@ -565,7 +585,14 @@ def find_derivation(
     found.sort(key=lambda t: (-t[0], SCENARIO_ORDER.index(_KIND_SCENARIO[t[1]]), len(t[2])))
     score, kind, cell_ids, value = found[0]
     reason = _reason(found, role)
-    return _describe(index, kind, cell_ids, value, score, number, reason)
+    derivation = _describe(index, kind, cell_ids, value, score, number, reason)
+    if (
+        mask
+        and twins
+        and _claimed_by_twin(derivation, number, index, sentence_context, mask, neighbours)
+    ):
+        return None
+    return derivation
 
 
 _REASON_CUE = re.compile(
@@ -625,6 +652,192 @@ def _own_words(sentence: str, mask: tuple[int, int]) -> set[str]:
     text = sentence[start:cut]
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(text)}
     return set(_tokens(text)) | acronyms
+
+
+# Words that place, link or qualify a list item without naming its line.
+_ITEM_NOISE = frozenset(
+    _tokens(
+        "increase increased increases decrease decreased decreases higher lower change changes "
+        "primarily mainly largely partially partly offset offsetting due reflecting reflected "
+        "reflective driven result resulting resulted attributable approximately about nearly "
+        "respectively total totaling totaled year years period periods quarter fiscal month "
+        "months twelve three six nine ended ending january february march april may june july "
+        "august september october november december comparable "
+        "same prior including included which this that these those was were is are be been "
+        "million billion thousand percent other additional net also representing represented "
+        "improvement reduction growth decline rise favorable unfavorable recorded recognized "
+        "principally first second third fourth"
+    )
+)
+# Nouns that say which way a figure goes but not what it is: "a gain of [MASK] for the
+# PPP loan forgiveness" is named by the words after the blank.
+_ITEM_GENERIC = frozenset(
+    _tokens(
+        "gain gains loss losses income expense expenses charge credit benefit cost costs "
+        "amount impact effect item items earnings"
+    )
+)
+# a comparison restates one metric for another period: "$27.2 million in 2023, compared
+# to pretax income of [MASK] in 2022" is no list of drivers
+_ITEM_COMPARED = re.compile(r"\b(?:compared|versus|vs\.?|from|to)\b", re.I)
+# the words after the blank are its item's when they start a noun phrase ("reflecting
+# [MASK] cash paid for ..."), not a period, place or clause ("[MASK] in 2022", "[MASK], or")
+_ITEM_AFTER_STOP = re.compile(
+    r"(?:in|for|to|from|during|over|at|as|on|of|compared|versus|vs|and|or|respectively|which|"
+    r"when|while|primarily|mainly|largely|partially|principally|due|driven|reflecting|is|was|"
+    r"were|are|"
+    r"has|had|have|per|each|a|an|the|this|that|year|years|million|billion|thousand|percent)\b",
+    re.I,
+)
+_ITEM_AFTER_LINK = re.compile(r"(?:in|for|from|on|related to|associated with)\s+(?!\d)", re.I)
+_MARGIN, _PROFIT = _tokens("margin profit")
+_APPROXIMATE_BEFORE = re.compile(
+    r"\b(?:approximately|about|nearly|roughly|almost|around|over|under|some|more than|"
+    r"less than|up to|in excess of)\s*\$?\s*$",
+    re.I,
+)
+
+
+def _figures_before(sentence: str, end: int) -> list[NumberSpan]:
+    """The amounts and rates written before ``end`` (not years, dates or bare counts)."""
+    return [
+        span
+        for span in find_numbers(sentence[:end])
+        if span.number is not None
+        and (span.number.units or span.number.scale_word)
+        and not _YEAR.fullmatch(span.text.strip())
+    ]
+
+
+def _item_words(sentence: str, mask: tuple[int, int]) -> set[str] | None:
+    """The words of the list item the blank belongs to, or None when it is no list item.
+
+    A blank is a list item when a figure precedes it with a separator between and no
+    comparison ("of $34, higher program launch costs of [MASK]", "$0.1 million, reflecting
+    [MASK] cash paid for ..."); its words are the noun phrase ending in "of" right before
+    it and the noun phrase starting right after it. A gap that names nothing ("$5.0
+    million, an increase of [MASK]", "$13 in 2023 and [MASK] in 2022") is no item: the
+    blank shares its figure's line.
+    """
+    figures = _figures_before(sentence, mask[0])
+    if not figures:
+        return None
+    gap = sentence[figures[-1].end : mask[0]]
+    if not re.search(r"[,;\u2022]|\band\b", gap):
+        return None
+    last = re.split(r"[,;:\u2022]", gap)[-1]
+    if _ITEM_COMPARED.search(last):
+        return None
+    words: set[str] = set()
+    of_before = bool(re.search(r"\bof\s*$", _APPROXIMATE_BEFORE.sub("", last), re.I))
+    if of_before:
+        words |= set(_tokens(last)) - _ITEM_NOISE
+    after = sentence[mask[1] :].lstrip()
+    # "increases of [MASK] in loan interest income", "a non-cash charge of [MASK] from the
+    # impairment of goodwill": after "of", a phrase the blank leads on names the item too
+    if after[:1].isalpha() and (
+        not _ITEM_AFTER_STOP.match(after) or of_before and _ITEM_AFTER_LINK.match(after)
+    ):
+        phrase = re.split(r"[,;:.(\u2022]|\$|\d", after, maxsplit=1)[0]
+        words |= set(_tokens(phrase)) - _ITEM_NOISE
+    words = {w for w in words if not w.isdigit()}
+    if words <= _ITEM_GENERIC:
+        return None  # "a loss of $9 in 2023 and earnings of [MASK] in 2022": no other line
+    if _MARGIN in words:
+        words.add(_PROFIT)  # "a gross margin of [MASK]" divides the gross profit
+    acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(last)}
+    return _with_synonyms(words | acronyms)
+
+
+def _claimed_by_twin(
+    derivation: Derivation,
+    number: ParsedNumber,
+    index: DerivationIndex,
+    sentence: str,
+    mask: tuple[int, int],
+    neighbours: str,
+) -> bool:
+    """Another figure of the sentence writes the same value, finds the same cells and fits
+    them at least as well: "net cash used in financing activities was $0.1 million,
+    reflecting [MASK] cash paid for payroll tax ..." is the total's cell, not the blank's;
+    "costs of $6, higher incentive compensation of [MASK]" cannot tell which $6 a cell is."""
+    cells = {(c["table_index"], c["row"], c["col"]) for c in derivation.cells}
+    labels = {_label_words(str(c["row_label"])) for c in derivation.cells}
+    years: set[str] = set()
+    for c in index.cells:
+        if (c.table_index, c.row, c.col) in cells:
+            years |= c.years
+
+    def fit(at: tuple[int, int]) -> float:
+        """How well the figure's words name the rows, and its own period the columns. A
+        list item's words are its line's whole name: words the label lacks ("loan interest
+        income" against "Total interest income") say it is another line."""
+        period = _blank_period(sentence, at)[1]
+        item = _item_words(sentence, at)
+        if item is None:
+            named = _naming(labels, _with_synonyms(_own_words(sentence, at)))
+        else:
+            named = (
+                max(
+                    (len(label & item) / len(label) * len(label & item) / len(item))
+                    for label in labels
+                    if label
+                )
+                if any(labels)
+                else 0.0
+            )
+        return named + 0.5 * (period in years)
+
+    mine = fit(mask)
+    for span in find_numbers(sentence):
+        other = span.number
+        if span.end > mask[0] and span.start < mask[1] or other is None:
+            continue
+        if other.units != number.units or other.as_fraction() != number.as_fraction():
+            continue
+        if _YEAR.fullmatch(span.text.strip()) or not (other.units or other.scale_word):
+            continue
+        at = (span.start, span.end)
+        rival = find_derivation(other, index, sentence, neighbours=neighbours, mask=at, twins=False)
+        if rival is None or {(c["table_index"], c["row"], c["col"]) for c in rival.cells} != cells:
+            continue
+        if fit(at) >= mine:
+            return True
+    return False
+
+
+def _label_words(label: str) -> frozenset[str]:
+    return frozenset(_tokens(_FIGURE_NOTE.sub(" ", label))) - _GENERIC_WORDS
+
+
+def _naming(labels: set[frozenset[str]], words: set[str]) -> float:
+    """How well the words name the best-named of the row labels (share of its words)."""
+    return max((len(label & words) / len(label) for label in labels if label), default=0.0)
+
+
+def _written_exact(number: ParsedNumber, sentence: str, mask: tuple[int, int]) -> bool:
+    """A money figure written to the unit with thousands separators and no scale word
+    ("$20,000") is exact when the sentence writes its other such figures to the unit
+    ("$21,688", "$8,412"): its trailing zeros are then digits, not rounding. A sentence
+    of round figures ("approximately $1,758,000 ... compared to $1,093,000") rounds."""
+    if (
+        number.scale_word is not None
+        or number.units - {"usd"}
+        or "," not in number.text
+        or "." in number.text
+        or number.precision <= 1
+        or _APPROXIMATE_BEFORE.search(sentence[: mask[0]])
+    ):
+        return False
+    return any(
+        span.number is not None
+        and span.number.scale_word is None
+        and span.number.units == number.units
+        and "," in span.text
+        and span.number.precision <= 1
+        for span in find_numbers(sentence)
+        if span.end <= mask[0] or span.start >= mask[1]
+    )
 
 
 def _blank_period(sentence: str, mask: tuple[int, int] | None) -> tuple[str, str | None, set[str]]:

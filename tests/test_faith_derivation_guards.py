@@ -1,0 +1,168 @@
+"""The derivation finder's guards against a list item's coincidences (issue 10, round 12).
+
+Each case comes from a wrong instance of the round-11 hand audit, rewritten on small
+tables of our own: a driver's figure matched to the total the sentence heads with, a
+bridge's net line, or a round figure read coarser than the sentence writes it.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from finprobe.benchmarks.faith.derivation import _item_words, find_derivation
+from finprobe.benchmarks.faith.sentence import _tokens
+from finprobe.document import Table
+
+BRIDGE = Table(
+    id="t0",
+    cells=[["", "Sales", "Segment EBITDA"], ["2022", "900", "80"], ["Performance", "54", "6"]],
+    pre_text="Power Technologies",
+)
+
+
+def test_a_list_items_round_figure_is_not_the_bridges_net_line():
+    # DAN: "higher program launch costs of [MASK]" found the bridge's "Performance" cell 6
+    drivers = (
+        "Partially offsetting these performance-related earnings increases were inflationary "
+        "cost increases of $34, higher program launch costs of $6 and commodity cost "
+        "increases of $2."
+    )
+    assert find_derivation("$6", [BRIDGE], drivers) is None
+    # the item that names the line keeps it
+    named = (
+        "Segment EBITDA rose on volume of $20, partially offset by lower performance of $6 "
+        "in the year."
+    )
+    found = find_derivation("$6", [BRIDGE], named)
+    assert found is not None and found.cells[0]["row_label"] == "Performance"
+
+
+CASH = Table(
+    id="t0",
+    cells=[
+        ["", "Year Ended December 31, 2023", "Year Ended December 31, 2022"],
+        ["Net cash used in financing activities", "(76)", "(1,084)"],
+    ],
+    pre_text="The following table summarizes our cash flows (in thousands):",
+)
+FINANCING = (
+    "For the year ended December 31, 2023, net cash used in financing activities was "
+    "$0.1 million, reflecting $0.1 million cash paid for payroll taxes on shares withheld "
+    "by the Company."
+)
+
+
+def test_a_drivers_figure_is_not_the_total_the_sentence_states():
+    # BLDE: the driver's "$0.1 million" found the total the same sentence states
+    first = FINANCING.index("$0.1 million")
+    second = FINANCING.index("$0.1 million", first + 1)
+    size = len("$0.1 million")
+    total = find_derivation("$0.1 million", [CASH], FINANCING, mask=(first, first + size))
+    assert total is not None
+    assert total.cells[0]["row_label"] == "Net cash used in financing activities"
+    assert find_derivation("$0.1 million", [CASH], FINANCING, mask=(second, second + size)) is None
+
+
+INTEREST = Table(
+    id="t0",
+    cells=[["", "2023", "2022", "Change"], ["Total interest income", "60,220", "49,100", "11,120"]],
+    pre_text="(dollars in thousands)",
+)
+UBFO = (
+    "For 2023, total interest income increased $11.1 million, or 22.6%, compared to 2022, "
+    "reflecting increases of $11.1 million in loan interest income and $1.3 million in "
+    "investment income."
+)
+
+
+def test_a_cell_belongs_to_the_twin_figure_that_names_its_row():
+    # UBFO: "increases of $11.1 million in loan interest income" is not the total's cell
+    first = UBFO.index("$11.1 million")
+    second = UBFO.index("$11.1 million", first + 1)
+    size = len("$11.1 million")
+    total = find_derivation("$11.1 million", [INTEREST], UBFO, mask=(first, first + size))
+    assert total is not None and total.cells[0]["row_label"] == "Total interest income"
+    loan = (second, second + size)
+    assert find_derivation("$11.1 million", [INTEREST], UBFO, mask=loan) is None
+    # without the twin check the loan item takes the total's cell: what the check undoes
+    unchecked = find_derivation("$11.1 million", [INTEREST], UBFO, mask=loan, twins=False)
+    assert unchecked is not None and unchecked.cells[0]["text"] == "11,120"
+
+
+def test_twins_that_fit_a_cell_alike_are_both_refused():
+    # DAN: two "$6" items of one list; no cell can say which of them it is
+    table = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Launch and incentive costs", "6", "4"]],
+    )
+    sentence = (
+        "Costs rose on launch and incentive costs of $6 in 2023, and launch and incentive "
+        "costs of $6 in 2023 were offset."
+    )
+    first = sentence.index("$6")
+    second = sentence.index("$6", first + 1)
+    for at in (first, second):
+        assert find_derivation("$6", [table], sentence, mask=(at, at + 2)) is None
+
+
+AP = Table(
+    id="t0",
+    cells=[
+        ["", "2023", "2022", "Change"],
+        ["Net cash flows provided by financing activities", "21,688", "42,587", "(20,899)"],
+    ],
+)
+
+
+def test_a_round_figure_in_a_sentence_written_to_the_unit_is_exact():
+    # AP: "$20,000" beside "$21,688" and "$8,412" is exact, so 21,688 is no support
+    exact = (
+        "Net cash flows provided by financing activities were $20,000 in 2023, a decrease of "
+        "$20,899."
+    )
+    assert find_derivation("$20,000", [AP], exact) is None
+    # a sentence of round figures rounds: "approximately $22,000 ... $43,000"
+    rounded = (
+        "Net cash flows provided by financing activities were approximately $43,000 in 2022 "
+        "and $22,000 in 2023."
+    )
+    found = find_derivation("$22,000", [AP], rounded)
+    assert found is not None and found.cells[0]["text"] == "21,688"
+
+
+@pytest.mark.parametrize(
+    ("sentence", "words"),
+    [
+        # the gap names nothing: the blank is its figure's own line
+        ("Revenue was $5.0 million, an increase of [MASK] over 2022.", None),
+        ("Amortization was $13 in 2023 and [MASK] in 2022.", None),
+        ("A loss of $9 in 2023 and earnings of [MASK] in 2022.", None),
+        # a comparison restates the metric, it lists no driver
+        ("Pretax income was $27.2 million in 2023, compared to pretax income of [MASK].", None),
+        (
+            "Costs rose on inflation of $34, higher program launch costs of [MASK], and more.",
+            "program launch costs",
+        ),
+        (
+            "Interest income rose $11.1 million, or 22.6%, reflecting increases of [MASK] in "
+            "loan interest income and $1.3 million in investment income.",
+            "loan interest income",
+        ),
+        (
+            "Cash used was $0.1 million, reflecting [MASK] cash paid for payroll taxes.",
+            "cash paid payroll taxes",
+        ),
+        (
+            "Non-cash items were $90.1 million, including a charge of [MASK] from the "
+            "impairment of goodwill.",
+            "impairment goodwill",
+        ),
+    ],
+)
+def test_the_list_item_a_blank_belongs_to(sentence, words):
+    at = sentence.index("[MASK]")
+    found = _item_words(sentence, (at, at + len("[MASK]")))
+    if words is None:
+        assert found is None
+    else:
+        assert found is not None and set(_tokens(words)) <= found, found
