@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pytest
 
-from finprobe.benchmarks.faith.derivation import _item_words, find_derivation
+from finprobe.benchmarks.faith.blank import item_words
+from finprobe.benchmarks.faith.derivation import find_derivation
 from finprobe.benchmarks.faith.sentence import _tokens
 from finprobe.document import Table
 
@@ -161,7 +162,7 @@ def test_a_round_figure_in_a_sentence_written_to_the_unit_is_exact():
 )
 def test_the_list_item_a_blank_belongs_to(sentence, words):
     at = sentence.index("[MASK]")
-    found = _item_words(sentence, (at, at + len("[MASK]")))
+    found = item_words(sentence, (at, at + len("[MASK]")))
     if words is None:
         assert found is None
     else:
