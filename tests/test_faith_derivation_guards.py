@@ -14,6 +14,15 @@ from finprobe.benchmarks.faith.derivation import find_derivation
 from finprobe.benchmarks.faith.sentence import _tokens
 from finprobe.document import Table
 
+
+def _nth(sentence: str, text: str, n: int) -> tuple[int, int]:
+    """The mask of the n-th (0-based) occurrence of text in sentence."""
+    at = -1
+    for _ in range(n + 1):
+        at = sentence.index(text, at + 1)
+    return at, at + len(text)
+
+
 BRIDGE = Table(
     id="t0",
     cells=[["", "Sales", "Segment EBITDA"], ["2022", "900", "80"], ["Performance", "54", "6"]],
@@ -55,13 +64,11 @@ FINANCING = (
 
 def test_a_drivers_figure_is_not_the_total_the_sentence_states():
     # BLDE: the driver's "$0.1 million" found the total the same sentence states
-    first = FINANCING.index("$0.1 million")
-    second = FINANCING.index("$0.1 million", first + 1)
-    size = len("$0.1 million")
-    total = find_derivation("$0.1 million", [CASH], FINANCING, mask=(first, first + size))
+    span = "$0.1 million"
+    total = find_derivation(span, [CASH], FINANCING, mask=_nth(FINANCING, span, 0))
     assert total is not None
     assert total.cells[0]["row_label"] == "Net cash used in financing activities"
-    assert find_derivation("$0.1 million", [CASH], FINANCING, mask=(second, second + size)) is None
+    assert find_derivation(span, [CASH], FINANCING, mask=_nth(FINANCING, span, 1)) is None
 
 
 INTEREST = Table(
@@ -78,15 +85,13 @@ UBFO = (
 
 def test_a_cell_belongs_to_the_twin_figure_that_names_its_row():
     # UBFO: "increases of $11.1 million in loan interest income" is not the total's cell
-    first = UBFO.index("$11.1 million")
-    second = UBFO.index("$11.1 million", first + 1)
-    size = len("$11.1 million")
-    total = find_derivation("$11.1 million", [INTEREST], UBFO, mask=(first, first + size))
+    span = "$11.1 million"
+    total = find_derivation(span, [INTEREST], UBFO, mask=_nth(UBFO, span, 0))
     assert total is not None and total.cells[0]["row_label"] == "Total interest income"
-    loan = (second, second + size)
-    assert find_derivation("$11.1 million", [INTEREST], UBFO, mask=loan) is None
+    loan = _nth(UBFO, span, 1)
+    assert find_derivation(span, [INTEREST], UBFO, mask=loan) is None
     # without the twin check the loan item takes the total's cell: what the check undoes
-    unchecked = find_derivation("$11.1 million", [INTEREST], UBFO, mask=loan, twins=False)
+    unchecked = find_derivation(span, [INTEREST], UBFO, mask=loan, twins=False)
     assert unchecked is not None and unchecked.cells[0]["text"] == "11,120"
 
 
@@ -100,10 +105,8 @@ def test_twins_that_fit_a_cell_alike_are_both_refused():
         "Costs rose on launch and incentive costs of $6 in 2023, and launch and incentive "
         "costs of $6 in 2023 were offset."
     )
-    first = sentence.index("$6")
-    second = sentence.index("$6", first + 1)
-    for at in (first, second):
-        assert find_derivation("$6", [table], sentence, mask=(at, at + 2)) is None
+    for n in (0, 1):
+        assert find_derivation("$6", [table], sentence, mask=_nth(sentence, "$6", n)) is None
 
 
 AP = Table(
