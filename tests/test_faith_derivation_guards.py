@@ -38,6 +38,12 @@ def test_a_list_items_round_figure_is_not_the_bridges_net_line():
         "increases of $2."
     )
     assert find_derivation("$6", [BRIDGE], drivers) is None
+    # "related to" inside an item is no comparison: the item is still its own line
+    related = (
+        "Offsetting these performance-related increases were inflationary costs of $34 and "
+        "higher costs related to program launches of $6."
+    )
+    assert find_derivation("$6", [BRIDGE], related) is None
     # the item that names the line keeps it
     named = (
         "Segment EBITDA rose on volume of $20, partially offset by lower performance of $6 "
@@ -132,6 +138,16 @@ def test_a_round_figure_in_a_sentence_written_to_the_unit_is_exact():
     )
     found = find_derivation("$22,000", [AP], rounded)
     assert found is not None and found.cells[0]["text"] == "21,688"
+
+
+def test_an_exact_round_figure_still_needs_its_label_named_as_a_round_one():
+    # review 12: exactness must not lower the label words a round figure needs
+    fees = Table(
+        id="t0",
+        cells=[["", "2023", "2022"], ["Fees paid to consultants and directors", "20,000", "8,000"]],
+    )
+    sentence = "In 2023 we paid fees of $20,000 to our auditors and $12,345 in legal fees."
+    assert find_derivation("$20,000", [fees], sentence) is None
 
 
 @pytest.mark.parametrize(

@@ -95,8 +95,14 @@ _ITEM_GENERIC = frozenset(
 
 
 # a comparison restates one metric for another period: "$27.2 million in 2023, compared
-# to pretax income of [MASK] in 2022" is no list of drivers
-_ITEM_COMPARED = re.compile(r"\b(?:compared|versus|vs\.?|from|to)\b", re.I)
+# to pretax income of [MASK] in 2022", "down from net income of [MASK]" is no list of
+# drivers; "higher costs related to program launches of [MASK]" is one
+_ITEM_COMPARED = re.compile(
+    r"\b(?:compared|versus|vs\.?)\b"
+    r"|\b(?:up|down|increased?|decreased?|rose|fell|declined?|grew|improved)\s+(?:from|to)\b"
+    r"|\b(?:from|to)\s*(?:approximately\s+|about\s+)?$",
+    re.I,
+)
 
 
 # the words after the blank are its item's when they start a noun phrase ("reflecting

@@ -337,6 +337,7 @@ def find_derivation(
     mask: tuple[int, int] | None = None,
     min_score: float = MIN_COMPUTED_SCORE,
     twins: bool = True,
+    items: bool = True,
 ) -> Derivation | None:
     """The most plausible way the tables give this span, or None.
 
@@ -351,7 +352,7 @@ def find_derivation(
     sentence (or its neighbours) names: coincidences are otherwise common. A cell is
     one figure's: when another figure of the sentence writes the same value and finds
     the same cells, the figure whose own words name the row better keeps them
-    (``twins=False`` skips that check).
+    (``twins=False`` skips that check; ``items=False`` the list-item check).
     """
     text, number = _as_parsed(span_number)
     if number is None:
@@ -386,8 +387,8 @@ def find_derivation(
     item = item_words(sentence_context, mask) if mask else None
     if mask and written_exact(number, sentence_context, mask):
         # "$20,000" is exact, not 2E4 +- 5E3 (the sentence writes "$21,688" and "$8,412" too)
+        # (its significant digits stay as written: a round figure is still coincidence-prone)
         ref_p = Decimal(1)
-        digits = len(str(int(ref)))
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
     # the adding word is the blank's own ("X and Y together were [MASK]"), not a metric's
     # name elsewhere in the sentence ("0.6 points on the combined ratio")
@@ -448,6 +449,7 @@ def find_derivation(
             return False  # "the reserve totaled [MASK] and $141,000 in accrued interest"
         if (
             item
+            and items
             and not computed
             and digits <= 2
             and not any(coverage(c, item) >= need for c in rows)
@@ -664,7 +666,10 @@ def _claimed_by_twin(
         if _YEAR.fullmatch(span.text.strip()) or not (other.units or other.scale_word):
             continue
         at = (span.start, span.end)
-        rival = find_derivation(other, index, sentence, neighbours=neighbours, mask=at, twins=False)
+        # the rival's own round item may fail its item check and still name the row better
+        rival = find_derivation(
+            other, index, sentence, neighbours=neighbours, mask=at, twins=False, items=False
+        )
         if rival is None or {(c["table_index"], c["row"], c["col"]) for c in rival.cells} != cells:
             continue
         if fit(at) >= mine:
