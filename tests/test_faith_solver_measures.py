@@ -674,3 +674,49 @@ def test_a_part_as_a_percentage_of_a_base_is_read_from_one_table() -> None:
         " years ended December 31, 2023 and 2022, respectively."
     )
     _assert_answer(_instance([consolidated, segment], masked, "5%"), "61.5%")
+
+
+REGIONS = _table("3", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands)", "2024", "2023"],
+    ["Subscription revenue", "$820,400", "$700,900"],
+    ["Services revenue", "110,300", "98,700"],
+    ["Total revenue", "930,700", "799,600"],
+    ["Cost of revenue", "301,200", "270,800"],
+])  # fmt: skip
+
+
+def _remainder(masked: str, hint_of: str = "15%") -> object:
+    from finprobe.benchmarks.faith.context import read_context
+    from finprobe.benchmarks.faith.measures import stated_remainder
+
+    return stated_remainder(masked, read_context(_instance([], masked, hint_of)))
+
+
+def test_the_rest_of_a_list_of_shares_is_100_less_the_stated_shares() -> None:
+    # no row holds the regions: the stated shares are all there is
+    listed = (
+        "Our revenue came 61% from the Americas, 24% from EMEA, and [MASK] from other"
+        " regions in 2024, as compared to 60%, 26% and 14% in 2023."
+    )
+    remaining = (
+        "About 72.5% of our revenue was earned from subscriptions, whereas the remaining"
+        " [MASK] of revenue came from services in 2024."
+    )
+    second = (
+        "Our revenue came 61% from the Americas, 24% from EMEA, and 15% from other regions"
+        " in 2024, as compared to 60% from the Americas, 26% from EMEA, and [MASK] from"
+        " other regions in 2023."
+    )
+    for masked, expected in ((listed, "15%"), (remaining, "27.5%"), (second, "14%")):
+        assert float(_remainder(masked).value) == pytest.approx(float(expected[:-1]))
+        for ranker in (None, HAND_RANKER):
+            answer = solve_from_tables(
+                _instance([REGIONS], masked, expected), SolverOptions(ranker=ranker)
+            ).answer
+            assert reference_scorer_match(expected, answer), (masked, answer)
+    # changes are no shares of a whole; a money blank is no share
+    assert _remainder("Revenue grew 10% in the Americas, and [MASK] in other regions.") is None
+    assert _remainder(remaining, "$5 million") is None
+    # shares adding up to 100% or more leave nothing
+    assert _remainder("Revenue was 70% from A, 40% from B, and [MASK] from other regions.") is None

@@ -17,6 +17,7 @@ from finprobe.benchmarks.faith.context import (
     Context,
     Scorer,
     _label,
+    figures,
     older_year,
 )
 from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens
@@ -611,3 +612,47 @@ def stated_points_change(masked: str, context: Context) -> Candidate | None:
     return Candidate(
         abs(b - a), True, "multi_step", "D", [], f"stated rates: {b}% - {a}% (points)", score=3.0
     )
+
+
+# "64.9% of our revenue was earned from X, whereas the remaining [MASK] ...", "58% from
+# North America, 27% from Europe, and [MASK] from other locations": the shares of one
+# whole add up to 100%, so the last one is what the stated ones leave
+_REMAINDER_BEFORE = re.compile(
+    r"\b(?:remaining|remainder(?:\s+of)?)\s+(?:approximately\s+|about\s+|roughly\s+)?$", re.I
+)
+_LIST_BEFORE = re.compile(r"\d\s*(?:%|percent)[^,;]{0,60},\s*(?:and\s+)?(?:approximately\s+)?$")
+_OTHER_AFTER = re.compile(
+    r"\s*(?:(?:was|were|came|is|are)\s+)?(?:from|in|to|for|by|of)\s+(?:all\s+|the\s+)?other\b"
+    r"|\s*(?:from\s+)?(?:the\s+)?rest of\b",
+    re.I,
+)
+# the list the blank ends starts after the other period's list ("..., as compared to 57%
+# from North America, 28% from Europe, and [MASK] from other locations")
+_LIST_START = re.compile(r";|\.\s|\b(?:compared (?:with|to)|versus|vs\.)", re.I)
+_CHANGE_IN_LIST = re.compile(r"\b" + _CHANGE_WORD + r"|\b(?:up|down|growth)\b", re.I)
+
+
+def stated_remainder(masked: str, context: Context) -> Candidate | None:
+    """A share blank the sentence calls the rest ("the remaining [MASK]", "and [MASK] from
+    other locations") is 100% less the shares its list states: the figures are the
+    sentence's own. Not when the list's figures are changes ("revenue grew 5%, and
+    [MASK] in other regions")."""
+    if context.role != "level" or not context.wants_percent:
+        return None
+    before, _, after = masked.partition("[MASK]")
+    rest = _REMAINDER_BEFORE.search(before) or (
+        _LIST_BEFORE.search(before) and _OTHER_AFTER.match(after)
+    )
+    if not rest:
+        return None
+    own = _LIST_START.split(before)[-1]
+    if _CHANGE_IN_LIST.search(own):
+        return None
+    shares = [n.value for n in figures(own) if "percent" in n.units]
+    total = sum(shares, Decimal(0))
+    if not shares or not 0 < total < 100:
+        return None
+    return Candidate(
+        100 - total, True, "multi_step", "C", [],
+        f"100% less the stated shares {' + '.join(f'{s}%' for s in shares)}", score=3.0,
+    )  # fmt: skip

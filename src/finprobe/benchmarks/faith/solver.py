@@ -83,6 +83,7 @@ from finprobe.benchmarks.faith.measures import (
     _anchor_rows,
     measure_candidates,
     stated_points_change,
+    stated_remainder,
 )
 from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
 from finprobe.benchmarks.faith.rules import NAMING_FEATURES, admissible, blank_clause
@@ -277,6 +278,10 @@ def rank_candidates(
     if stated is not None:
         stated.score = top + stated.score  # both rates are the sentence's own
         measured.append(stated)
+    remainder = stated_remainder(masked, context) if options.measures else None
+    if remainder is not None:
+        remainder.score = top + remainder.score  # the other shares are the sentence's own
+        measured.append(remainder)
     if options.sensitivity:
         measured += sensitivity_candidates(masked, context, everything, by_row)
     if measured:
