@@ -340,3 +340,30 @@ def test_a_level_whose_own_change_is_written_beside_it_is_the_row_that_moved_so(
         assert reference_scorer_match("$28.1 million", answer), (ranker, answer)
     # no change written after the blank: no figures
     assert _level_change_figures("Interest expense was [MASK] in 2023.") == []
+
+
+# a rate/volume table: two years of changes, the older one first
+INTEREST_LEVELS = _table("1", [
+    ["(in thousands)", "2024", "2023"],
+    ["Total interest income", "$61,400", "$50,100"],
+    ["Total interest expense", "12,300", "9,800"],
+])  # fmt: skip
+INTEREST_CHANGES = _table("2", [
+    ["", "2023 compared to 2022", "2023 compared to 2022", "2024 compared to 2023",
+     "2024 compared to 2023"],
+    ["(in thousands)", "Volume", "Total", "Volume", "Total"],
+    ["Loans", "5,200", "6,400", "8,100", "9,900"],
+    ["Deposits held at other banks", "(2,100)", "(3,700)", "(400)", "(600)"],
+])  # fmt: skip
+
+
+def test_a_change_columns_years_are_the_changes_years() -> None:
+    # no year in the sentence: the change is the report's latest year's, not 2023's column
+    masked = (
+        "Interest income increased $11.3 million, reflecting higher loan income, offset by"
+        " decreases of [MASK] in interest on deposits held at other banks."
+    )
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([INTEREST_LEVELS, INTEREST_CHANGES], masked, "$600,000")
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match("$600,000", answer), answer

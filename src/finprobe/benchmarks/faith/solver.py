@@ -493,6 +493,12 @@ def _features(
     if cand.kind == "lookup":
         feats.update(_period_parts(first, ctx, scorer))
         feats.update(scorer.column_parts(first))
+        if first.change_column and len(first.years) == 2:
+            # a change column ("Increase (Decrease) 2022 vs. 2021") compares its two years,
+            # as a change candidate does: a 2023 report's "[MASK] decrease" is 2023's
+            pair = change_pair(ctx.years, scorer.current_year)
+            if pair:
+                feats["change_years_match" if pair <= first.years else "change_years_miss"] = 1.0
     elif cand.kind in ("change", "pct_change"):
         years = set().union(*(c.years for c in cand.cells))
         pair = change_pair(ctx.years, scorer.current_year)
