@@ -367,3 +367,35 @@ def test_a_change_columns_years_are_the_changes_years() -> None:
         metadata = _instance([INTEREST_LEVELS, INTEREST_CHANGES], masked, "$600,000")
         answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
         assert reference_scorer_match("$600,000", answer), answer
+
+
+SALES_WITH_CHANGE = _table("1", [
+    ["", "Year Ended December 31,", "Year Ended December 31,", "Increase/ (Decrease)"],
+    ["(in thousands)", "2024", "2023", "Dollars"],
+    ["Net sales", "$10,560", "$9,800", "$760"],
+    ["Cost of sales", "9,100", "8,700", "400"],
+    ["Interest expense, net", "520", "310", "210"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "The increase in net interest expense of $0.2 million was primarily due to a"
+            " [MASK] increase in bank charges.",
+            "$210,000",
+        ),
+        (
+            "Earnings improved on material cost savings of [MASK] and lower freight costs of"
+            " $1 million.",
+            "$400,000",
+        ),
+    ],
+)
+def test_a_change_columns_figure_less_a_level_is_no_change(masked: str, expected: str) -> None:
+    # 310 - 210 and 8,700 - 400 compare a change with a level
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([SALES_WITH_CHANGE], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer

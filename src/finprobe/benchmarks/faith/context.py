@@ -524,7 +524,8 @@ def _derived(
         row_cells = [c for c in cells_by_row.get(key, []) if not c.percent and c.years]
         for i, a in enumerate(row_cells):
             for b in row_cells[i + 1 :]:
-                if a.years == b.years:
+                # a change column's figure is already a change: less a level it is nothing
+                if a.years == b.years or a.change_column or b.change_column:
                     continue
                 newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
                 label = newer.table.row_label(newer.row)
