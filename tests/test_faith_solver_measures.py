@@ -720,3 +720,39 @@ def test_the_rest_of_a_list_of_shares_is_100_less_the_stated_shares() -> None:
     assert _remainder(remaining, "$5 million") is None
     # shares adding up to 100% or more leave nothing
     assert _remainder("Revenue was 70% from A, 40% from B, and [MASK] from other regions.") is None
+
+
+PRODUCTION = _table("2", [
+    ["(units in thousands)", "2024", "2023"],
+    ["North America", "4,410", "4,500"],
+    ["Europe", "3,550", "3,059"],
+    ["South America", "1,284", "1,200"],
+    ["Asia Pacific", "2,260", "2,000"],
+], "Light vehicle production:")  # fmt: skip
+EUROPE_SALES = _table("3", [
+    ["(in millions)", "2024", "2023"],
+    ["Europe light vehicle sales", "$1,210", "$1,150"],
+    ["Europe commercial vehicle sales", "$610", "$590"],
+    ["Europe off-highway sales", "$450", "$400"],
+], "Sales by region:")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "Light vehicle production in Europe, South America and Asia Pacific increased [MASK],"
+        " 7% and 13%, respectively, from 2023.",
+        "In 2024, light vehicle production in Europe, South America and Asia Pacific increased"
+        " by [MASK], 7% and 13%, respectively.",
+    ],
+)
+def test_a_list_of_names_of_several_words_gives_the_blank_its_item(masked: str) -> None:
+    # "South America" and "Asia Pacific" are items, not "South" and "Pacific"
+    assert _listed_items(masked) == (0, ["europe", "south america", "asia pacific"])
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([PRODUCTION, EUROPE_SALES], masked, "16%")
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match("16%", answer), answer  # Europe: 3,550 / 3,059
+    # a list of single words is read as before ("America, Europe and Asia")
+    plain = "Sales in North America, Europe and Asia were $5.2 million, [MASK] and $1.1 million, respectively."
+    assert _listed_items(plain) == (1, ["america", "europe", "asia"])
