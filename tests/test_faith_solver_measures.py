@@ -756,3 +756,43 @@ def test_a_list_of_names_of_several_words_gives_the_blank_its_item(masked: str) 
     # a list of single words is read as before ("America, Europe and Asia")
     plain = "Sales in North America, Europe and Asia were $5.2 million, [MASK] and $1.1 million, respectively."
     assert _listed_items(plain) == (1, ["america", "europe", "asia"])
+
+
+AVERAGE_DEPOSITS = _table("4", [
+    ["(in thousands)", "2024 Average Balance", "2023 Average Balance"],
+    ["Savings deposits", "$210,000", "$200,000"],
+    ["Money market deposits", "330,000", "300,000"],
+    ["Time deposits", "150,000", "120,000"],
+], "Average balances of deposits and the rates paid on deposits:")  # fmt: skip
+YEAR_END_DEPOSITS = _table("5", [
+    ["(in thousands)", "December 31, 2024", "December 31, 2023"],
+    ["Savings deposits", "$214,000", "$200,000"],
+    ["Money market deposits", "360,000", "300,000"],
+    ["Time deposits", "156,000", "120,000"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "During 2024, time deposits increased 30.0%, money market deposits increased"
+            " [MASK], and savings deposits increased 7.0%.",
+            "20%",
+        ),
+        (
+            "During 2024, time deposits increased [MASK], money market deposits increased"
+            " 20.0%, and savings deposits increased 7.0%.",
+            "30%",
+        ),
+    ],
+)
+def test_a_lists_changes_come_from_the_columns_of_its_other_changes(
+    masked: str, expected: str
+) -> None:
+    # the other items' changes are the year-end balances' (7.0%, 20.0%, 30.0%), not the
+    # average balances' (5.0%, 10.0%, 25.0%)
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([AVERAGE_DEPOSITS, YEAR_END_DEPOSITS], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer

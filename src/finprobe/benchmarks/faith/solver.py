@@ -182,6 +182,8 @@ def rank_candidates(
                     key = ("", _column_key(c))
                     anchor_cols[key] = anchor_cols.get(key, 0.0) + 1.5 / len(hits)
 
+    change_cols = _anchor_change_columns(by_row, context.anchors) if options.anchor_rules else {}
+
     candidates = [
         Candidate(
             c.raw if context.physical_unit and not context.wants_money else c.value,
@@ -245,6 +247,10 @@ def rank_candidates(
                 feats["same_measure"] = 1.0
         elif any((c.table_index, c.row) == key[:2] for c in cand.cells for key in same_measure):
             feats["same_measure"] = 1.0
+        if cand.kind == "pct_change":
+            # a list's changes come from the columns its other changes come from
+            newer, older = cand.cells
+            feats["anchor_column"] = change_cols.get((newer.table_index, newer.col, older.col), 0.0)
         if listed and cand.kind == "lookup":
             # the blank's item of a parallel list names its row; the other items do not
             slot, names = listed
@@ -405,6 +411,41 @@ def _rows_moved_by(
         ):
             found.append(key)
     return found if len(found) <= 3 else []
+
+
+def _anchor_change_columns(
+    by_row: dict[tuple[str, int], list[Cell]], anchors: list[Any]
+) -> dict[tuple[str, int, int], float]:
+    """The pairs of columns (table, newer, older) where a percentage of the sentence is
+    some row's percentage change, when at most three rows fit: "NOW deposits decreased
+    [MASK], noninterest-bearing deposits decreased 16.3%" reads a list's changes from one
+    table's two columns (year-end balances, not the average balances), as
+    ``anchor_column`` reads a list's levels from one column. Only percentages and only
+    for percentage changes: money figures ("$1") and a money change's own companions
+    ("[MASK], or 10% (14% constant-currency)") pointed to the wrong columns."""
+    out: dict[tuple[str, int, int], float] = {}
+    for anchor in anchors:
+        if "percent" not in anchor.units:
+            continue
+        hits: set[tuple[str, int, int, int]] = set()
+        for (table, row), group in by_row.items():
+            cells = [c for c in group if not c.percent and c.years and not c.change_column]
+            for i, a in enumerate(cells):
+                for b in cells[i + 1 :]:
+                    if a.years == b.years:
+                        continue
+                    newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
+                    if not older.value:
+                        continue
+                    value = abs(newer.signed - older.signed) / older.value * 100
+                    if _matches_anchor(value, [anchor], True):
+                        hits.add((table, newer.col, older.col, row))
+        rows = {(table, row) for table, _, _, row in hits}
+        if 0 < len(rows) <= 3:
+            for table, new_col, old_col, _ in hits:
+                key = (table, new_col, old_col)
+                out[key] = out.get(key, 0.0) + 1.5 / len(rows)
+    return out
 
 
 def _companion(
