@@ -796,3 +796,33 @@ def test_a_lists_changes_come_from_the_columns_of_its_other_changes(
         metadata = _instance([AVERAGE_DEPOSITS, YEAR_END_DEPOSITS], masked, expected)
         answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
         assert reference_scorer_match(expected, answer), answer
+
+
+LOSS_MAKER = _table("1", [
+    ["(in thousands)", "2024", "2023"],
+    ["Revenue", "$412,000", "$398,000"],
+    ["Operating loss", "(88,400)", "(41,200)"],
+    ["Interest expense", "(12,000)", "(9,000)"],
+    ["Loss before income taxes", "(100,400)", "(50,200)"],
+    ["Income tax benefit", "(21,084)", "(5,020)"],
+    ["Net loss", "$(79,316)", "$(45,180)"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "Our effective income tax rate was a benefit of [MASK] for the year ended"
+            " December 31, 2024.",
+            "21%",
+        ),
+        ("The effective tax rate was [MASK] in 2023.", "10%"),
+    ],
+)
+def test_a_loss_before_income_taxes_is_the_pretax_line(masked: str, expected: str) -> None:
+    # the tax rate's base is "Loss before income taxes" (21,084 / 100,400)
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([LOSS_MAKER], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer

@@ -659,8 +659,12 @@ _MEASURE_ROWS: dict[str, Any] = {
             s,
         )
     ),
+    # a loss-making company writes "Loss before income taxes"
     "pretax_income": lambda s: bool(
-        re.search(r"(?:income|earnings)(?: \(loss\))?.* before (?:provision for )?income tax", s)
+        re.search(
+            r"(?:income|earnings|loss)(?: \((?:loss|income)\))?.* before (?:provision for )?income tax",
+            s,
+        )
     ),
     "income_tax": _is_total_tax,
     "net_income": lambda s: bool(
