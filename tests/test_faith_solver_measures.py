@@ -826,3 +826,39 @@ def test_a_loss_before_income_taxes_is_the_pretax_line(masked: str, expected: st
         metadata = _instance([LOSS_MAKER], masked, expected)
         answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
         assert reference_scorer_match(expected, answer), answer
+
+
+REVENUE_BY_COUNTRY = _table("3", [
+    ["", "Year Ended December 31,", "Year Ended December 31,", "Variance", "Variance"],
+    ["", "2024", "2023", "$", "%"],
+    ["United States", "", "", "", ""],
+    ["Product sales", "$20,000", "$24,000", "$(4,000)", "(16.7)%"],
+    ["Services", "10,000", "11,000", "(1,000)", "(9.1)%"],
+    ["Canada", "", "", "", ""],
+    ["Product sales", "50,000", "44,000", "6,000", "13.6%"],
+    ["Services", "20,000", "21,000", "(1,000)", "(4.8)%"],
+    ["Total revenues by type", "", "", "", ""],
+    ["Product sales", "70,000", "68,000", "2,000", "2.9%"],
+    ["Services", "30,000", "32,000", "(2,000)", "(6.3)%"],
+    ["Total revenues", "$100,000", "$100,000", "$—", "—%"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "Product sales represented [MASK] and 68% of our revenues for the years ended"
+            " December 31, 2024 and 2023, respectively.",
+            "70%",
+        ),
+        ("Services revenue was 30% of total revenues in 2024 compared to [MASK] in 2023.", "32%"),
+    ],
+)
+def test_a_share_stated_beside_the_blank_is_the_blanks_measure(masked: str, expected: str) -> None:
+    # the part is the row whose share gives the other period's stated figure: total
+    # product sales (68,000 / 100,000), not the first "Product sales" row (the U.S.'s)
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([REVENUE_BY_COUNTRY], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer
