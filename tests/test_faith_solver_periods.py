@@ -399,3 +399,28 @@ def test_a_change_columns_figure_less_a_level_is_no_change(masked: str, expected
         metadata = _instance([SALES_WITH_CHANGE], masked, expected)
         answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
         assert reference_scorer_match(expected, answer), answer
+
+
+CASH_FLOWS_2024 = _table("2", [
+    ["", "2024", "2023"],
+    ["Net cash from operating activities", "$31,200", "$27,400"],
+    ["Net cash used for investing activities", "(60,100)", "(8,300)"],
+    ["Net cash from (used for) financing activities", "49,800", "(17,400)"],
+], "Cash flows for the years ended December 31:")  # fmt: skip
+CASH_FLOWS_2023 = _table("3", [
+    ["", "2023", "2022"],
+    ["Net cash from operating activities", "$27,400", "$18,000"],
+    ["Net cash used for financing activities", "(17,400)", "(7,500)"],
+], "Cash flows for the years ended December 31, 2023 and 2022:")  # fmt: skip
+
+
+def test_a_change_across_zero_moves_by_its_sign() -> None:
+    # (17,400) to 49,800 is an increase of 67,200, not a change with no direction
+    masked = (
+        "The [MASK] increase in cash flows from (used for) financing activities was"
+        " principally due to the receipt of $98.1 million in new borrowings."
+    )
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([CASH_FLOWS_2024, CASH_FLOWS_2023], masked, "$67,200")
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match("$67,200", answer), answer

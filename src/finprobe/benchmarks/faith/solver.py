@@ -605,10 +605,13 @@ def _features(
 
 def _moves(cand: Candidate) -> int | None:
     """Which way a change candidate goes: up (+1) or down (-1), by magnitude (a smaller
-    loss is a loss that "decreased"); None across zero or without a sign."""
+    loss is a loss that "decreased"); across zero by sign ("(17.4)" to "49.8": cash flows
+    from financing increased); None without a change."""
     if cand.kind in ("change", "pct_change"):
         newer, older = cand.cells
-        if newer.negative != older.negative or newer.value == older.value:
+        if newer.negative != older.negative:
+            return 1 if newer.signed > older.signed else -1
+        if newer.value == older.value:
             return None
         return 1 if newer.value > older.value else -1
     if cand.kind == "lookup" and cand.value:
