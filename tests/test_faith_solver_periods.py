@@ -424,3 +424,53 @@ def test_a_change_across_zero_moves_by_its_sign() -> None:
         metadata = _instance([CASH_FLOWS_2024, CASH_FLOWS_2023], masked, "$67,200")
         answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
         assert reference_scorer_match("$67,200", answer), answer
+
+
+SELECTED_DATA = _table("0", [
+    ["(dollars in thousands)", "For the Years Ended December 31, 2023",
+     "For the Years Ended December 31, 2022", "For the Years Ended December 31, 2021"],
+    ["Total assets", "$1,210,500", "$1,298,600", "$1,330,400"],
+    ["Total deposits", "1,004,900", "1,166,000", "1,190,200"],
+    ["Total equity", "112,300", "104,200", "121,900"],
+], "Selected financial data:")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "Total assets decreased [MASK] to $1.21 billion, compared to $1.30 billion at"
+            " December 31, 2022.",
+            "6.8%",
+        ),
+        (
+            "Total deposits decreased [MASK] to $1.00 billion, compared to $1.17 billion at"
+            " December 31, 2022.",
+            "13.8%",
+        ),
+    ],
+)
+def test_a_change_between_the_clauses_own_figures_is_their_change(
+    masked: str, expected: str
+) -> None:
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    # the one year named (2022) is the older figure's: the change is 2023's, between the
+    # cells that hold $1.30 billion and $1.21 billion (the companion feature)
+    metadata = _instance([SELECTED_DATA], masked, expected)
+    assert reference_scorer_match(expected, solve_from_tables(metadata).answer)
+    between = [
+        c
+        for c in rank_candidates(metadata)
+        if c.kind == "pct_change" and {"2023", "2022"} == {*c.cells[0].years, *c.cells[1].years}
+    ]
+    assert between and all(c.features.get("companion") for c in between)
+    # a change the clause states itself is not the blank, whatever its figures
+    stated = (
+        "Total assets decreased 6.8% to $1.21 billion from $1.30 billion, and equity was [MASK]."
+    )
+    assert not any(
+        c.features.get("companion")
+        for c in rank_candidates(_instance([SELECTED_DATA], stated, "$1"))
+        if c.kind == "pct_change" and c.cells[0].table.row_label(c.cells[0].row) == "Total assets"
+    )

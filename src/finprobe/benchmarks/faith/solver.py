@@ -197,6 +197,7 @@ def rank_candidates(
     ]
     ranked_rows = sorted(row_fit, key=row_fit.get, reverse=True)[:12]
     beside = _beside_blank(masked)
+    stated = _clause_figures(masked)
     moved_rows = _rows_moved_by(by_row, beside)
     if set(moved_rows) & {*anchor_rows, *ranked_rows}:
         moved_rows = []  # a row the sentence names moved by it: no need to look further
@@ -234,7 +235,7 @@ def rank_candidates(
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
             feats["explained"] = 1.0
-        if _companion(cand, by_row, context.anchors, beside):
+        if _companion(cand, by_row, context.anchors, beside) or _between_stated(cand, stated):
             feats["companion"] = 1.0
         if cand.kind == "lookup" and _level_moved_by(
             cand.cells[0], by_row[(cand.cells[0].table_index, cand.cells[0].row)], level_moves
@@ -486,6 +487,37 @@ def _companion(
         ):
             return True
     return False
+
+
+# the blank's own clause: a bullet, a ";"-clause or a sentence of a run of sentences
+_OWN_PIECE = re.compile(r"[;•]|\.\s+(?=[A-Z])")
+
+
+def _clause_figures(masked: str) -> list[Any]:
+    """The figures of the blank's own bullet, ";"-clause or sentence."""
+    own = next(p for p in _OWN_PIECE.split(masked) if "[MASK]" in p)
+    return figures(own.replace("[MASK]", " "))
+
+
+def _between_stated(cand: Candidate, stated: list[Any]) -> bool:
+    """A change between two figures of the blank's own clause: "Total assets decreased
+    [MASK] to $1.21 billion, compared to $1.30 billion at December 31, 2022" is the change
+    from the cell that holds $1.30 billion to the one that holds $1.21 billion, whatever
+    years the sentence names. Not a change the clause states itself ("changed by $1,996"),
+    nor one of rates: "Income tax expense increased [MASK], from 21.0% to 24.5% of pretax
+    income" states shares of another base (``stated_points_change`` reads a rate's own)."""
+    if cand.kind not in ("change", "pct_change") or _matches_anchor(
+        cand.value, stated, cand.percent
+    ):
+        return False
+    newer, older = cand.cells
+    if newer.percent or older.percent:
+        return False
+    figures_of = [
+        {i for i, a in enumerate(stated) if _matches_anchor(cell, [a], cell.percent)}
+        for cell in (newer, older)
+    ]
+    return any(i != j for i in figures_of[0] for j in figures_of[1])
 
 
 def _money_figures(text: str) -> list[Any]:
