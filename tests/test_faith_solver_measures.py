@@ -862,3 +862,31 @@ def test_a_share_stated_beside_the_blank_is_the_blanks_measure(masked: str, expe
         metadata = _instance([REVENUE_BY_COUNTRY], masked, expected)
         answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
         assert reference_scorer_match(expected, answer), answer
+
+
+ADJUSTED_MARGINS = _table("12", [
+    ["(in millions)", "2024", "2023"],
+    ["Adjusted gross profit", "$455.0", "$441.0"],
+    ["Adjusted gross margin", "45.5%", "44.1%"],
+], "Non-GAAP measures:")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        ("Adjusted gross margin was [MASK] in 2024.", "45.5%"),
+        # the next sentence, run on without a space, is not the blank's clause
+        (
+            "Adjusted gross margin was 45.5% and [MASK] for the years ended December 31, 2024"
+            " and 2023, respectively.Adjusted gross profit was $455.0 million and $441.0"
+            " million for the years ended December 31, 2024 and 2023, respectively.",
+            "44.1%",
+        ),
+    ],
+)
+def test_an_adjusted_margin_is_not_the_statement_lines_margin(masked: str, expected: str) -> None:
+    # the statement lines' gross margin is 40% in 2024 (REPORT)
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([*REPORT, ADJUSTED_MARGINS], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer

@@ -474,3 +474,26 @@ def test_a_change_between_the_clauses_own_figures_is_their_change(
         for c in rank_candidates(_instance([SELECTED_DATA], stated, "$1"))
         if c.kind == "pct_change" and c.cells[0].table.row_label(c.cells[0].row) == "Total assets"
     )
+
+
+@pytest.mark.parametrize(
+    ("masked", "slot"),
+    [
+        ("Gross margin was 40% and [MASK] for the years ended December 31, 2024 and 2023, respectively.", "2023"),
+        ("Gross margin was [MASK] and 37.5% for the years ended December 31, 2024 and 2023, respectively.", "2024"),
+        ("For 2024 and 2023, gross margin was 40% and [MASK], respectively.", "2023"),
+    ],
+)  # fmt: skip
+def test_a_respectively_list_before_its_years_gives_the_blank_its_year(
+    masked: str, slot: str
+) -> None:
+    from faith_solver_cases import REPORT
+
+    from finprobe.benchmarks.faith.context import read_context
+
+    metadata = _instance(REPORT, masked, "1%")
+    assert read_context(metadata).year_slot == slot
+    expected = {"2024": "40%", "2023": "37.5%"}[slot]
+    for ranker in (None, HAND_RANKER):
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer

@@ -166,7 +166,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         ratio_words=bool(_RATIO.search(near)),
         role=_solver_role(before, after),
         physical_unit=bool(units - FIGURE_UNITS),
-        year_slot=_respectively_slot(before, after, years),
+        year_slot=_respectively_slot(before, after, years, years_after=True),
         target_year=_target_year(before, after, mask_role(before, after)),
         relative_year=relative_period(before, after),
         moves=change_direction(before, after),

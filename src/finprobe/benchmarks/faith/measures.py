@@ -140,6 +140,8 @@ _SEGMENT_AFTER = re.compile(
     re.I,
 )
 _SEGMENT_BEFORE = re.compile(r"\b(?:segments?|divisions?)(?:'s?)?\s+$", re.I)
+# "Adjusted gross margin", "non-GAAP operating margin": not the statement lines' measure
+_ADJUSTED_BEFORE = re.compile(r"\b(?:adjusted|non-gaap)\s+$", re.I)
 
 
 def _not_the_blanks(masked: str, match: re.Match[str], mask_at: int) -> bool:
@@ -153,6 +155,7 @@ def _not_the_blanks(masked: str, match: re.Match[str], mask_at: int) -> bool:
     return bool(
         _SEGMENT_AFTER.match(masked[match.end() :])
         or _SEGMENT_BEFORE.search(masked[: match.start()])
+        or _ADJUSTED_BEFORE.search(masked[: match.start()])
     )
 
 

@@ -490,7 +490,8 @@ def _companion(
 
 
 # the blank's own clause: a bullet, a ";"-clause or a sentence of a run of sentences
-_OWN_PIECE = re.compile(r"[;•]|\.\s+(?=[A-Z])")
+# (extracted text often drops the space: "... respectively.Adjusted gross profit was")
+_OWN_PIECE = re.compile(r"[;•]|\.\s+(?=[A-Z])|\.(?=[A-Z][a-z])")
 
 
 def _clause_figures(masked: str) -> list[Any]:
