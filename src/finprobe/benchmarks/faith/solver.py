@@ -197,7 +197,7 @@ def rank_candidates(
     ]
     ranked_rows = sorted(row_fit, key=row_fit.get, reverse=True)[:12]
     beside = _beside_blank(masked)
-    stated = _clause_figures(masked)
+    clause_figures = _clause_figures(masked)
     moved_rows = _rows_moved_by(by_row, beside)
     if set(moved_rows) & {*anchor_rows, *ranked_rows}:
         moved_rows = []  # a row the sentence names moved by it: no need to look further
@@ -235,7 +235,8 @@ def rank_candidates(
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
             feats["explained"] = 1.0
-        if _companion(cand, by_row, context.anchors, beside) or _between_stated(cand, stated):
+        between = _between_stated(cand, clause_figures)
+        if between or _companion(cand, by_row, context.anchors, beside):
             feats["companion"] = 1.0
         if cand.kind == "lookup" and _level_moved_by(
             cand.cells[0], by_row[(cand.cells[0].table_index, cand.cells[0].row)], level_moves
