@@ -667,3 +667,45 @@ def test_a_sentence_that_gives_the_cause_may_mean_a_rate_volume_part() -> None:
     assert "15000000" in kept("Higher oil production increased oil revenues by [MASK] in 2023.")
     # ... while the line's whole change, with no cause given, is the total
     assert "15000000" not in kept("The increase in oil revenues of [MASK] was welcome.")
+
+
+SEGMENT_RESULTS = {
+    "index": "9",
+    "pre_text": "Segment results:",
+    "cells": [
+        ["", "Years Ended December 31,", "Years Ended December 31,"],
+        ["(in thousands, except percentages)", "2024", "2023"],
+        ["Net revenue:", "", ""],
+        ["Peripherals segment", "$700,000", "$640,000"],
+        ["Components segment", "300,000", "310,000"],
+        ["Gross profit:", "", ""],
+        ["Peripherals segment", "235,900", "183,000"],
+        ["Components segment", "72,000", "83,700"],
+        ["Gross margin:", "", ""],
+        ["Peripherals segment", "33.7%", "28.6%"],
+        ["Components segment", "24.0%", "27.0%"],
+    ],
+}
+
+
+def test_a_rates_change_is_in_points_not_a_relative_change_of_amounts() -> None:
+    from finprobe.benchmarks.faith.rules import rate_changes
+
+    # every section's rows share the label "Peripherals segment": the rate's own row moved
+    # 5.1 points; gross profit's amounts moved 28.9%
+    rate = (
+        "The gross margin of the Peripherals segment increased [MASK] in 2024 as compared"
+        " to 2023, primarily due to lower freight costs."
+    )
+    amounts = "Peripherals segment net revenue increased [MASK] in 2024 as compared to 2023."
+    for masked, expected in ((rate, "5.1%"), (amounts, "9.4%")):
+        for ranker in (None, HAND_RANKER):
+            answer = solve_from_tables(
+                _instance([SEGMENT_RESULTS], masked, expected), SolverOptions(ranker=ranker)
+            ).answer
+            assert reference_scorer_match(expected, answer), (masked, answer)
+    assert rate_changes("Our effective tax rate decreased by approximately [MASK] in 2023.")
+    # a rate that drove another line's change, a rate-regulated segment, a share price
+    assert not rate_changes("Due to higher interest rates, net interest income increased [MASK].")
+    assert not rate_changes("Sales in our rate-regulated segment increased [MASK].")
+    assert not rate_changes("The share price rose [MASK].")

@@ -674,3 +674,219 @@ def test_a_part_as_a_percentage_of_a_base_is_read_from_one_table() -> None:
         " years ended December 31, 2023 and 2022, respectively."
     )
     _assert_answer(_instance([consolidated, segment], masked, "5%"), "61.5%")
+
+
+REGIONS = _table("3", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["(in thousands)", "2024", "2023"],
+    ["Subscription revenue", "$820,400", "$700,900"],
+    ["Services revenue", "110,300", "98,700"],
+    ["Total revenue", "930,700", "799,600"],
+    ["Cost of revenue", "301,200", "270,800"],
+])  # fmt: skip
+
+
+def _remainder(masked: str, hint_of: str = "15%") -> object:
+    from finprobe.benchmarks.faith.context import read_context
+    from finprobe.benchmarks.faith.measures import stated_remainder
+
+    return stated_remainder(masked, read_context(_instance([], masked, hint_of)))
+
+
+def test_the_rest_of_a_list_of_shares_is_100_less_the_stated_shares() -> None:
+    # no row holds the regions: the stated shares are all there is
+    listed = (
+        "Our revenue came 61% from the Americas, 24% from EMEA, and [MASK] from other"
+        " regions in 2024, as compared to 60%, 26% and 14% in 2023."
+    )
+    remaining = (
+        "About 72.5% of our revenue was earned from subscriptions, whereas the remaining"
+        " [MASK] of revenue came from services in 2024."
+    )
+    second = (
+        "Our revenue came 61% from the Americas, 24% from EMEA, and 15% from other regions"
+        " in 2024, as compared to 60% from the Americas, 26% from EMEA, and [MASK] from"
+        " other regions in 2023."
+    )
+    for masked, expected in ((listed, "15%"), (remaining, "27.5%"), (second, "14%")):
+        assert float(_remainder(masked).value) == pytest.approx(float(expected[:-1]))
+        for ranker in (None, HAND_RANKER):
+            answer = solve_from_tables(
+                _instance([REGIONS], masked, expected), SolverOptions(ranker=ranker)
+            ).answer
+            assert reference_scorer_match(expected, answer), (masked, answer)
+    # changes are no shares of a whole; a money blank is no share
+    assert _remainder("Revenue grew 10% in the Americas, and [MASK] in other regions.") is None
+    assert _remainder(remaining, "$5 million") is None
+    # shares adding up to 100% or more leave nothing
+    assert _remainder("Revenue was 70% from A, 40% from B, and [MASK] from other regions.") is None
+
+
+PRODUCTION = _table("2", [
+    ["(units in thousands)", "2024", "2023"],
+    ["North America", "4,410", "4,500"],
+    ["Europe", "3,550", "3,059"],
+    ["South America", "1,284", "1,200"],
+    ["Asia Pacific", "2,260", "2,000"],
+], "Light vehicle production:")  # fmt: skip
+EUROPE_SALES = _table("3", [
+    ["(in millions)", "2024", "2023"],
+    ["Europe light vehicle sales", "$1,210", "$1,150"],
+    ["Europe commercial vehicle sales", "$610", "$590"],
+    ["Europe off-highway sales", "$450", "$400"],
+], "Sales by region:")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "Light vehicle production in Europe, South America and Asia Pacific increased [MASK],"
+        " 7% and 13%, respectively, from 2023.",
+        "In 2024, light vehicle production in Europe, South America and Asia Pacific increased"
+        " by [MASK], 7% and 13%, respectively.",
+    ],
+)
+def test_a_list_of_names_of_several_words_gives_the_blank_its_item(masked: str) -> None:
+    # "South America" and "Asia Pacific" are items, not "South" and "Pacific"
+    assert _listed_items(masked) == (0, ["europe", "south america", "asia pacific"])
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([PRODUCTION, EUROPE_SALES], masked, "16%")
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match("16%", answer), answer  # Europe: 3,550 / 3,059
+    # a list of single words is read as before ("America, Europe and Asia")
+    plain = "Sales in North America, Europe and Asia were $5.2 million, [MASK] and $1.1 million, respectively."
+    assert _listed_items(plain) == (1, ["america", "europe", "asia"])
+
+
+AVERAGE_DEPOSITS = _table("4", [
+    ["(in thousands)", "2024 Average Balance", "2023 Average Balance"],
+    ["Savings deposits", "$210,000", "$200,000"],
+    ["Money market deposits", "330,000", "300,000"],
+    ["Time deposits", "150,000", "120,000"],
+], "Average balances of deposits and the rates paid on deposits:")  # fmt: skip
+YEAR_END_DEPOSITS = _table("5", [
+    ["(in thousands)", "December 31, 2024", "December 31, 2023"],
+    ["Savings deposits", "$214,000", "$200,000"],
+    ["Money market deposits", "360,000", "300,000"],
+    ["Time deposits", "156,000", "120,000"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "During 2024, time deposits increased 30.0%, money market deposits increased"
+            " [MASK], and savings deposits increased 7.0%.",
+            "20%",
+        ),
+        (
+            "During 2024, time deposits increased [MASK], money market deposits increased"
+            " 20.0%, and savings deposits increased 7.0%.",
+            "30%",
+        ),
+    ],
+)
+def test_a_lists_changes_come_from_the_columns_of_its_other_changes(
+    masked: str, expected: str
+) -> None:
+    # the other items' changes are the year-end balances' (7.0%, 20.0%, 30.0%), not the
+    # average balances' (5.0%, 10.0%, 25.0%)
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([AVERAGE_DEPOSITS, YEAR_END_DEPOSITS], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer
+
+
+LOSS_MAKER = _table("1", [
+    ["(in thousands)", "2024", "2023"],
+    ["Revenue", "$412,000", "$398,000"],
+    ["Operating loss", "(88,400)", "(41,200)"],
+    ["Interest expense", "(12,000)", "(9,000)"],
+    ["Loss before income taxes", "(100,400)", "(50,200)"],
+    ["Income tax benefit", "(21,084)", "(5,020)"],
+    ["Net loss", "$(79,316)", "$(45,180)"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "Our effective income tax rate was a benefit of [MASK] for the year ended"
+            " December 31, 2024.",
+            "21%",
+        ),
+        ("The effective tax rate was [MASK] in 2023.", "10%"),
+    ],
+)
+def test_a_loss_before_income_taxes_is_the_pretax_line(masked: str, expected: str) -> None:
+    # the tax rate's base is "Loss before income taxes" (21,084 / 100,400)
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([LOSS_MAKER], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer
+
+
+REVENUE_BY_COUNTRY = _table("3", [
+    ["", "Year Ended December 31,", "Year Ended December 31,", "Variance", "Variance"],
+    ["", "2024", "2023", "$", "%"],
+    ["United States", "", "", "", ""],
+    ["Product sales", "$20,000", "$24,000", "$(4,000)", "(16.7)%"],
+    ["Services", "10,000", "11,000", "(1,000)", "(9.1)%"],
+    ["Canada", "", "", "", ""],
+    ["Product sales", "50,000", "44,000", "6,000", "13.6%"],
+    ["Services", "20,000", "21,000", "(1,000)", "(4.8)%"],
+    ["Total revenues by type", "", "", "", ""],
+    ["Product sales", "70,000", "68,000", "2,000", "2.9%"],
+    ["Services", "30,000", "32,000", "(2,000)", "(6.3)%"],
+    ["Total revenues", "$100,000", "$100,000", "$—", "—%"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "Product sales represented [MASK] and 68% of our revenues for the years ended"
+            " December 31, 2024 and 2023, respectively.",
+            "70%",
+        ),
+        ("Services revenue was 30% of total revenues in 2024 compared to [MASK] in 2023.", "32%"),
+    ],
+)
+def test_a_share_stated_beside_the_blank_is_the_blanks_measure(masked: str, expected: str) -> None:
+    # the part is the row whose share gives the other period's stated figure: total
+    # product sales (68,000 / 100,000), not the first "Product sales" row (the U.S.'s)
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([REVENUE_BY_COUNTRY], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer
+
+
+ADJUSTED_MARGINS = _table("12", [
+    ["(in millions)", "2024", "2023"],
+    ["Adjusted gross profit", "$455.0", "$441.0"],
+    ["Adjusted gross margin", "45.5%", "44.1%"],
+], "Non-GAAP measures:")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        ("Adjusted gross margin was [MASK] in 2024.", "45.5%"),
+        # the next sentence, run on without a space, is not the blank's clause
+        (
+            "Adjusted gross margin was 45.5% and [MASK] for the years ended December 31, 2024"
+            " and 2023, respectively.Adjusted gross profit was $455.0 million and $441.0"
+            " million for the years ended December 31, 2024 and 2023, respectively.",
+            "44.1%",
+        ),
+    ],
+)
+def test_an_adjusted_margin_is_not_the_statement_lines_margin(masked: str, expected: str) -> None:
+    # the statement lines' gross margin is 40% in 2024 (REPORT)
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([*REPORT, ADJUSTED_MARGINS], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer

@@ -340,3 +340,160 @@ def test_a_level_whose_own_change_is_written_beside_it_is_the_row_that_moved_so(
         assert reference_scorer_match("$28.1 million", answer), (ranker, answer)
     # no change written after the blank: no figures
     assert _level_change_figures("Interest expense was [MASK] in 2023.") == []
+
+
+# a rate/volume table: two years of changes, the older one first
+INTEREST_LEVELS = _table("1", [
+    ["(in thousands)", "2024", "2023"],
+    ["Total interest income", "$61,400", "$50,100"],
+    ["Total interest expense", "12,300", "9,800"],
+])  # fmt: skip
+INTEREST_CHANGES = _table("2", [
+    ["", "2023 compared to 2022", "2023 compared to 2022", "2024 compared to 2023",
+     "2024 compared to 2023"],
+    ["(in thousands)", "Volume", "Total", "Volume", "Total"],
+    ["Loans", "5,200", "6,400", "8,100", "9,900"],
+    ["Deposits held at other banks", "(2,100)", "(3,700)", "(400)", "(600)"],
+])  # fmt: skip
+
+
+def test_a_change_columns_years_are_the_changes_years() -> None:
+    # no year in the sentence: the change is the report's latest year's, not 2023's column
+    masked = (
+        "Interest income increased $11.3 million, reflecting higher loan income, offset by"
+        " decreases of [MASK] in interest on deposits held at other banks."
+    )
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([INTEREST_LEVELS, INTEREST_CHANGES], masked, "$600,000")
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match("$600,000", answer), answer
+
+
+SALES_WITH_CHANGE = _table("1", [
+    ["", "Year Ended December 31,", "Year Ended December 31,", "Increase/ (Decrease)"],
+    ["(in thousands)", "2024", "2023", "Dollars"],
+    ["Net sales", "$10,560", "$9,800", "$760"],
+    ["Cost of sales", "9,100", "8,700", "400"],
+    ["Interest expense, net", "520", "310", "210"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "The increase in net interest expense of $0.2 million was primarily due to a"
+            " [MASK] increase in bank charges.",
+            "$210,000",
+        ),
+        (
+            "Earnings improved on material cost savings of [MASK] and lower freight costs of"
+            " $1 million.",
+            "$400,000",
+        ),
+    ],
+)
+def test_a_change_columns_figure_less_a_level_is_no_change(masked: str, expected: str) -> None:
+    # 310 - 210 and 8,700 - 400 compare a change with a level
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([SALES_WITH_CHANGE], masked, expected)
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer
+
+
+CASH_FLOWS_2024 = _table("2", [
+    ["", "2024", "2023"],
+    ["Net cash from operating activities", "$31,200", "$27,400"],
+    ["Net cash used for investing activities", "(60,100)", "(8,300)"],
+    ["Net cash from (used for) financing activities", "49,800", "(17,400)"],
+], "Cash flows for the years ended December 31:")  # fmt: skip
+CASH_FLOWS_2023 = _table("3", [
+    ["", "2023", "2022"],
+    ["Net cash from operating activities", "$27,400", "$18,000"],
+    ["Net cash used for financing activities", "(17,400)", "(7,500)"],
+], "Cash flows for the years ended December 31, 2023 and 2022:")  # fmt: skip
+
+
+def test_a_change_across_zero_moves_by_its_sign() -> None:
+    # (17,400) to 49,800 is an increase of 67,200, not a change with no direction
+    masked = (
+        "The [MASK] increase in cash flows from (used for) financing activities was"
+        " principally due to the receipt of $98.1 million in new borrowings."
+    )
+    for ranker in (None, HAND_RANKER):
+        metadata = _instance([CASH_FLOWS_2024, CASH_FLOWS_2023], masked, "$67,200")
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match("$67,200", answer), answer
+
+
+SELECTED_DATA = _table("0", [
+    ["(dollars in thousands)", "For the Years Ended December 31, 2023",
+     "For the Years Ended December 31, 2022", "For the Years Ended December 31, 2021"],
+    ["Total assets", "$1,210,500", "$1,298,600", "$1,330,400"],
+    ["Total deposits", "1,004,900", "1,166,000", "1,190,200"],
+    ["Total equity", "112,300", "104,200", "121,900"],
+], "Selected financial data:")  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        (
+            "Total assets decreased [MASK] to $1.21 billion, compared to $1.30 billion at"
+            " December 31, 2022.",
+            "6.8%",
+        ),
+        (
+            "Total deposits decreased [MASK] to $1.00 billion, compared to $1.17 billion at"
+            " December 31, 2022.",
+            "13.8%",
+        ),
+    ],
+)
+def test_a_change_between_the_clauses_own_figures_is_their_change(
+    masked: str, expected: str
+) -> None:
+    from finprobe.benchmarks.faith.solver import rank_candidates
+
+    # the one year named (2022) is the older figure's: the change is 2023's, between the
+    # cells that hold $1.30 billion and $1.21 billion (the companion feature)
+    metadata = _instance([SELECTED_DATA], masked, expected)
+    assert reference_scorer_match(expected, solve_from_tables(metadata).answer)
+    between = [
+        c
+        for c in rank_candidates(metadata)
+        if c.kind == "pct_change" and {"2023", "2022"} == {*c.cells[0].years, *c.cells[1].years}
+    ]
+    assert between and all(c.features.get("companion") for c in between)
+    # a change the clause states itself is not the blank, whatever its figures
+    stated = (
+        "Total assets decreased 6.8% to $1.21 billion from $1.30 billion, and equity was [MASK]."
+    )
+    assert not any(
+        c.features.get("companion")
+        for c in rank_candidates(_instance([SELECTED_DATA], stated, "$1"))
+        if c.kind == "pct_change" and c.cells[0].table.row_label(c.cells[0].row) == "Total assets"
+    )
+
+
+@pytest.mark.parametrize(
+    ("masked", "slot"),
+    [
+        ("Gross margin was 40% and [MASK] for the years ended December 31, 2024 and 2023, respectively.", "2023"),
+        ("Gross margin was [MASK] and 37.5% for the years ended December 31, 2024 and 2023, respectively.", "2024"),
+        ("For 2024 and 2023, gross margin was 40% and [MASK], respectively.", "2023"),
+    ],
+)  # fmt: skip
+def test_a_respectively_list_before_its_years_gives_the_blank_its_year(
+    masked: str, slot: str
+) -> None:
+    from faith_solver_cases import REPORT
+
+    from finprobe.benchmarks.faith.context import read_context
+
+    metadata = _instance(REPORT, masked, "1%")
+    assert read_context(metadata).year_slot == slot
+    expected = {"2024": "40%", "2023": "37.5%"}[slot]
+    for ranker in (None, HAND_RANKER):
+        answer = solve_from_tables(metadata, SolverOptions(ranker=ranker)).answer
+        assert reference_scorer_match(expected, answer), answer
