@@ -166,7 +166,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         ratio_words=bool(_RATIO.search(near)),
         role=_solver_role(before, after),
         physical_unit=bool(units - FIGURE_UNITS),
-        year_slot=_respectively_slot(before, after, years, years_after=True),
+        year_slot=_respectively_slot(before, after, years),
         target_year=_target_year(before, after, mask_role(before, after)),
         relative_year=relative_period(before, after),
         moves=change_direction(before, after),
@@ -524,8 +524,7 @@ def _derived(
         row_cells = [c for c in cells_by_row.get(key, []) if not c.percent and c.years]
         for i, a in enumerate(row_cells):
             for b in row_cells[i + 1 :]:
-                # a change column's figure is already a change: less a level it is nothing
-                if a.years == b.years or a.change_column or b.change_column:
+                if a.years == b.years:
                     continue
                 newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
                 label = newer.table.row_label(newer.row)
@@ -659,12 +658,8 @@ _MEASURE_ROWS: dict[str, Any] = {
             s,
         )
     ),
-    # a loss-making company writes "Loss before income taxes"
     "pretax_income": lambda s: bool(
-        re.search(
-            r"(?:income|earnings|loss)(?: \((?:loss|income)\))?.* before (?:provision for )?income tax",
-            s,
-        )
+        re.search(r"(?:income|earnings)(?: \(loss\))?.* before (?:provision for )?income tax", s)
     ),
     "income_tax": _is_total_tax,
     "net_income": lambda s: bool(

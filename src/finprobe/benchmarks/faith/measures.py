@@ -17,7 +17,6 @@ from finprobe.benchmarks.faith.context import (
     Context,
     Scorer,
     _label,
-    figures,
     older_year,
 )
 from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens
@@ -140,8 +139,6 @@ _SEGMENT_AFTER = re.compile(
     re.I,
 )
 _SEGMENT_BEFORE = re.compile(r"\b(?:segments?|divisions?)(?:'s?)?\s+$", re.I)
-# "Adjusted gross margin", "non-GAAP operating margin": not the statement lines' measure
-_ADJUSTED_BEFORE = re.compile(r"\b(?:adjusted|non-gaap)\s+$", re.I)
 
 
 def _not_the_blanks(masked: str, match: re.Match[str], mask_at: int) -> bool:
@@ -155,7 +152,6 @@ def _not_the_blanks(masked: str, match: re.Match[str], mask_at: int) -> bool:
     return bool(
         _SEGMENT_AFTER.match(masked[match.end() :])
         or _SEGMENT_BEFORE.search(masked[: match.start()])
-        or _ADJUSTED_BEFORE.search(masked[: match.start()])
     )
 
 
@@ -352,27 +348,17 @@ def measure_candidates(
         if measure is not None:
             found.append((measure, "sum", 3.0))
 
-    # "X, or [MASK] of revenue" / "X as a percentage of Y was [MASK]"; "X represented
-    # [MASK] and 68% of our revenues for 2023 and 2022, respectively": the other period's
-    # share stands between the blank and the base
+    # "X, or [MASK] of revenue" / "X as a percentage of Y was [MASK]"
     of_total = re.match(
-        r"(?:\s*,?\s+(?:and|or)\s+(?:approximately\s+|about\s+)?(?P<other>\d[\d.]*\s*(?:%|percent)))?"
         r"\s*(?:of|as a percent(?:age)? of)\s+(?:our\s+|the\s+|its\s+|total\s+|consolidated\s+)*"
-        r"((?:19|20)\d{2}\s+)?(?P<base>[a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b"
+        r"((?:19|20)\d{2}\s+)?([a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b"
         r"|\bat\b|\bas of\b|\bfrom\b|\bversus\b|\bvs\b)",
         after,
         re.I,
     )
     as_pct = _percent_of(before)
-    # the other period's share, stated beside the blank: the part must give it
-    other = of_total.group("other") if of_total else None
-    if not of_total and not as_pct:
-        stated_share = _SHARE_THEN_BLANK.search(before)
-        if stated_share:
-            as_pct = (stated_share.group("part"), stated_share.group("base"))
-            other = stated_share.group("other")
     if (context.wants_percent or context.wants_plain) and (of_total or as_pct):
-        base_phrase = of_total.group("base") if of_total else as_pct[1]  # type: ignore[index]
+        base_phrase = of_total.group(2) if of_total else as_pct[1]  # type: ignore[index]
         base = reader.phrase(base_phrase)
         part: Measure | None = None
         if base is not None:
@@ -391,8 +377,6 @@ def measure_candidates(
                     part = _combine(subject, listed, "sum")
                 else:
                     part = _anchored_part(reader, context, before, base[0])
-        if base is not None and part is not None and other is not None:
-            part = _companion_part(reader, part, base[0], figures(other))
         if base is not None and part is not None:
             measure = _combine("share", [part, base[0]], "ratio", "percent")
             if measure is not None:
@@ -466,34 +450,6 @@ def _percent_of(before: str) -> tuple[str, str] | None:
         part = re.split(r",\s+(?:and|while|but|whereas)\s+", trailing.group(1))[-1]
         return part, trailing.group(2)
     return None
-
-
-def _companion_part(
-    reader: MeasureReader, part: Measure, base: Measure, stated: list[Any]
-) -> Measure | None:
-    """Of the rows labelled as the part ("Product sales" under each country and in
-    total), the one whose share of the base in another period is the other period's
-    percentage stated beside the blank ("[MASK] and 68% of our revenues"); None when no
-    such row gives it (the reading does not hold)."""
-
-    def fits(measure: Measure) -> bool:
-        share = _combine("share", [measure, base], "ratio", "percent")
-        return share is not None and any(_near(v, a) for v in share.values.values() for a in stated)
-
-    same = [m for label, m in reader.rows if label == _label(part.name) and m is not part]
-    return next((m for m in [part, *same] if fits(m)), None)
-
-
-# "Professional services revenue was 54% of total revenues in 2023 compared to [MASK] in
-# 2022": the blank is the same share in the other period
-_SHARE_THEN_BLANK = re.compile(
-    r"(?:^|[.;]\s+|,\s+)(?P<part>[^,;.]+?)\s+(?:was|were|represented|accounted for|comprised"
-    r"|made up)\s+(?:approximately\s+|about\s+|roughly\s+)?(?P<other>\d[\d.]*\s*(?:%|percent))\s+of\s+"
-    r"(?:our\s+|the\s+|its\s+|total\s+|consolidated\s+)*(?P<base>[a-z][a-z &'-]*?)"
-    r"\s*(?:\b(?:in|for|during)\s+[^,;]*?)?,?\s*(?:as\s+)?(?:compared\s+(?:to|with)|versus|vs\.)"
-    r"\s+(?:approximately\s+|about\s+)?$",
-    re.I,
-)
 
 
 def _anchored_part(
@@ -655,47 +611,3 @@ def stated_points_change(masked: str, context: Context) -> Candidate | None:
     return Candidate(
         abs(b - a), True, "multi_step", "D", [], f"stated rates: {b}% - {a}% (points)", score=3.0
     )
-
-
-# "64.9% of our revenue was earned from X, whereas the remaining [MASK] ...", "58% from
-# North America, 27% from Europe, and [MASK] from other locations": the shares of one
-# whole add up to 100%, so the last one is what the stated ones leave
-_REMAINDER_BEFORE = re.compile(
-    r"\b(?:remaining|remainder(?:\s+of)?)\s+(?:approximately\s+|about\s+|roughly\s+)?$", re.I
-)
-_LIST_BEFORE = re.compile(r"\d\s*(?:%|percent)[^,;]{0,60},\s*(?:and\s+)?(?:approximately\s+)?$")
-_OTHER_AFTER = re.compile(
-    r"\s*(?:(?:was|were|came|is|are)\s+)?(?:from|in|to|for|by|of)\s+(?:all\s+|the\s+)?other\b"
-    r"|\s*(?:from\s+)?(?:the\s+)?rest of\b",
-    re.I,
-)
-# the list the blank ends starts after the other period's list ("..., as compared to 57%
-# from North America, 28% from Europe, and [MASK] from other locations")
-_LIST_START = re.compile(r";|\.\s|\b(?:compared (?:with|to)|versus|vs\.)", re.I)
-_CHANGE_IN_LIST = re.compile(r"\b" + _CHANGE_WORD + r"|\b(?:up|down|growth)\b", re.I)
-
-
-def stated_remainder(masked: str, context: Context) -> Candidate | None:
-    """A share blank the sentence calls the rest ("the remaining [MASK]", "and [MASK] from
-    other locations") is 100% less the shares its list states: the figures are the
-    sentence's own. Not when the list's figures are changes ("revenue grew 5%, and
-    [MASK] in other regions")."""
-    if context.role != "level" or not context.wants_percent:
-        return None
-    before, _, after = masked.partition("[MASK]")
-    rest = _REMAINDER_BEFORE.search(before) or (
-        _LIST_BEFORE.search(before) and _OTHER_AFTER.match(after)
-    )
-    if not rest:
-        return None
-    own = _LIST_START.split(before)[-1]
-    if _CHANGE_IN_LIST.search(own):
-        return None
-    shares = [n.value for n in figures(own) if "percent" in n.units]
-    total = sum(shares, Decimal(0))
-    if not shares or not 0 < total < 100:
-        return None
-    return Candidate(
-        100 - total, True, "multi_step", "C", [],
-        f"100% less the stated shares {' + '.join(f'{s}%' for s in shares)}", score=3.0,
-    )  # fmt: skip

@@ -23,10 +23,7 @@ for any weights, hand-set or learned, so a refit cannot unlearn them:
   word, as a phrase, or through the synonym table: "revenue" names "Net sales") outranks
   every row it does not name; "net sales rose to [MASK], while royalty income rose to
   $20.0 million": royalty income is another clause's row. A clause that names no row
-  ("..., while in 2022 it was [MASK]") leaves it to the rows the whole sentence names;
-- **a rate's change**: "the gross margin of the segment increased [MASK]" (a rate the
-  subject of the blank's change verb, a percentage asked) moves by points, never by the
-  relative change of a row of amounts (``rate_changes``).
+  ("..., while in 2022 it was [MASK]") leaves it to the rows the whole sentence names.
 """
 
 from __future__ import annotations
@@ -128,10 +125,6 @@ def admissible(
         # "an increase in net interest income of [MASK]" is the net change, not the part
         # a rate/volume analysis puts down to volume or to rate
         rules.append(lambda c: not any(_rate_volume_part(cell) for cell in c.cells))
-    if ctx.role == "change" and ctx.wants_percent and rate_changes(masked):
-        # "the gross margin of the segment increased [MASK]": a rate moves by points, so
-        # not the relative change of a row of amounts that shares the rate's label
-        rules.append(lambda c: c.kind != "pct_change")
     activity = cash_flow_activity(masked)
     if activity:
         # "the increase in cash flows from financing activities": not the investing line
@@ -240,24 +233,6 @@ def governing_label(masked: str, candidates: list[Candidate]) -> tuple[str, ...]
 # a rate/volume analysis (banks): "Increase (Decrease) Due to Change in: Volume | Rate |
 # Net Change", "2023 compared to 2022: Volume | Rate | Total"; header cells run together
 # in some filings ("AverageVolume")
-# a rate is the subject of the blank's change verb ("The gross margin of the Gamer
-# segment increased [MASK]", "our effective tax rate decreased [MASK]"); not "share"
-# ("the share price rose [MASK]" is a relative change)
-_RATE_CHANGES = re.compile(
-    r"\b(?:margins?|rates?|ratios?|percentages?|yields?)\b(?!-)(?:\s+[\w&'’.-]+){0,8}?\s+"
-    r"(?:increased|decreased|improved|declined|expanded|contracted|rose|fell|dropped|grew)"
-    r"(?:\s+(?:by|approximately|about|nearly|roughly))*\s*$",
-    re.I,
-)
-
-
-def rate_changes(masked: str) -> bool:
-    """The blank is a change of a rate its own clause names, just before the verb."""
-    before = masked.partition("[MASK]")[0]
-    own = re.split(r"[;:]|,\s*(?:and|but|while|whereas)\s", before)[-1]
-    return bool(_RATE_CHANGES.search(own))
-
-
 _RATE_VOLUME_COLUMN = re.compile(
     r"(?:due\s*to|attributable|compared\s+(?:to|with)|\bvs\b|versus).*(?:volume|rate)\W*$",
     re.I | re.S,

@@ -34,9 +34,6 @@ def _listed_items(masked: str) -> tuple[int, list[str]] | None:
     million, respectively" or "31.8%, [MASK] and 26.0% of rents in the New York,
     Southeast, and Northeast regions": the blank's slot (1) and the items' last words."""
     lists = list(re.finditer(r"\b([a-z][\w-]*),\s+([\w-]+),?\s+and\s+([\w-]+)", masked, re.I))
-    # names of places and segments run to several capitalised words ("Europe, South
-    # America and Asia Pacific"): read only when no list of single words is found
-    lists = lists or list(_NAMES_LIST.finditer(masked))
     for listed in reversed(lists):
         names = [n.lower() for n in listed.groups()]
         if len(set(names)) < 3 or any(_YEAR.fullmatch(n) or n[0].isdigit() for n in names):
@@ -54,8 +51,6 @@ def _listed_items(masked: str) -> tuple[int, list[str]] | None:
     return _pair_items(masked)
 
 
-_NAME = r"[A-Z][\w&-]*(?:\s+[A-Z][\w&-]*){0,2}"
-_NAMES_LIST = re.compile(rf"\b({_NAME}),\s+({_NAME}),?\s+and\s+({_NAME})\b")
 _VALUE = r"(?:\$?\d[\d,.]*(?:\s*(?:million|billion|thousand|percent|%))?|\[MASK\])"
 _ITEM = r"(?:the\s+|our\s+|its\s+)?([a-z][\w&' -]{1,40}?)"
 # "[MASK] and $24.7 million of gross profit and net income, respectively"

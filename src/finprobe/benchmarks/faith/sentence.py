@@ -260,15 +260,8 @@ def mask_role(before: str, after: str) -> str:
     return "level"
 
 
-def _respectively_slot(
-    before: str, after: str, years: list[str], years_after: bool = False
-) -> str | None:
-    """In "2023 and 2022 were $X and [MASK], respectively" the blank belongs to 2022.
-
-    ``years_after`` (the solver's reading): "Gross margin was 36% and [MASK] for the years
-    ended 2023 and 2022, respectively" counts the figures before the blank in its own
-    clause; without it the slot of a list whose years follow is the first (the builder's
-    reading, kept as it was)."""
+def _respectively_slot(before: str, after: str, years: list[str]) -> str | None:
+    """In "2023 and 2022 were $X and [MASK], respectively" the blank belongs to 2022."""
     if "respectively" not in after or len(years) < 2:
         return None
     slots = len(
@@ -278,12 +271,6 @@ def _respectively_slot(
     # "A and B, respectively" list ("losses of $3.6M and $10.8M, respectively, and [MASK]")
     own = before.split(years[-1])[-1] if years[-1] in before else ""
     position = len(find_numbers(own.rsplit("respectively", 1)[-1]))
-    if years_after and years[-1] not in before:
-        # the years follow: the figures before the blank in its own clause
-        clause = re.split(r"[;:]|\.\s|respectively", before)[-1]
-        position = len(
-            [n for n in find_numbers(clause) if getattr(n, "kind", "") not in ("year", "date")]
-        )
     ordered = [y for y in dict.fromkeys(years)]
     if position < len(ordered) and slots >= 2:
         return ordered[position]

@@ -83,7 +83,6 @@ from finprobe.benchmarks.faith.measures import (
     _anchor_rows,
     measure_candidates,
     stated_points_change,
-    stated_remainder,
 )
 from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
 from finprobe.benchmarks.faith.rules import NAMING_FEATURES, admissible, blank_clause
@@ -182,8 +181,6 @@ def rank_candidates(
                     key = ("", _column_key(c))
                     anchor_cols[key] = anchor_cols.get(key, 0.0) + 1.5 / len(hits)
 
-    change_cols = _anchor_change_columns(by_row, context.anchors) if options.anchor_rules else {}
-
     candidates = [
         Candidate(
             c.raw if context.physical_unit and not context.wants_money else c.value,
@@ -197,7 +194,6 @@ def rank_candidates(
     ]
     ranked_rows = sorted(row_fit, key=row_fit.get, reverse=True)[:12]
     beside = _beside_blank(masked)
-    clause_figures = _clause_figures(masked)
     moved_rows = _rows_moved_by(by_row, beside)
     if set(moved_rows) & {*anchor_rows, *ranked_rows}:
         moved_rows = []  # a row the sentence names moved by it: no need to look further
@@ -235,8 +231,7 @@ def rank_candidates(
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
             feats["explained"] = 1.0
-        between = _between_stated(cand, clause_figures)
-        if between or _companion(cand, by_row, context.anchors, beside):
+        if _companion(cand, by_row, context.anchors, beside):
             feats["companion"] = 1.0
         if cand.kind == "lookup" and _level_moved_by(
             cand.cells[0], by_row[(cand.cells[0].table_index, cand.cells[0].row)], level_moves
@@ -249,10 +244,6 @@ def rank_candidates(
                 feats["same_measure"] = 1.0
         elif any((c.table_index, c.row) == key[:2] for c in cand.cells for key in same_measure):
             feats["same_measure"] = 1.0
-        if cand.kind == "pct_change":
-            # a list's changes come from the columns its other changes come from
-            newer, older = cand.cells
-            feats["anchor_column"] = change_cols.get((newer.table_index, newer.col, older.col), 0.0)
         if listed and cand.kind == "lookup":
             # the blank's item of a parallel list names its row; the other items do not
             slot, names = listed
@@ -286,10 +277,6 @@ def rank_candidates(
     if stated is not None:
         stated.score = top + stated.score  # both rates are the sentence's own
         measured.append(stated)
-    remainder = stated_remainder(masked, context) if options.measures else None
-    if remainder is not None:
-        remainder.score = top + remainder.score  # the other shares are the sentence's own
-        measured.append(remainder)
     if options.sensitivity:
         measured += sensitivity_candidates(masked, context, everything, by_row)
     if measured:
@@ -415,41 +402,6 @@ def _rows_moved_by(
     return found if len(found) <= 3 else []
 
 
-def _anchor_change_columns(
-    by_row: dict[tuple[str, int], list[Cell]], anchors: list[Any]
-) -> dict[tuple[str, int, int], float]:
-    """The pairs of columns (table, newer, older) where a percentage of the sentence is
-    some row's percentage change, when at most three rows fit: "NOW deposits decreased
-    [MASK], noninterest-bearing deposits decreased 16.3%" reads a list's changes from one
-    table's two columns (year-end balances, not the average balances), as
-    ``anchor_column`` reads a list's levels from one column. Only percentages and only
-    for percentage changes: money figures ("$1") and a money change's own companions
-    ("[MASK], or 10% (14% constant-currency)") pointed to the wrong columns."""
-    out: dict[tuple[str, int, int], float] = {}
-    for anchor in anchors:
-        if "percent" not in anchor.units:
-            continue
-        hits: set[tuple[str, int, int, int]] = set()
-        for (table, row), group in by_row.items():
-            cells = [c for c in group if not c.percent and c.years and not c.change_column]
-            for i, a in enumerate(cells):
-                for b in cells[i + 1 :]:
-                    if a.years == b.years:
-                        continue
-                    newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
-                    if not older.value:
-                        continue
-                    value = abs(newer.signed - older.signed) / older.value * 100
-                    if _matches_anchor(value, [anchor], True):
-                        hits.add((table, newer.col, older.col, row))
-        rows = {(table, row) for table, _, _, row in hits}
-        if 0 < len(rows) <= 3:
-            for table, new_col, old_col, _ in hits:
-                key = (table, new_col, old_col)
-                out[key] = out.get(key, 0.0) + 1.5 / len(rows)
-    return out
-
-
 def _companion(
     cand: Candidate,
     by_row: dict[tuple[str, int], list[Cell]],
@@ -488,38 +440,6 @@ def _companion(
         ):
             return True
     return False
-
-
-# the blank's own clause: a bullet, a ";"-clause or a sentence of a run of sentences
-# (extracted text often drops the space: "... respectively.Adjusted gross profit was")
-_OWN_PIECE = re.compile(r"[;•]|\.\s+(?=[A-Z])|\.(?=[A-Z][a-z])")
-
-
-def _clause_figures(masked: str) -> list[Any]:
-    """The figures of the blank's own bullet, ";"-clause or sentence."""
-    own = next(p for p in _OWN_PIECE.split(masked) if "[MASK]" in p)
-    return figures(own.replace("[MASK]", " "))
-
-
-def _between_stated(cand: Candidate, stated: list[Any]) -> bool:
-    """A change between two figures of the blank's own clause: "Total assets decreased
-    [MASK] to $1.21 billion, compared to $1.30 billion at December 31, 2022" is the change
-    from the cell that holds $1.30 billion to the one that holds $1.21 billion, whatever
-    years the sentence names. Not a change the clause states itself ("changed by $1,996"),
-    nor one of rates: "Income tax expense increased [MASK], from 21.0% to 24.5% of pretax
-    income" states shares of another base (``stated_points_change`` reads a rate's own)."""
-    if cand.kind not in ("change", "pct_change") or _matches_anchor(
-        cand.value, stated, cand.percent
-    ):
-        return False
-    newer, older = cand.cells
-    if newer.percent or older.percent:
-        return False
-    figures_of = [
-        {i for i, a in enumerate(stated) if _matches_anchor(cell, [a], cell.percent)}
-        for cell in (newer, older)
-    ]
-    return any(i != j for i in figures_of[0] for j in figures_of[1])
 
 
 def _money_figures(text: str) -> list[Any]:
@@ -568,12 +488,6 @@ def _features(
     if cand.kind == "lookup":
         feats.update(_period_parts(first, ctx, scorer))
         feats.update(scorer.column_parts(first))
-        if first.change_column and len(first.years) == 2:
-            # a change column ("Increase (Decrease) 2022 vs. 2021") compares its two years,
-            # as a change candidate does: a 2023 report's "[MASK] decrease" is 2023's
-            pair = change_pair(ctx.years, scorer.current_year)
-            if pair:
-                feats["change_years_match" if pair <= first.years else "change_years_miss"] = 1.0
     elif cand.kind in ("change", "pct_change"):
         years = set().union(*(c.years for c in cand.cells))
         pair = change_pair(ctx.years, scorer.current_year)
@@ -639,13 +553,10 @@ def _features(
 
 def _moves(cand: Candidate) -> int | None:
     """Which way a change candidate goes: up (+1) or down (-1), by magnitude (a smaller
-    loss is a loss that "decreased"); across zero by sign ("(17.4)" to "49.8": cash flows
-    from financing increased); None without a change."""
+    loss is a loss that "decreased"); None across zero or without a sign."""
     if cand.kind in ("change", "pct_change"):
         newer, older = cand.cells
-        if newer.negative != older.negative:
-            return 1 if newer.signed > older.signed else -1
-        if newer.value == older.value:
+        if newer.negative != older.negative or newer.value == older.value:
             return None
         return 1 if newer.value > older.value else -1
     if cand.kind == "lookup" and cand.value:
