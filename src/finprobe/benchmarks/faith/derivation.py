@@ -596,7 +596,7 @@ def find_derivation(
     if (
         mask
         and twins
-        and _claimed_by_twin(derivation, number, index, sentence_context, mask, neighbours)
+        and _claimed_by_twin(cell_ids, number, index, sentence_context, mask, neighbours)
     ):
         return None
     return derivation
@@ -618,7 +618,7 @@ def _metric_tokens(cell: Cell) -> set[str]:
 
 
 def _claimed_by_twin(
-    derivation: Derivation,
+    cell_ids: tuple[int, ...],
     number: ParsedNumber,
     index: DerivationIndex,
     sentence: str,
@@ -629,12 +629,9 @@ def _claimed_by_twin(
     them at least as well: "net cash used in financing activities was $0.1 million,
     reflecting [MASK] cash paid for payroll tax ..." is the total's cell, not the blank's;
     "costs of $6, higher incentive compensation of [MASK]" cannot tell which $6 a cell is."""
-    cells = {(c["table_index"], c["row"], c["col"]) for c in derivation.cells}
-    labels = {_label_words(str(c["row_label"])) for c in derivation.cells}
-    years: set[str] = set()
-    for c in index.cells:
-        if (c.table_index, c.row, c.col) in cells:
-            years |= c.years
+    cells = {(index.cells[k].table_index, index.cells[k].row, index.cells[k].col) for k in cell_ids}
+    labels = {frozenset(_metric_tokens(index.cells[k]) - _GENERIC_WORDS) for k in cell_ids}
+    years = set().union(*(index.cells[k].years for k in cell_ids))
 
     def fit(at: tuple[int, int]) -> float:
         """How well the figure's words name the rows, and its own period the columns. A
@@ -645,14 +642,9 @@ def _claimed_by_twin(
         if item is None:
             named = _naming(labels, with_synonyms(own_words(sentence, at)))
         else:
-            named = (
-                max(
-                    (len(label & item) / len(label) * len(label & item) / len(item))
-                    for label in labels
-                    if label
-                )
-                if any(labels)
-                else 0.0
+            named = max(
+                (len(label & item) ** 2 / (len(label) * len(item)) for label in labels if label),
+                default=0.0,
             )
         return named + 0.5 * (period in years)
 
@@ -675,10 +667,6 @@ def _claimed_by_twin(
         if fit(at) >= mine:
             return True
     return False
-
-
-def _label_words(label: str) -> frozenset[str]:
-    return frozenset(_tokens(_FIGURE_NOTE.sub(" ", label))) - _GENERIC_WORDS
 
 
 def _naming(labels: set[frozenset[str]], words: set[str]) -> float:
