@@ -1,7 +1,7 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
     python perf/faith_solver_folds.py [--write] [--fit NAME] [--seed S] [--spread K]
-        [--l2 X] PILOT.json [BUILT.json ...] [--train MORE.json ...]
+        [--l2 X] [--signs] [--holdout PILOT.json] PILOT.json [BUILT.json ...] [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
 candidates its hard rules admit (``faith/rules.py``: the cache holds only those). This
@@ -18,6 +18,10 @@ script reports, in the released scorer's ``reference`` mode:
 - ``cross``: fitted only on the other files (e.g. built 10-K instances) and scored
   on this one: weights that never saw this file's source at all.
 
+``--holdout FILE`` (round 13): FILE is scored but never enters any fit (folds, cross,
+``--write``), so weights written that way never saw it and every figure on it is one the
+fit did not tune (its ``shipped`` column included).
+
 By report, by scenario (A/B/C/D; built files: the derivation finder's scenario).
 ``--write`` refits on everything given and writes the shipped weights. Files after
 ``--train`` only add training blanks (to every fit), and are not scored.
@@ -25,8 +29,9 @@ By report, by scenario (A/B/C/D; built files: the derivation finder's scenario).
 How each ranker is fitted (``--fit``, ``FITS``): ``plain`` (every blank counts 1, rounds
 7-8), ``balanced`` (every report counts the same), ``bag`` / ``balbag`` (the mean of 4
 fits on bootstrap resamples of the training reports). ``--seed S`` seeds the resamples;
-``--spread K`` prints only the folds figure of each file for bootstrap seeds 1..K (one
-resampled fit per fold, or the bag's mean), to show how much it moves with the training set.
+``--spread K`` prints only the folds and cross figures of each file for bootstrap seeds
+1..K (one resampled fit per fold, or the bag's mean), to show how much they move with the
+training set.
 
 Read with care: the features (and the measure/sensitivity rule families) were
 written while looking at pilot-dev's failures, so folds on pilot-dev are still
@@ -215,6 +220,9 @@ class FitOptions:
     # the fit's l2 penalty: 1 was never tuned; ``--l2 X`` only measures how much the
     # figures move with it (a sensitivity check, not a choice: --write keeps 1 unless told)
     l2: float = 1.0
+    # keep the signs each feature's meaning fixes (``ranker.POSITIVE``/``NEGATIVE``;
+    # ``--signs``, round 13)
+    signs: bool = False
 
 
 # ``--fit NAME``: the four ways compared on the train-only files (round 9)
@@ -227,6 +235,8 @@ FITS = {
 
 
 FIT = FitOptions()
+# files scored but never fitted on (``--holdout``)
+HOLDOUT: set[str] = set()
 _TRIMMED: dict[int, tuple[Any, list[bool]]] = {}
 
 
@@ -247,10 +257,13 @@ def _fit_once(blanks: list[Blank], times: dict[str, int] | None = None) -> Ranke
         weights = [w * times[r] for w, r in zip(weights, reports, strict=True)]
         total = sum(weights)
         weights = [w * len(weights) / total for w in weights]  # l2 keeps its strength
-    return fit_ranker([_trimmed_once(b) for b in usable], l2=FIT.l2, sample_weights=weights)
+    return fit_ranker(
+        [_trimmed_once(b) for b in usable], l2=FIT.l2, sample_weights=weights, signs=FIT.signs
+    )
 
 
 def fit(blanks: list[Blank], salt: int = 0) -> Ranker:
+    blanks = [b for b in blanks if b.source not in HOLDOUT]
     if FIT.bag <= 0:
         return _fit_once(blanks)
     reports = sorted({b.report for b in blanks})
@@ -315,18 +328,24 @@ def main(argv: list[str]) -> None:
         print(__doc__)
         return
     write = "--write" in argv
-    argv = [a for a in argv if a != "--write"]
+    signs = "--signs" in argv
+    argv = [a for a in argv if a not in ("--write", "--signs")]
     name, argv = _option(argv, "--fit", "bag")
     if name not in FITS:
         raise SystemExit(f"--fit {name}: not one of {', '.join(FITS)}")
     l2, argv = _option(argv, "--l2", "1")
     seed, argv = _option(argv, "--seed", "0")
     spread, argv = _option(argv, "--spread", "0")
+    holdout, argv = _option(argv, "--holdout", "")
     balanced, bag = FITS[name]
-    FIT = FitOptions(balanced=balanced, bag=bag, seed=int(seed), l2=float(l2))
+    FIT = FitOptions(balanced=balanced, bag=bag, seed=int(seed), l2=float(l2), signs=signs)
     cut = argv.index("--train") if "--train" in argv else len(argv)
     paths = argv[:cut] or ["../shared/data/faith/pilot-dev.json"]
     extra = argv[cut + 1 :]
+    if holdout:
+        HOLDOUT.add(holdout)
+        if holdout not in paths:
+            paths.insert(0, holdout)
     started = time.perf_counter()
     blanks: list[Blank] = []
     for path in paths + extra:
@@ -336,21 +355,25 @@ def main(argv: list[str]) -> None:
     if int(spread) > 0:
         # the folds figure's noise: each fold's fit on a bootstrap resample of its
         # training reports (one fit, or the bag's mean), for seeds 1..K
-        single = FitOptions(balanced=balanced, bag=max(bag, 1), l2=float(l2))
+        single = FitOptions(balanced=balanced, bag=max(bag, 1), l2=float(l2), signs=signs)
         for k in range(1, int(spread) + 1):
-            FIT = FitOptions(balanced, single.bag, k, single.l2)
+            FIT = FitOptions(balanced, single.bag, k, single.l2, signs)
             fold_verdicts(blanks, paths)
             cells = []
             for path in paths:
                 mine = [b for b in blanks if b.source == path]
+                cross = fit([b for b in blanks if b.source != path], 99)
+                crossed = sum(quick_verdict(b, cross) for b in mine)
+                folded = sum(b.verdicts["folds"] for b in mine)
                 cells.append(
-                    f"{Path(path).stem} {100 * sum(b.verdicts['folds'] for b in mine) / len(mine):.2f}"
+                    f"{Path(path).stem} folds {100 * folded / len(mine):.2f}"
+                    f" cross {100 * crossed / len(mine):.2f}"
                 )
-            print(f"  seed {k}: folds " + ", ".join(cells), flush=True)
+            print(f"  seed {k}: " + ", ".join(cells), flush=True)
         return
     if write:
         ranker = fit(blanks)
-        names = sorted({Path(p).name for p in paths + extra})
+        names = sorted({Path(p).name for p in paths + extra if p not in HOLDOUT})
         data = {**ranker.to_json(), "name": "learned", "fit": name, "fitted_on": names}
         write_text_atomic(SHIPPED, json.dumps(data, indent=1) + "\n")
         print(f"wrote {SHIPPED} (fitted on {', '.join(names)})")

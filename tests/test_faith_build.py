@@ -322,6 +322,28 @@ def test_build_from_paths_and_cli(tmp_path):
     assert bad.exit_code == 2
 
 
+def test_the_same_filing_under_two_names_is_built_once(tmp_path):
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "acme-10-K.html").write_text(HTML_10K)
+    # a copy under another ticker, its lines wrapped differently
+    (src / "acmew-10-K.html").write_text(HTML_10K.replace(" ", "\n  ", 3))
+    (src / "other-10-K.html").write_text(HTML_10K.replace("widgets", "gadgets"))
+    out = tmp_path / "faith.json"
+    summary = build_from_paths([src], out, progress=False)
+    assert summary["skipped_duplicates"] == [("acmew-10-K.html", "acme-10-K.html")]
+    assert summary["reports"] == 2
+    ids = [r["metadata"]["report_id"] for r in json.loads(out.read_text())]
+    assert ids == ["acme-10-K", "other-10-K"]
+
+    app, build = typer.Typer(), typer.Typer()
+    app.add_typer(build, name="build")
+    register(build, app)
+    result = CliRunner().invoke(app, ["build", "faith", str(src), "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "skipped acmew-10-K.html: the same filing text as acme-10-K.html" in result.output
+
+
 def test_synthetic_dataset(tmp_path, monkeypatch):
     monkeypatch.setenv("FINPROBE_HOME", str(tmp_path))
     path = synthetic_dataset(n_reports=2, seed=1)

@@ -11,6 +11,8 @@ from finprobe.benchmarks.faith.ranker import (
     FEATURES,
     HAND_RANKER,
     HAND_WEIGHTS,
+    NEGATIVE,
+    POSITIVE,
     Ranker,
     fit_ranker,
     load_ranker,
@@ -116,6 +118,31 @@ def test_report_weights_make_each_report_count_the_same() -> None:
     assert balanced["near_hits"] > balanced["coverage"]
     with pytest.raises(ValueError, match="2 sample weights for 42 blanks"):
         fit_ranker(groups, sample_weights=[1.0, 1.0])
+
+
+def test_a_fit_with_signs_keeps_each_features_meaning() -> None:
+    assert (POSITIVE | NEGATIVE).issubset(FEATURES)
+    assert not POSITIVE & NEGATIVE
+    # training blanks where a period-length miss and a missing synonym happen to mark the
+    # answer (a few reports' quirk): a free fit learns them backwards, a fit with signs
+    # may only leave them at zero, and still learns what points at the answer
+    rng = random.Random(5)
+    groups = []
+    for _ in range(40):
+        feats, labels = _blank(rng, "coverage")
+        answer = labels.index(True)
+        feats[answer] = {**feats[answer], "period_length_miss": 1.0}
+        for row in feats[:answer] + feats[answer + 1 :]:
+            row["synonym_hits"] = 1.0
+        groups.append((feats, labels))
+    free = fit_ranker(groups).weights
+    signed = fit_ranker(groups, signs=True).weights
+    assert free["period_length_miss"] > 0.5 and free["synonym_hits"] < -0.5
+    assert signed["period_length_miss"] == 0.0 and signed["synonym_hits"] == 0.0
+    assert signed["coverage"] > 1.0
+    for name, weight in signed.items():
+        assert weight >= 0 or name not in POSITIVE, name
+        assert weight <= 0 or name not in NEGATIVE, name
 
 
 def test_blanks_with_no_correct_candidate_teach_nothing() -> None:

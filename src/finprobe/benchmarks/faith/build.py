@@ -48,6 +48,7 @@ from finprobe.document import (
     load_faith_report,
     mdna_blocks,
 )
+from finprobe.document.identity import filing_keys
 from finprobe.errors import InputError
 from finprobe.files import read_json
 from finprobe.inputs import collect_inputs
@@ -585,6 +586,10 @@ def build_from_paths(
     sources: list[Path] = []
     skipped_10q: list[str] = []
     no_mdna: list[str] = []
+    # one filing under two names (FinDVer lists Bank of America's 10-Q as BAC-PO and
+    # BML-PG): built twice, its spans would count twice and sit on both sides of a fold
+    first_of: dict[str, str] = {}  # filing key -> the file that took it
+    duplicates: list[tuple[str, str]] = []
     with Progress(
         TextColumn("[bold]faith build[/]"), BarColumn(), MofNCompleteColumn(),
         TimeElapsedColumn(), TextColumn("{task.description}"), disable=not progress,
@@ -597,6 +602,13 @@ def build_from_paths(
                 skipped_10q.append(path.name)
                 bar.advance(task)
                 continue
+            keys = filing_keys(doc.metadata, doc.text())
+            same = next((first_of[k] for k in keys if k in first_of), None)
+            if same is not None:
+                duplicates.append((path.name, same))
+                bar.advance(task)
+                continue
+            first_of.update(dict.fromkeys(keys, path.name))
             record = build_instances(
                 doc,
                 report_id=doc.id,
@@ -628,6 +640,7 @@ def build_from_paths(
         out=str(out),
         files=len(files),
         skipped_10q=skipped_10q,
+        skipped_duplicates=duplicates,
         reports_without_mdna=no_mdna,
         seconds=round(time.perf_counter() - started, 1),
     )

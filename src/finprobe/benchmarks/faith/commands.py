@@ -78,6 +78,8 @@ def build_faith(
     console = Console()
     for name in summary["skipped_10q"]:
         console.print(f"note: skipped 10-Q report {name} (use --include-10q)")
+    for name, first in summary["skipped_duplicates"]:
+        console.print(f"note: skipped {name}: the same filing text as {first}")
     table = Table(title="FAITH build")
     table.add_column("measure")
     table.add_column("value", justify="right")
@@ -85,6 +87,7 @@ def build_faith(
         ("reports built", summary["reports"]),
         ("reports without MD&A", len(summary["reports_without_mdna"])),
         ("10-Q skipped", len(summary["skipped_10q"])),
+        ("duplicate filings skipped", len(summary["skipped_duplicates"])),
         ("MD&A tables", summary["tables"]),
         ("sentences", summary["sentences"]),
         ("instances", summary["instances"]),

@@ -91,6 +91,27 @@ FEATURES = (
     "listed_other",
 )
 
+# The sign each feature's meaning fixes: evidence for the candidate (a hit, a match) can
+# only raise its score, evidence against it (a miss, a mismatch) only lower it. A fit
+# with ``signs=True`` keeps these; without them, a fit on too few reports of a kind
+# learned, e.g., a period-length miss as a reason *for* a candidate (round 13). Kind
+# offsets and features whose direction depends on the report stay free.
+POSITIVE = frozenset({
+    "near_hits", "synonym_hits", "synonym_near", "phrase_sentence", "phrase_near",
+    "sentence_hits", "neighbour_hits", "coverage", "heading_sentence", "heading_near",
+    "table_words", "period_target_match", "change_years_match", "period_length_match",
+    "column_hits", "column_excluding_match", "role_change_is_change", "direction_match",
+    "physical_match", "anchor_row", "anchor_row_paired", "anchor_column",
+    "share_words_share", "ratio_words_ratio", "companion", "listed_item",
+})  # fmt: skip
+NEGATIVE = frozenset({
+    "missing", "period_target_miss", "period_year_miss", "change_years_miss",
+    "period_length_miss", "column_misses", "column_excluding_miss",
+    "role_change_not_change", "role_level_is_change", "direction_miss", "percent_mismatch",
+    "money_physical", "money_count", "is_anchor", "same_measure", "share_words_amount",
+    "listed_other",
+})  # fmt: skip
+
 # The rule weights of the tuned solver (FinProbe 0.x), as features.
 HAND_WEIGHTS: dict[str, float] = {
     "near_hits": 0.6,
@@ -200,13 +221,14 @@ def fit_ranker(
     l2: float = 1.0,
     name: str = "learned",
     sample_weights: list[float] | None = None,
+    signs: bool = False,
 ) -> Ranker:
     """Conditional logit over each blank's candidates (numpy + scipy, the dev extra).
 
     ``groups``: per blank, its candidates' features (dicts, or a ``feature_matrix``)
     and which candidates are correct. ``sample_weights``: per blank, how much its
     log-likelihood counts (default 1 each; ``report_weights`` makes each report count
-    the same).
+    the same). ``signs``: keep the signs of ``POSITIVE`` and ``NEGATIVE`` features.
     Blanks with no correct candidate teach nothing and are skipped. Features are
     standardised for the fit; the weights returned act on raw features.
     """
@@ -248,7 +270,13 @@ def fit_ranker(
         a = gw[group] * (ec / zc[group] - e / z[group])
         return float(nll + 0.5 * l2 * w @ w), -(a @ x) + l2 * w
 
-    result = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B")
+    bounds = None
+    if signs:
+        bounds = [
+            (0.0, None) if n in POSITIVE else (None, 0.0) if n in NEGATIVE else (None, None)
+            for n in names
+        ]  # fmt: skip
+    result = minimize(loss, np.zeros(len(names)), jac=True, method="L-BFGS-B", bounds=bounds)
     raw = result.x / scale
     return Ranker({n: round(float(v), 6) for n, v in zip(names, raw, strict=True)}, name)
 

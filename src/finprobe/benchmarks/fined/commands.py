@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 import sys
 import time
 from collections import Counter
@@ -13,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from finprobe.document.identity import filing_keys
 from finprobe.errors import InputError
 from finprobe.inputs import INPUTS_HELP, deprecated_reports_option
 from finprobe.inputs import collect_inputs as collect_paths
@@ -35,21 +35,6 @@ def collect_inputs(paths: list[Path]) -> list[Path]:
     if not files:
         raise InputError(None, "no documents given: pass .json/.json.gz/.txt/.md files or folders")
     return files
-
-
-def filing_keys(src: Any) -> list[str]:
-    """What makes two inputs the same document: its URL and (for every input, so plain-text
-    copies are caught too) a hash of its text. Not the EDGAR accession number: one
-    accession holds several documents (the 10-K, an EX-13 annual report, an EX-99.1)."""
-    import hashlib
-
-    keys = []
-    url = str(src.metadata.get("url") or "").strip().lower()
-    if url:
-        keys.append("url:" + url.split("#")[0])
-    text = re.sub(r"\s+", " ", src.text).strip()
-    keys.append("sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest())
-    return keys
 
 
 def load_source(path: Path, max_words: int) -> Any:
@@ -115,7 +100,7 @@ def build_dataset(
             if limit and taken >= limit:
                 break  # --limit N: N distinct filings, duplicates not counted
             src = load_source(f, max_words)
-            keys = filing_keys(src)
+            keys = filing_keys(src.metadata, src.text)
             same = next((seen[k] for k in keys if k in seen), None)
             if same is not None:
                 # the same filing under another name: building both would let a diff of the
