@@ -1,7 +1,7 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
     python perf/faith_solver_folds.py [--write] [--fit NAME] [--seed S] [--spread K]
-        [--l2 X] [--signs] [--holdout PILOT.json] PILOT.json [BUILT.json ...] [--train MORE.json ...]
+        [--l2 X] [--free] [--holdout PILOT.json] PILOT.json [BUILT.json ...] [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
 candidates its hard rules admit (``faith/rules.py``: the cache holds only those). This
@@ -28,7 +28,9 @@ By report, by scenario (A/B/C/D; built files: the derivation finder's scenario).
 
 How each ranker is fitted (``--fit``, ``FITS``): ``plain`` (every blank counts 1, rounds
 7-8), ``balanced`` (every report counts the same), ``bag`` / ``balbag`` (the mean of 4
-fits on bootstrap resamples of the training reports). ``--seed S`` seeds the resamples;
+fits on bootstrap resamples of the training reports). Every fit keeps the signs each
+feature's meaning fixes (``ranker.POSITIVE`` / ``NEGATIVE``; ``--free``: no bounds, as
+before round 13). ``--seed S`` seeds the resamples;
 ``--spread K`` prints only the folds and cross figures of each file for bootstrap seeds
 1..K (one resampled fit per fold, or the bag's mean), to show how much they move with the
 training set.
@@ -220,9 +222,10 @@ class FitOptions:
     # the fit's l2 penalty: 1 was never tuned; ``--l2 X`` only measures how much the
     # figures move with it (a sensitivity check, not a choice: --write keeps 1 unless told)
     l2: float = 1.0
-    # keep the signs each feature's meaning fixes (``ranker.POSITIVE``/``NEGATIVE``;
-    # ``--signs``, round 13)
-    signs: bool = False
+    # keep the signs each feature's meaning fixes (``ranker.POSITIVE``/``NEGATIVE``; round
+    # 13, chosen on fresh 10-Q spans: the free fit's weights flipped against their meaning
+    # when a training set lacked a kind of report; ``--free`` turns it off)
+    signs: bool = True
 
 
 # ``--fit NAME``: the four ways compared on the train-only files (round 9)
@@ -328,8 +331,8 @@ def main(argv: list[str]) -> None:
         print(__doc__)
         return
     write = "--write" in argv
-    signs = "--signs" in argv
-    argv = [a for a in argv if a not in ("--write", "--signs")]
+    signs = "--free" not in argv
+    argv = [a for a in argv if a not in ("--write", "--free")]
     name, argv = _option(argv, "--fit", "bag")
     if name not in FITS:
         raise SystemExit(f"--fit {name}: not one of {', '.join(FITS)}")

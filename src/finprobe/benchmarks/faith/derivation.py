@@ -276,6 +276,10 @@ def _round_half_up(x: Decimal, step: Decimal) -> Decimal:
         return (x / step).quantize(Decimal(1), rounding=ROUND_HALF_UP)
 
 
+# the coarsest rounding a written percentage is read with (5 points)
+_ROUND_PERCENT = Decimal("0.05")
+
+
 def supports(span_value: Decimal, span_precision: Decimal, value: Decimal) -> bool:
     """A table value supports a span when, rounded to the span's own precision, it equals it.
 
@@ -389,6 +393,10 @@ def find_derivation(
         # "$20,000" is exact, not 2E4 +- 5E3 (the sentence writes "$21,688" and "$8,412" too)
         # (its significant digits stay as written: a round figure is still coincidence-prone)
         ref_p = Decimal(1)
+    if "percent" in number.units and ref_p > _ROUND_PERCENT:
+        # "20%" is prose for 18-22%, not for anything that rounds to it at the tens (16%),
+        # and "100%" is not 54%: a round percentage admits at most 5 points of rounding
+        ref_p = _ROUND_PERCENT
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
     # the adding word is the blank's own ("X and Y together were [MASK]"), not a metric's
     # name elsewhere in the sentence ("0.6 points on the combined ratio")
