@@ -208,7 +208,11 @@ FEES = Table(
         # 16% is three points off "20%" (it rounds to it only at the tens): not support
         ("Pawn loan fees increased 20% in the quarter.", "20%", None),
         # 18.4% is prose's "20%" (within 2.5 points): support
-        ("Retail merchandise sales increased 20% in the quarter.", "20%", "Retail merchandise sales"),
+        (
+            "Retail merchandise sales increased 20% in the quarter.",
+            "20%",
+            "Retail merchandise sales",
+        ),
         # a written 100% is not a 54.0% share
         ("Share of revenue was 100% in the quarter ended March 31, 2024.", "100%", None),
     ],
