@@ -223,3 +223,19 @@ def test_a_round_percentage_admits_at_most_five_points(sentence, span, row):
         assert found is None
     else:
         assert found is not None and found.cells[0]["row_label"] == row
+
+
+def test_a_share_of_a_header_less_column_is_refused():
+    # Bank of America: "Approximately 51 percent of the residential mortgage portfolio was
+    # in Consumer Banking" matched 124 / 243, two rows of a table whose columns had no
+    # header: without a period on the column, nothing ties the cells to the sentence
+    rows = [["Residential mortgage in Consumer Banking", "124"], ["Residential mortgage", "243"]]
+    sentence = (
+        "At March 31, 2024, approximately 51 percent of the residential mortgage portfolio "
+        "was in Consumer Banking."
+    )
+    bare = Table(id="t0", cells=[["", ""], *rows])
+    assert find_derivation("51 percent", [bare], sentence) is None
+    dated = Table(id="t0", cells=[["", "March 31, 2024"], *rows])
+    found = find_derivation("51 percent", [dated], sentence)
+    assert found is not None and found.kind == "share"

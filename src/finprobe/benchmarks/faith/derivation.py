@@ -446,6 +446,10 @@ def find_derivation(
         # computed values and one-digit spans match many cells by chance: most of each
         # label must be named; a lookup of a longer span needs one label word
         computed = kind not in ("lookup", "raw_lookup")
+        if computed and any(not c.col_text.strip() for c in cells):
+            # a header-less column has no period to check: two rows of it divide into a
+            # share by chance (Bank of America's "51 percent" from 124 / 243)
+            return False
         need = _MIN_LABEL_COVERAGE if computed or digits < 2 else _MIN_LOOKUP_COVERAGE
         if any(_unnamed_qualifiers(c, context_metric) for c in rows):
             return False  # "Interest expense" is not "rooms expense"
