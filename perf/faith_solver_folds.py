@@ -1,7 +1,7 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
     python perf/faith_solver_folds.py [--write] [--fit NAME] [--seed S] [--spread K]
-        [--l2 X] [--free] [--holdout PILOT.json] PILOT.json [BUILT.json ...] [--train MORE.json ...]
+        [--l2 X] [--free] [--holdout FILE] PILOT.json [BUILT.json ...] [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
 candidates its hard rules admit (``faith/rules.py``: the cache holds only those). This
@@ -19,8 +19,9 @@ script reports, in the released scorer's ``reference`` mode:
   on this one: weights that never saw this file's source at all.
 
 ``--holdout FILE`` (round 13): FILE is scored but never enters any fit (folds, cross,
-``--write``), so weights written that way never saw it and every figure on it is one the
-fit did not tune (its ``shipped`` column included).
+``--write``), so weights written that way never saw it: its ``folds`` and ``cross`` are
+figures the fit did not tune, and so is ``shipped`` when ``--write`` runs in the same call
+(otherwise ``shipped`` is whatever weights are installed).
 
 By report, by scenario (A/B/C/D; built files: the derivation finder's scenario).
 ``--write`` refits on everything given and writes the shipped weights. Files after
@@ -346,9 +347,18 @@ def main(argv: list[str]) -> None:
     paths = argv[:cut] or ["../shared/data/faith/pilot-dev.json"]
     extra = argv[cut + 1 :]
     if holdout:
-        HOLDOUT.add(holdout)
-        if holdout not in paths:
+        # the same file may be written two ways ("./q45.json", "q45.json"): one spelling
+        # scored, never a second copy in the fit
+        same = [p for p in paths + extra if Path(p).resolve() == Path(holdout).resolve()]
+        if any(p in extra for p in same):
+            raise SystemExit(f"--holdout {holdout}: also given after --train")
+        holdout = same[0] if same else holdout
+        if not same:
             paths.insert(0, holdout)
+        HOLDOUT.add(holdout)
+    seen = [Path(p).resolve() for p in paths + extra]
+    if len(set(seen)) < len(seen):
+        raise SystemExit("a data file is given twice (under two spellings?)")
     started = time.perf_counter()
     blanks: list[Blank] = []
     for path in paths + extra:

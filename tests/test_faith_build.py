@@ -341,7 +341,9 @@ def test_the_same_filing_under_two_names_is_built_once(tmp_path):
     register(build, app)
     result = CliRunner().invoke(app, ["build", "faith", str(src), "--out", str(out)])
     assert result.exit_code == 0, result.output
-    assert "skipped acmew-10-K.html: the same filing text as acme-10-K.html" in result.output
+    assert (
+        "skipped acmew-10-K.html: the same filing (URL or text) as acme-10-K.html" in result.output
+    )
 
 
 def test_synthetic_dataset(tmp_path, monkeypatch):

@@ -79,7 +79,7 @@ def build_faith(
     for name in summary["skipped_10q"]:
         console.print(f"note: skipped 10-Q report {name} (use --include-10q)")
     for name, first in summary["skipped_duplicates"]:
-        console.print(f"note: skipped {name}: the same filing text as {first}")
+        console.print(f"note: skipped {name}: the same filing (URL or text) as {first}")
     table = Table(title="FAITH build")
     table.add_column("measure")
     table.add_column("value", justify="right")

@@ -394,7 +394,7 @@ def find_derivation(
         # (its significant digits stay as written: a round figure is still coincidence-prone)
         ref_p = Decimal(1)
     if "percent" in number.units and ref_p > _ROUND_PERCENT:
-        # "20%" is prose for 18-22%, not for anything that rounds to it at the tens (16%),
+        # "20%" is prose for 17.5-22.5%, not for anything that rounds to it at the tens (16%),
         # and "100%" is not 54%: a round percentage admits at most 5 points of rounding
         ref_p = _ROUND_PERCENT
     acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
