@@ -335,6 +335,10 @@ def test_the_same_filing_under_two_names_is_built_once(tmp_path):
     assert summary["reports"] == 2
     ids = [r["metadata"]["report_id"] for r in json.loads(out.read_text())]
     assert ids == ["acme-10-K", "other-10-K"]
+    # --limit counts filings built: the copy in between does not use up one of the two
+    summary = build_from_paths([src], out, limit=2, progress=False)
+    assert summary["reports"] == 2 and len(summary["skipped_duplicates"]) == 1
+    assert build_from_paths([src], out, limit=1, progress=False)["skipped_duplicates"] == []
 
     app, build = typer.Typer(), typer.Typer()
     app.add_typer(build, name="build")

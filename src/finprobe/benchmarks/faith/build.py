@@ -579,8 +579,6 @@ def build_from_paths(
             "to write them all, marked unlabelled",
         )
     files = collect_inputs(paths, _SUFFIXES)
-    if limit is not None:
-        files = files[:limit]
     started = time.perf_counter()
     records: list[dict[str, Any]] = []
     sources: list[Path] = []
@@ -596,6 +594,8 @@ def build_from_paths(
     ) as bar:  # fmt: skip
         task = bar.add_task("", total=len(files))
         for path in files:
+            if limit is not None and len(records) >= limit:
+                break  # --limit N: N distinct filings built, skipped inputs not counted
             bar.update(task, description=path.name)
             doc = load_document(path)
             if _is_10q(path, doc) and not include_10q:

@@ -41,7 +41,12 @@ def build_faith(
         help="Also write spans not judged answerable, marked answerable=false "
         "(null with --answerability none). Default: answerable spans only.",
     ),
-    limit: int | None = typer.Option(None, "--limit", min=1, help="Process at most N input files."),
+    limit: int | None = typer.Option(
+        None,
+        "--limit",
+        min=1,
+        help="Build at most N reports (distinct filings; skipped 10-Qs and duplicates do not count).",
+    ),
     max_sentences: int | None = typer.Option(
         None, "--max-sentences", min=1, help="Sample N sentences with spans per report (seeded)."
     ),
