@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 
 from finprobe.benchmarks.faith.sentence import (
-    _ACRONYM,
     _INCREASE,
     _YEAR,
     _respectively_slot,
     _target_year,
     _tokens,
+    acronym_words,
     mask_role,
 )
 from finprobe.numbers import NumberSpan, ParsedNumber, find_numbers
@@ -63,8 +63,7 @@ def own_words(sentence: str, mask: tuple[int, int]) -> set[str]:
     ):
         start = cues[-1].start()
     text = sentence[start:cut]
-    acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(text)}
-    return set(_tokens(text)) | acronyms
+    return set(_tokens(text)) | acronym_words(text)
 
 
 # Words that place, link or qualify a list item without naming its line.
@@ -176,8 +175,7 @@ def item_words(sentence: str, mask: tuple[int, int]) -> set[str] | None:
         return None  # "a loss of $9 in 2023 and earnings of [MASK] in 2022": no other line
     if _MARGIN in words:
         words.add(_PROFIT)  # "a gross margin of [MASK]" divides the gross profit
-    acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(last)}
-    return with_synonyms(words | acronyms)
+    return with_synonyms(words | acronym_words(last))
 
 
 def written_exact(number: ParsedNumber, sentence: str, mask: tuple[int, int]) -> bool:

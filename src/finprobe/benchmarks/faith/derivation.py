@@ -28,10 +28,10 @@ from finprobe.benchmarks.faith.blank import (
 )
 from finprobe.benchmarks.faith.cells import Cell, numeric_cells
 from finprobe.benchmarks.faith.sentence import (
-    _ACRONYM,
     _YEAR,
     _initials,
     _tokens,
+    acronym_words,
 )
 from finprobe.document import (
     Table,
@@ -381,10 +381,8 @@ def find_derivation(
     role, period, own_years = blank_period(sentence_context, mask)
     companions = companion_figures(sentence_context, mask, period, number.units) if mask else []
     amount = change_amount(sentence_context, mask) if mask and "percent" in number.units else None
-    context_metric = context | {
-        re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)
-    }
-    context_metric = with_synonyms(context_metric)
+    acronyms = acronym_words(sentence_context)
+    context_metric = with_synonyms(context | acronyms)
     own_metric = with_synonyms(own_words(sentence_context, mask)) if mask else context_metric
     # one item of a list of figures names its own line: "... of $34, higher program launch
     # costs of [MASK], ..." is not the bridge's "Performance" row the sentence heads
@@ -397,7 +395,6 @@ def find_derivation(
         # "20%" is prose for 17.5-22.5%, not for anything that rounds to it at the tens (16%),
         # and "100%" is not 54%: a round percentage admits at most 5 points of rounding
         ref_p = _ROUND_PERCENT
-    acronyms = {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(sentence_context)}
     # the adding word is the blank's own ("X and Y together were [MASK]"), not a metric's
     # name elsewhere in the sentence ("0.6 points on the combined ratio")
     sum_cue = bool(mask) and any(
@@ -660,7 +657,7 @@ def _claimed_by_twin(
             )
         return named + 0.5 * (period in years)
 
-    mine = fit(mask)
+    mine: float | None = None  # the blank's own fit, read only once a twin claims its cells
     for span in find_numbers(sentence):
         other = span.number
         if span.end > mask[0] and span.start < mask[1] or other is None:
@@ -676,6 +673,8 @@ def _claimed_by_twin(
         )
         if rival is None or {(c["table_index"], c["row"], c["col"]) for c in rival.cells} != cells:
             continue
+        if mine is None:
+            mine = fit(mask)
         if fit(at) >= mine:
             return True
     return False

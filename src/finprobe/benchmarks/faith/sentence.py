@@ -278,6 +278,13 @@ def _respectively_slot(before: str, after: str, years: list[str]) -> str | None:
 
 
 _ACRONYM = re.compile(r"\b[A-Z][A-Z&]{1,6}\b")
+
+
+def acronym_words(text: str) -> set[str]:
+    """The text's acronyms as lower-case letters ("R&D" -> "rd"), to meet a label's initials."""
+    return {re.sub(r"[^a-z]", "", a.lower()) for a in _ACRONYM.findall(text)}
+
+
 _MINOR = frozenset(["and", "of", "the", "for", "in", "on", "to", "&"])
 
 
