@@ -352,8 +352,9 @@ def main(argv: list[str]) -> None:
         same = [p for p in paths + extra if Path(p).resolve() == Path(holdout).resolve()]
         if any(p in extra for p in same):
             raise SystemExit(f"--holdout {holdout}: also given after --train")
-        holdout = same[0] if same else holdout
-        if not same:
+        if same:
+            holdout = same[0]
+        else:
             paths.insert(0, holdout)
         HOLDOUT.add(holdout)
     seen = [Path(p).resolve() for p in paths + extra]
