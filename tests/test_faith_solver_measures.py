@@ -39,6 +39,7 @@ def test_synthetic_ratios_sums_and_multi_step_are_answered(seed: int) -> None:
         ("Operating margin was [MASK] for fiscal 2023.", "1%", "12.5%"),
         ("Net income as a percentage of revenue was [MASK] in 2024.", "1%", "9%"),
         ("Our effective tax rate was [MASK] for 2024.", "1%", "25%"),
+        ("Our ETR was [MASK] for 2024.", "1%", "25%"),
         ("Our current ratio was [MASK] at the end of 2024.", "2.5", "2.50"),
         ("Return on average stockholders' equity was [MASK] in 2024.", "1%", "20%"),
         (
@@ -496,6 +497,54 @@ def test_stated_rates_are_a_points_change_only_when_the_blank_names_a_rate() -> 
     )
 
 
+def _endpoint(masked: str, hint_of: str) -> object:
+    from finprobe.benchmarks.faith.context import read_context
+    from finprobe.benchmarks.faith.measures import stated_rate_endpoint
+
+    return stated_rate_endpoint(masked, read_context(_instance([], masked, hint_of)))
+
+
+@pytest.mark.parametrize(
+    ("masked", "expected"),
+    [
+        # the older rate undoes the move; the newer one makes it
+        ("Our gross margin improved by 360 basis points to 25.1% from [MASK].", 21.5),
+        ("Gross margin decreased 120 basis points from 39.7% in fiscal 2022 to [MASK].", 38.5),
+        ("Operating margin expanded 2.1 percentage points to [MASK] in 2023 from 14.0% in 2022.",
+         16.1),
+        ("The net interest margin fell 25 bps from [MASK] to 3.20% in 2023.", 3.45),
+    ],
+)  # fmt: skip
+def test_a_rate_at_one_end_of_a_stated_move_is_the_other_end_moved(
+    masked: str, expected: float
+) -> None:
+    found = _endpoint(masked, "1.1%")
+    assert found is not None and float(found.value) == pytest.approx(expected)
+
+
+def test_a_stated_move_gives_no_endpoint_without_a_known_direction_or_points() -> None:
+    # "improved" says nothing of the way an expense ratio went
+    assert _endpoint("SG&A as a percentage of sales improved 50 bps to 20.1% from [MASK].",
+                     "20.6%") is None  # fmt: skip
+    # a money move is left to the tables
+    assert (
+        _endpoint("Revenue increased $3.6 million to $25.1 million from [MASK].", "$21.5") is None
+    )
+    # a blank asked in basis points is the move, not a rate
+    assert _endpoint("Margin rose [MASK] to 25.1% from 21.5%.", "360 basis points") is None
+    # the whole solver: the table holds only this year's rates, the sentence states the move
+    this_year = _table("8", [
+        ["", "2023"],
+        ["Net interest margin", "3.20%"],
+        ["Effective tax rate", "24.5%"],
+    ])  # fmt: skip
+    masked = "The net interest margin fell 25 bps to 3.20% in 2023 from [MASK] in 2022."
+    for ranker in (None, HAND_RANKER):
+        answer = solve_from_tables(_instance([this_year], masked, "3.45%"),
+                                   SolverOptions(ranker=ranker)).answer  # fmt: skip
+        assert reference_scorer_match("3.45%", answer), answer
+
+
 SEGMENT_MARGINS = {
     "index": "9",
     "pre_text": "Gross margin by segment:",
@@ -674,3 +723,24 @@ def test_a_part_as_a_percentage_of_a_base_is_read_from_one_table() -> None:
         " years ended December 31, 2023 and 2022, respectively."
     )
     _assert_answer(_instance([consolidated, segment], masked, "5%"), "61.5%")
+
+
+def test_a_named_rate_that_a_table_states_is_read_not_recomputed() -> None:
+    # net income / average assets gives 1.40% for 2022; the bank's own row says 1.16%
+    # (averaged from daily balances)
+    bank = _table("31", [
+        ["", "2023", "2022", "2021"],
+        ["(in millions)", "", "", ""],
+        ["Net income", "$20.0", "$18.0", "$12.0"],
+        ["Total assets", "1,250.0", "1,300.0", "1,280.0"],
+        ["Return on average assets", "1.57%", "1.16%", "0.95%"],
+    ])  # fmt: skip
+    masked = "Return on average assets was 1.57% for 2023 compared to [MASK] for 2022."
+    for ranker in (None, HAND_RANKER):
+        answer = solve_from_tables(_instance([bank], masked, "1.16%"),
+                                   SolverOptions(ranker=ranker)).answer  # fmt: skip
+        assert reference_scorer_match("1.16%", answer), answer
+    # without the stated row, the measure is computed from the lines
+    computed = _table("31", bank["cells"][:4])
+    answer = solve_from_tables(_instance([computed], masked, "1.16%")).answer
+    assert reference_scorer_match("1.40%", answer), answer

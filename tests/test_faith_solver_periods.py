@@ -340,3 +340,73 @@ def test_a_level_whose_own_change_is_written_beside_it_is_the_row_that_moved_so(
         assert reference_scorer_match("$28.1 million", answer), (ranker, answer)
     # no change written after the blank: no figures
     assert _level_change_figures("Interest expense was [MASK] in 2023.") == []
+
+
+@pytest.mark.parametrize(
+    ("masked", "year"),
+    [
+        ("Total assets decreased [MASK] to $1.21 billion, compared to $1.30 billion at "
+         "December 31, 2022.", "2022"),
+        ("Net sales increased [MASK] from 2022.", "2022"),
+        ("Sales rose [MASK] over 2022 levels.", "2022"),
+        # the year is not the compared side, or two years are named
+        ("Revenue from 2023 sales grew [MASK].", None),
+        ("Net sales increased [MASK] in 2023 compared to 2022.", None),
+        ("Net sales increased [MASK] in 2023.", None),
+    ],
+)  # fmt: skip
+def test_the_one_year_a_change_is_compared_with_is_read(masked: str, year: str | None) -> None:
+    from finprobe.benchmarks.faith.context import compared_year
+
+    assert compared_year(masked) == year
+
+
+def test_a_change_compared_with_a_named_year_is_against_the_year_after_it() -> None:
+    from finprobe.benchmarks.faith.sentence import change_pair
+
+    assert change_pair(["2022"], "2023", "2022") == {"2023", "2022"}
+    assert change_pair(["2023"], "2023", "2023") == {"2023", "2022"}  # nothing after it
+    # 2023 - 2022 = 50.0, not 2022 - 2021 = 200.0
+    for masked in (
+        "Net sales increased [MASK] compared to 2022.",
+        "Net sales increased [MASK] to $950.0 million, compared to $900.0 million in 2022.",
+    ):
+        for ranker in (None, HAND_RANKER):
+            answer = solve_from_tables(
+                _instance([THREE_YEARS], masked, "$1"), SolverOptions(ranker=ranker)
+            ).answer
+            assert reference_scorer_match("$50.0 million", answer), (masked, answer)
+
+
+def test_a_change_columns_cell_is_never_one_end_of_a_derived_change() -> None:
+    from finprobe.benchmarks.faith.cells import numeric_cells
+    from finprobe.benchmarks.faith.context import _derived
+    from finprobe.document import Table
+
+    table = Table(id="t3", cells=EXPENSES["cells"])
+    cells = numeric_cells(table, "3")
+    assert any(c.change_column for c in cells)
+    by_row: dict = {}
+    for cell in cells:
+        by_row.setdefault((cell.table_index, cell.row), []).append(cell)
+    derived = _derived(by_row, list(by_row))
+    assert derived and all(not c.change_column for cand in derived for c in cand.cells)
+
+
+def test_a_bullet_lists_other_items_are_neighbours_not_the_blanks_sentence() -> None:
+    from finprobe.benchmarks.faith.context import read_context
+    from finprobe.benchmarks.faith.sentence import _tokens
+
+    masked = (
+        "For the year ended December 31, 2023, as compared to the year ended December 31, "
+        "2022: •Total revenue was $527.1 million, a 24% decrease; •Digital revenue was "
+        "[MASK], a 14% decrease; •Connected fitness revenue was $19.2 million, a 50% decrease"
+    )
+    context = read_context(_instance([], masked, "$1"))
+    own, others = set(_tokens("digital revenue 2023")), set(_tokens("connected fitness total"))
+    assert own <= set(context.sentence)
+    assert not others & set(context.sentence)
+    assert others <= set(context.neighbours)
+    # one bullet is no list: the whole sentence stays
+    single = "•Digital revenue was [MASK], a 14% decrease, and connected fitness revenue fell."
+    assert others - set(_tokens("total")) <= set(read_context(_instance([], single, "$1")).sentence)

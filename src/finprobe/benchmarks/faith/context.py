@@ -101,6 +101,9 @@ class Context:
     synonyms: set[str] = field(default_factory=set)
     years_before: list[str] = field(default_factory=list)  # years named before the blank
     synonyms_near: set[str] = field(default_factory=set)
+    # the sentence's only year is the side a change is compared with ("decreased [MASK] to
+    # $1.21 billion, compared to $1.30 billion at December 31, 2022")
+    compared_year: str | None = None
 
 
 # the units a figure's own form writes (money, percent, per share, basis points); a hint
@@ -146,16 +149,23 @@ def read_context(metadata: dict[str, Any]) -> Context:
         units.add(match.group(1).strip().lower())
     anchors = figures(masked.replace("[MASK]", " "))
     near = before[-60:] + " " + after[:60]
+    own_item, other_items = _own_bullet(masked)
     years = _YEAR.findall(masked)
     return Context(
         left=left,
         right=right,
-        sentence=_tokens(masked),
+        sentence=_tokens(own_item),
         neighbours=_tokens(
-            metadata.get("pre_sentence", "") + " " + metadata.get("post_sentence", "") + because
+            metadata.get("pre_sentence", "")
+            + " "
+            + metadata.get("post_sentence", "")
+            + because
+            + " "
+            + other_items
         ),
         years=years,
         years_before=_YEAR.findall(before),
+        compared_year=compared_year(masked),
         anchors=anchors,
         hint_units=frozenset(units),
         wants_percent="percent" in units,
@@ -199,6 +209,40 @@ _OVER_PERIOD_AFTER = re.compile(
     r"\s*(?:%|percent)?\s*(?:year[- ]over[- ]year|from (?:the )?(?:prior|previous|last) year)\b",
     re.I,
 )
+
+
+_BULLET = re.compile(r"\s*[•▪●◦]\s*")
+
+
+def _own_bullet(masked: str) -> tuple[str, str]:
+    """A run of bullets ("•Total revenue was $527.1 million, a 24% decrease; •Digital revenue
+    was [MASK], ...") is a list of statements: the blank's own item (with the lead-in before
+    the first bullet) is its sentence, the other items are neighbours."""
+    items = _BULLET.split(masked)
+    if len(items) < 3:
+        return masked, ""
+    own = next(i for i, item in enumerate(items) if "[MASK]" in item)
+    lead = items[0] if own else ""
+    return f"{lead} {items[own]}", " ".join(x for i, x in enumerate(items) if i not in (0, own))
+
+
+# a comparison word, then (in the same sentence, within 60 characters; a decimal point
+# does not end it) the year: "compared to $1.30 billion at December 31, 2022", "from 2022"
+_COMPARED_YEAR = re.compile(
+    r"\b(?:compared\s+(?:to|with)|from|versus|vs\.?|over)\b(?:[^.;]|\.(?=\d)){0,60}?\b((?:19|20)\d{2})\b"
+    r"(?=\s*(?:[,.;:)]|$|\b(?:and|to|levels?|amounts?|period|year)\b))",  # not "2023 sales"
+    re.I,
+)
+
+
+def compared_year(masked: str) -> str | None:
+    """The sentence's one year when a comparison word leads to it: the older side of the
+    change ("increased [MASK] compared to 2022" compares 2023 with 2022)."""
+    years = set(_YEAR.findall(masked))
+    if len(years) != 1:
+        return None
+    match = _COMPARED_YEAR.search(masked)
+    return match.group(1) if match else None
 
 
 def figures(text: str) -> list[Any]:
@@ -521,7 +565,12 @@ def _derived(
     out: list[Candidate] = []
     for key in rows:
         out += _point_changes([c for c in cells_by_row.get(key, []) if c.percent and c.years])
-        row_cells = [c for c in cells_by_row.get(key, []) if not c.percent and c.years]
+        # a change column's cell is already a change, never one end of a new one
+        row_cells = [
+            c
+            for c in cells_by_row.get(key, [])
+            if not c.percent and c.years and not c.change_column
+        ]
         for i, a in enumerate(row_cells):
             for b in row_cells[i + 1 :]:
                 if a.years == b.years:

@@ -23,6 +23,12 @@ from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens
 from finprobe.numbers import find_numbers
 
 
+def _bare_label(text: str) -> str:
+    """A row label without footnote marks and a trailing "%" ("Gross margin (1) %")."""
+    text = re.sub(r"\(\s*\w{0,2}\s*\)|[*†‡%:]", " ", _label(text))
+    return re.sub(r"\s+", " ", text).strip(" ,-")
+
+
 @dataclass
 class Measure:
     """A figure per period: one statement line, or a combination of lines."""
@@ -93,7 +99,7 @@ _NAMED_MEASURES: list[tuple[re.Pattern[str], str, tuple[str, ...], str]] = [
          "ratio", ("operating_income", "revenue"), "percent"),
         (r"net (?:profit |income )?margin|profit margin|net (?:income|earnings) as a percent(?:age)? of",
          "ratio", ("net_income", "revenue"), "percent"),
-        (r"effective (?:income )?tax rate", "ratio", ("income_tax", "pretax_income"), "percent"),
+        (r"effective (?:income )?tax rate|\bETR\b", "ratio", ("income_tax", "pretax_income"), "percent"),
         (r"current ratio", "ratio", ("current_assets", "current_liabilities"), "plain"),
         (r"debt[- ]to[- ]equity(?: ratio)?", "ratio", ("debt", "equity"), "plain"),
         (r"working capital", "diff", ("current_assets", "current_liabilities"), "money"),
@@ -161,6 +167,12 @@ class MeasureReader:
     def __init__(self, by_row: dict[tuple[str, int], list[Cell]], scorer: Scorer) -> None:
         self.scorer = scorer
         self.rows: list[tuple[str, Measure]] = []
+        # rows that state a rate themselves ("Return on average assets | 1.57% | 1.16%")
+        self.rate_labels = {
+            _bare_label(group[0].table.row_label(group[0].row))
+            for group in by_row.values()
+            if any(c.percent for c in group)
+        }
         for group in by_row.values():
             measure = _row_measure(group)
             if measure is not None:
@@ -300,6 +312,8 @@ def measure_candidates(
             )
             if distance > 90 or distance < -40 or _not_the_blanks(masked, match, mask_at):
                 continue
+            if unit == "percent" and any(pattern.fullmatch(label) for label in reader.rate_labels):
+                continue  # a table states the measure: its row is read, not recomputed
             parts = [reader.line(name) for name in lines]
             if any(p is None for p in parts):
                 continue
@@ -610,4 +624,97 @@ def stated_points_change(masked: str, context: Context) -> Candidate | None:
     a, b = (spans[0].number.value for spans in rates)
     return Candidate(
         abs(b - a), True, "multi_step", "D", [], f"stated rates: {b}% - {a}% (points)", score=3.0
+    )
+
+
+# "gross margin improved 360 basis points to 25.1% from [MASK]": the sentence states one
+# rate and the change in points, so the blank rate is the other end. The pieces: a verb of
+# movement, its size in points, "from"/"to" (or "compared to") and the stated rate; a
+# period phrase ("in fiscal 2023") may stand after either rate.
+_POINTS = r"(?P<n>\d[\d.,]*)\s*(?P<unit>basis[- ]points?|bps|percentage[- ]points?|points?)"
+_MOVED = r"(?P<verb>[A-Za-z]+)\s+(?:by\s+)?(?:approximately\s+|about\s+|nearly\s+)?" + _POINTS
+_RATE = r"(?P<x>\d[\d.,]*)\s*(?:%|percent)"
+_WHEN = r"(?:\s+(?:in|for|during|at)\s+(?:[\w,]+\s+){0,4}?(?:\d{4}|year|quarter|period))?"
+_OLDER_WORD = r"(?:from|compared\s+(?:to|with)|versus|vs\.?)"
+_ENDPOINT_BEFORE = [
+    # "... 360 basis points to 25.1% from [MASK]": the older rate
+    ("older", re.compile(_MOVED + r",?\s+to\s+" + _RATE + _WHEN + r",?\s+" + _OLDER_WORD
+                         + r"\s+(?:approximately\s+)?$", re.I)),
+    # "... 360 basis points from 21.5% to [MASK]": the newer rate
+    ("newer", re.compile(_MOVED + r",?\s+from\s+" + _RATE + _WHEN + r",?\s+to\s+$", re.I)),
+]  # fmt: skip
+_ENDPOINT_AROUND = [
+    # "... by 360 basis points to [MASK] from 21.5%": the newer rate
+    ("newer", re.compile(_MOVED + r",?\s+to\s+$", re.I),
+     re.compile(r"^" + _WHEN + r",?\s+" + _OLDER_WORD + r"\s+(?:approximately\s+)?" + _RATE, re.I)),
+    # "... by 360 basis points from [MASK] to 25.1%": the older rate
+    ("older", re.compile(_MOVED + r",?\s+from\s+$", re.I),
+     re.compile(r"^" + _WHEN + r",?\s+to\s+(?:approximately\s+)?" + _RATE, re.I)),
+]  # fmt: skip
+# "improved" says which way only for a rate that is better higher (a margin, a return);
+# an expense ratio that "improved" fell
+_BETTER_HIGHER = re.compile(r"\b(?:margins?|returns?|yields?)\b", re.I)
+_WORSE_WORDS = re.compile(r"^(?:deteriorat|erod|eros|compress|contract|narrow|declin|decreas"
+                          r"|fell|fall|drop|lower|reduc|shr[iau]nk|down)", re.I)  # fmt: skip
+_BETTER_WORDS = re.compile(r"^(?:improv|expan|widen|increas|rose|rise|grew|grow|higher|up)", re.I)
+
+
+def _points_direction(verb: str, clause: str) -> int | None:
+    if _WORSE_WORDS.match(verb):
+        if verb.lower().startswith(("deteriorat", "erod", "eros")) and not _BETTER_HIGHER.search(
+            clause
+        ):
+            return None
+        return -1
+    if _BETTER_WORDS.match(verb):
+        if verb.lower().startswith("improv") and not _BETTER_HIGHER.search(clause):
+            return None
+        return 1
+    return None
+
+
+def stated_rate_endpoint(masked: str, context: Context) -> Candidate | None:
+    """A rate blank at one end of a stated move: the other end plus or minus the stated
+    points ("gross margin improved 360 basis points to 25.1% from [MASK]" is 21.5%)."""
+    if not context.wants_percent or "bps" in context.hint_units:
+        return None
+    before, _, after = masked.partition("[MASK]")
+    clause = _OWN_CLAUSE.split(before)[-1]
+    for end, pattern in _ENDPOINT_BEFORE:
+        match = pattern.search(clause)
+        if match:
+            return _endpoint(end, match.group("verb"), match.group("n"), match.group("unit"),
+                             match.group("x"), clause)  # fmt: skip
+    for end, own, other in _ENDPOINT_AROUND:
+        match, rest = own.search(clause), other.match(after)
+        if match and rest:
+            return _endpoint(end, match.group("verb"), match.group("n"), match.group("unit"),
+                             rest.group("x"), clause)  # fmt: skip
+    return None
+
+
+def _endpoint(end: str, verb: str, n: str, unit: str, x: str, clause: str) -> Candidate | None:
+    direction = _points_direction(verb, clause)
+    if direction is None:
+        return None
+    try:
+        points = Decimal(n.replace(",", ""))
+        rate = Decimal(x.replace(",", ""))
+    except ArithmeticError:
+        return None
+    if unit.lower().startswith(("basis", "bps")):
+        points = points / 100
+    # the newer rate is the older moved by the points; the older one undoes the move
+    value = rate + direction * points if end == "newer" else rate - direction * points
+    if value < 0:
+        return None
+    sign = "+" if (direction > 0) == (end == "newer") else "-"
+    return Candidate(
+        value,
+        True,
+        "multi_step",
+        "C",
+        [],
+        f"stated rate and move: {rate}% {sign} {points} points",
+        score=3.0,
     )

@@ -342,13 +342,18 @@ def period_months(text: str) -> int | None:
     return found.pop() if len(found) == 1 else None
 
 
-def change_pair(years: list[str], current_year: str | None) -> set[str] | None:
+def change_pair(
+    years: list[str], current_year: str | None, compared: str | None = None
+) -> set[str] | None:
     """The two periods a change compares: the sentence's first two years; one year named
-    ("grew [MASK] in 2023") is compared with the year before; none, the report's latest
-    year with the one before."""
+    ("grew [MASK] in 2023") is compared with the year before, unless it is the side compared
+    with (``compared``: "compared to 2022" is 2023 against 2022, when the report has 2023);
+    none, the report's latest year with the one before."""
     named = list(dict.fromkeys(years))
     if len(named) >= 2:
         return set(named[:2])
+    if compared and current_year and int(compared) < int(current_year):
+        return {compared, str(int(compared) + 1)}
     base = named[0] if named else current_year
     if base is None:
         return None

@@ -33,7 +33,10 @@ blank its item's row. An anchor named by its own clause ("premium of $0.2 millio
 that row's figure for the blank's period, so the row's other periods are not the blank;
 "[MASK], of which $X was variable-rate" names the part after "of which", not the blank.
 A money blank is never a share count, area or headcount row. A blank asked in basis
-points is a percentage answered in basis points (a ratio's change in points x 100).
+points is a percentage answered in basis points (a ratio's change in points x 100). A rate
+at one end of a stated move is the other end moved by the stated points ("improved 360
+basis points to 25.1% from [MASK]" is 21.5%); a named rate that a table row states itself
+is read from that row, not recomputed from the statement lines.
 
 Table reading rules: per-share and per-unit rows are never scaled; a body heading
 "Revenue (in millions):" scales the rows under it; a table with no stated scale
@@ -49,7 +52,9 @@ Periods and changes: "[MASK] in the prior year" is the year before the sentence'
 reads quarter columns and any other a year's; a change compares the sentence's two
 years, or its one year (or the report's latest) with the year before; "rose" /
 "declined" around a change blank favours a change that moved that way; a change is
-taken on the signed cells (across zero it adds up); a row of rates changes by points.
+taken on the signed cells (across zero it adds up); a row of rates changes by points; a
+change's one year named after "compared to" is its older side; a change column's cell is
+never one end of a derived change. In a run of bullets the blank's own item is its sentence.
 Label words: a small synonym map (revenue / sales, income / earnings, expense / cost,
 ...) counts apart from the sentence's own words; dates in a row label are period
 words, not label words. An unscaled table takes the scale that the neighbouring
@@ -83,6 +88,7 @@ from finprobe.benchmarks.faith.measures import (
     _anchor_rows,
     measure_candidates,
     stated_points_change,
+    stated_rate_endpoint,
 )
 from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
 from finprobe.benchmarks.faith.rules import NAMING_FEATURES, admissible, blank_clause
@@ -273,10 +279,15 @@ def rank_candidates(
             continue
         cand.score = top + cand.score - 2.0
         measured.append(cand)
-    stated = stated_points_change(masked, context) if options.measures else None
-    if stated is not None:
-        stated.score = top + stated.score  # both rates are the sentence's own
-        measured.append(stated)
+    if options.measures:
+        # both rates (or one rate and the move) are the sentence's own
+        for stated in (
+            stated_points_change(masked, context),
+            stated_rate_endpoint(masked, context),
+        ):
+            if stated is not None:
+                stated.score = top + stated.score
+                measured.append(stated)
     if options.sensitivity:
         measured += sensitivity_candidates(masked, context, everything, by_row)
     if measured:
@@ -490,7 +501,7 @@ def _features(
         feats.update(scorer.column_parts(first))
     elif cand.kind in ("change", "pct_change"):
         years = set().union(*(c.years for c in cand.cells))
-        pair = change_pair(ctx.years, scorer.current_year)
+        pair = change_pair(ctx.years, scorer.current_year, ctx.compared_year)
         if pair:
             feats["change_years_match" if pair <= years else "change_years_miss"] = 1.0
     else:
