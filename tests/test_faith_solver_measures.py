@@ -526,12 +526,21 @@ def test_a_stated_move_gives_no_endpoint_without_a_known_direction_or_points() -
     # "improved" says nothing of the way an expense ratio went
     assert _endpoint("SG&A as a percentage of sales improved 50 bps to 20.1% from [MASK].",
                      "20.6%") is None  # fmt: skip
-    # a money move is left to the tables
-    assert (
-        _endpoint("Revenue increased $3.6 million to $25.1 million from [MASK].", "$21.5") is None
-    )
-    # a blank asked in basis points is the move, not a rate
-    assert _endpoint("Margin rose [MASK] to 25.1% from 21.5%.", "360 basis points") is None
+    # the rate named just before the verb says whether "improved" is up (review14)
+    for masked in (
+        "Gross margin expanded 100 bps and SG&A as a percentage of sales improved 50 bps to "
+        "20.1% from [MASK].",
+        "Selling expenses, net of returns, as a percentage of sales improved 40 basis points "
+        "to 20.1% from [MASK].",
+        "SG&A as a percentage of gross margin improved 50 bps to 30.0% from [MASK].",
+    ):
+        assert _endpoint(masked, "20.6%") is None, masked
+    # a move in money, not points, is left to the tables
+    assert _endpoint("Revenue increased $3.6 million to $25.1 million from [MASK].", "1%") is None
+    # a blank asked in basis points is a move, not a rate
+    masked = "Margin rose 360 basis points to 25.1% from [MASK]."
+    assert _endpoint(masked, "21.5%") is not None
+    assert _endpoint(masked, "360 basis points") is None
     # the whole solver: the table holds only this year's rates, the sentence states the move
     this_year = _table("8", [
         ["", "2023"],
@@ -740,6 +749,16 @@ def test_a_named_rate_that_a_table_states_is_read_not_recomputed() -> None:
         answer = solve_from_tables(_instance([bank], masked, "1.16%"),
                                    SolverOptions(ranker=ranker)).answer  # fmt: skip
         assert reference_scorer_match("1.16%", answer), answer
+    # a percent-change column is no stated rate: "Gross margin" in dollars with "% Change"
+    # is still computed, 400 / 1,000 (review14)
+    dollars = _table("32", [
+        ["", "2023", "2022", "$ Change", "% Change"],
+        ["Net sales", "$1,000", "$800", "$200", "25%"],
+        ["Gross margin", "$400", "$300", "$100", "33%"],
+    ])  # fmt: skip
+    masked_margin = "Our gross margin was [MASK] in 2023, compared to 37.5% in 2022."
+    answer = solve_from_tables(_instance([dollars], masked_margin, "40%")).answer
+    assert reference_scorer_match("40%", answer), answer
     # without the stated row, the measure is computed from the lines
     computed = _table("31", bank["cells"][:4])
     answer = solve_from_tables(_instance([computed], masked, "1.16%")).answer

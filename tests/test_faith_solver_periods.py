@@ -350,7 +350,13 @@ def test_a_level_whose_own_change_is_written_beside_it_is_the_row_that_moved_so(
         ("Net sales increased [MASK] from 2022.", "2022"),
         ("Sales rose [MASK] over 2022 levels.", "2022"),
         # the year is not the compared side, or two years are named
+        ("Net sales increased [MASK] vs. 2022.", "2022"),
         ("Revenue from 2023 sales grew [MASK].", None),
+        # "from" / "over" far from the year name the newer side or nothing (review14)
+        ("Net sales increased [MASK] from $4.5 billion to $5.0 billion in 2023.", None),
+        ("Revenue increased [MASK] over the prior year, to $5.0 billion in 2023.", None),
+        ("Net sales grew [MASK], as we benefited from price increases during 2023.", None),
+        ("Income from continuing operations for 2023, increased [MASK].", None),
         ("Net sales increased [MASK] in 2023 compared to 2022.", None),
         ("Net sales increased [MASK] in 2023.", None),
     ],

@@ -211,7 +211,7 @@ _OVER_PERIOD_AFTER = re.compile(
 )
 
 
-_BULLET = re.compile(r"\s*[•▪●◦]\s*")
+_BULLET = re.compile(r"\s*[•▪●◦·■\uf0b7]\s*")
 
 
 def _own_bullet(masked: str) -> tuple[str, str]:
@@ -229,7 +229,11 @@ def _own_bullet(masked: str) -> tuple[str, str]:
 # a comparison word, then (in the same sentence, within 60 characters; a decimal point
 # does not end it) the year: "compared to $1.30 billion at December 31, 2022", "from 2022"
 _COMPARED_YEAR = re.compile(
-    r"\b(?:compared\s+(?:to|with)|from|versus|vs\.?|over)\b(?:[^.;]|\.(?=\d)){0,60}?\b((?:19|20)\d{2})\b"
+    # "compared to / versus ... 2022" (within 60 characters; a decimal point does not end it)
+    r"(?:\bcompared\s+(?:to|with)\b|\bversus\b|\bvs\.?(?=\s))(?:[^.;]|\.(?=\d)){0,60}?"
+    r"\b((?:19|20)\d{2})\b"
+    # "from 2022", "over fiscal 2022": only right before the year
+    r"|\b(?:from|over)\s+(?:(?:the\s+)?(?:fiscal\s+)?(?:year\s+)?)\b((?:19|20)\d{2})\b"
     r"(?=\s*(?:[,.;:)]|$|\b(?:and|to|levels?|amounts?|period|year)\b))",  # not "2023 sales"
     re.I,
 )
@@ -242,7 +246,7 @@ def compared_year(masked: str) -> str | None:
     if len(years) != 1:
         return None
     match = _COMPARED_YEAR.search(masked)
-    return match.group(1) if match else None
+    return (match.group(1) or match.group(2)) if match else None
 
 
 def figures(text: str) -> list[Any]:

@@ -25,7 +25,7 @@ from finprobe.numbers import find_numbers
 
 def _bare_label(text: str) -> str:
     """A row label without footnote marks and a trailing "%" ("Gross margin (1) %")."""
-    text = re.sub(r"\(\s*\w{0,2}\s*\)|[*†‡%:]", " ", _label(text))
+    text = re.sub(r"\(\s*[\w%]{0,2}\s*\)|[*†‡%:]", " ", _label(text))
     return re.sub(r"\s+", " ", text).strip(" ,-")
 
 
@@ -171,7 +171,7 @@ class MeasureReader:
         self.rate_labels = {
             _bare_label(group[0].table.row_label(group[0].row))
             for group in by_row.values()
-            if any(c.percent for c in group)
+            if any(c.percent and not c.change_column for c in group)
         }
         for group in by_row.values():
             measure = _row_measure(group)
@@ -651,24 +651,23 @@ _ENDPOINT_AROUND = [
     ("older", re.compile(_MOVED + r",?\s+from\s+$", re.I),
      re.compile(r"^" + _WHEN + r",?\s+to\s+(?:approximately\s+)?" + _RATE, re.I)),
 ]  # fmt: skip
-# "improved" says which way only for a rate that is better higher (a margin, a return);
-# an expense ratio that "improved" fell
+# "improved" says which way only for a rate that is better higher (a margin, a return)
+# named just before the verb; an expense ratio that "improved" fell
 _BETTER_HIGHER = re.compile(r"\b(?:margins?|returns?|yields?)\b", re.I)
+_EXPENSE_WORDS = re.compile(r"\b(?:expenses?|costs?|sg&a|ratios?)\b", re.I)
 _WORSE_WORDS = re.compile(r"^(?:deteriorat|erod|eros|compress|contract|narrow|declin|decreas"
-                          r"|fell|fall|drop|lower|reduc|shr[iau]nk|down)", re.I)  # fmt: skip
-_BETTER_WORDS = re.compile(r"^(?:improv|expan|widen|increas|rose|rise|grew|grow|higher|up)", re.I)
+                          r"|fell|fall|drop|lower|reduc|shr[iau]nk|down$)", re.I)  # fmt: skip
+_BETTER_WORDS = re.compile(r"^(?:improv|expan|widen|increas|rose|rise|grew|grow|higher|up$)", re.I)
 
 
-def _points_direction(verb: str, clause: str) -> int | None:
+def _points_direction(verb: str, subject: str) -> int | None:
+    """+1 / -1 for the way the verb moves the rate ``subject`` names; None if unsaid."""
+    judged = verb.lower().startswith(("improv", "deteriorat", "erod", "eros"))
+    if judged and (not _BETTER_HIGHER.search(subject) or _EXPENSE_WORDS.search(subject)):
+        return None
     if _WORSE_WORDS.match(verb):
-        if verb.lower().startswith(("deteriorat", "erod", "eros")) and not _BETTER_HIGHER.search(
-            clause
-        ):
-            return None
         return -1
     if _BETTER_WORDS.match(verb):
-        if verb.lower().startswith("improv") and not _BETTER_HIGHER.search(clause):
-            return None
         return 1
     return None
 
@@ -684,17 +683,23 @@ def stated_rate_endpoint(masked: str, context: Context) -> Candidate | None:
         match = pattern.search(clause)
         if match:
             return _endpoint(end, match.group("verb"), match.group("n"), match.group("unit"),
-                             match.group("x"), clause)  # fmt: skip
+                             match.group("x"), _rate_subject(clause[: match.start()]))  # fmt: skip
     for end, own, other in _ENDPOINT_AROUND:
         match, rest = own.search(clause), other.match(after)
         if match and rest:
             return _endpoint(end, match.group("verb"), match.group("n"), match.group("unit"),
-                             rest.group("x"), clause)  # fmt: skip
+                             rest.group("x"), _rate_subject(clause[: match.start()]))  # fmt: skip
     return None
 
 
-def _endpoint(end: str, verb: str, n: str, unit: str, x: str, clause: str) -> Candidate | None:
-    direction = _points_direction(verb, clause)
+def _rate_subject(before_verb: str) -> str:
+    """The words that name the moved rate: after the last comma or "and" before the verb
+    ("Gross margin expanded 100 bps and SG&A as a percentage of sales improved ...")."""
+    return re.split(r",|\band\b", before_verb)[-1]
+
+
+def _endpoint(end: str, verb: str, n: str, unit: str, x: str, subject: str) -> Candidate | None:
+    direction = _points_direction(verb, subject)
     if direction is None:
         return None
     try:
