@@ -226,8 +226,8 @@ def _own_bullet(masked: str) -> tuple[str, str]:
     return f"{lead} {items[own]}", " ".join(x for i, x in enumerate(items) if i not in (0, own))
 
 
-# a comparison word, then (in the same sentence, within 60 characters; a decimal point
-# does not end it) the year: "compared to $1.30 billion at December 31, 2022", "from 2022"
+# the year a change is compared with: after "compared to" / "versus" in the same sentence,
+# or right after "from" / "over"
 _COMPARED_YEAR = re.compile(
     # "compared to / versus ... 2022" (within 60 characters; a decimal point does not end it)
     r"(?:\bcompared\s+(?:to|with)\b|\bversus\b|\bvs\.?(?=\s))(?:[^.;]|\.(?=\d)){0,60}?"
