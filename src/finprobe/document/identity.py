@@ -25,3 +25,19 @@ def filing_keys(metadata: Mapping[str, Any], text: str) -> list[str]:
     flat = re.sub(r"\s+", " ", text).strip()
     keys.append("sha256:" + hashlib.sha256(flat.encode("utf-8")).hexdigest())
     return keys
+
+
+class FilingsSeen:
+    """The filings a builder has taken so far, by their ``filing_keys``."""
+
+    def __init__(self) -> None:
+        self._first: dict[str, str] = {}  # filing key -> the name that took it
+
+    def take(self, name: str, metadata: Mapping[str, Any], text: str) -> str | None:
+        """Take ``name``'s filing; if an earlier input was the same filing, take nothing
+        and return that input's name."""
+        keys = filing_keys(metadata, text)
+        same = next((self._first[k] for k in keys if k in self._first), None)
+        if same is None:
+            self._first.update(dict.fromkeys(keys, name))
+        return same

@@ -48,7 +48,7 @@ from finprobe.document import (
     load_faith_report,
     mdna_blocks,
 )
-from finprobe.document.identity import filing_keys
+from finprobe.document.identity import FilingsSeen
 from finprobe.errors import InputError
 from finprobe.files import read_json
 from finprobe.inputs import collect_inputs
@@ -586,7 +586,7 @@ def build_from_paths(
     no_mdna: list[str] = []
     # one filing under two names (FinDVer lists Bank of America's 10-Q as BAC-PO and
     # BML-PG): built twice, its spans would count twice and sit on both sides of a fold
-    first_of: dict[str, str] = {}  # filing key -> the file that took it
+    seen = FilingsSeen()
     duplicates: list[tuple[str, str]] = []
     with Progress(
         TextColumn("[bold]faith build[/]"), BarColumn(), MofNCompleteColumn(),
@@ -602,13 +602,11 @@ def build_from_paths(
                 skipped_10q.append(path.name)
                 bar.advance(task)
                 continue
-            keys = filing_keys(doc.metadata, doc.text())
-            same = next((first_of[k] for k in keys if k in first_of), None)
+            same = seen.take(path.name, doc.metadata, doc.text())
             if same is not None:
                 duplicates.append((path.name, same))
                 bar.advance(task)
                 continue
-            first_of.update(dict.fromkeys(keys, path.name))
             record = build_instances(
                 doc,
                 report_id=doc.id,

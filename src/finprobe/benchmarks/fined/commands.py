@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from finprobe.document.identity import filing_keys
+from finprobe.document.identity import FilingsSeen
 from finprobe.errors import InputError
 from finprobe.inputs import INPUTS_HELP, deprecated_reports_option
 from finprobe.inputs import collect_inputs as collect_paths
@@ -90,7 +90,7 @@ def build_dataset(
     edits: Counter = Counter()  # (subtype, edit) chosen so far: the planner prefers rare edits
     docs = []
     skipped = 0
-    seen: dict[str, str] = {}  # filing key -> the document id that took it
+    seen = FilingsSeen()
     duplicates: list[dict[str, str]] = []
     taken = 0
     source_files: dict[str, Path] = {}  # for the self-check, which reads each file again
@@ -100,8 +100,7 @@ def build_dataset(
             if limit and taken >= limit:
                 break  # --limit N: N distinct filings, duplicates not counted
             src = load_source(f, max_words)
-            keys = filing_keys(src.metadata, src.text)
-            same = next((seen[k] for k in keys if k in seen), None)
+            same = seen.take(src.id, src.metadata, src.text)
             if same is not None:
                 # the same filing under another name: building both would let a diff of the
                 # two texts reveal every injected error
@@ -111,7 +110,6 @@ def build_dataset(
                     file=sys.stderr,
                 )
                 continue
-            seen.update(dict.fromkeys(keys, src.id))
             source_files[src.id] = f
             taken += 1
             doc = inject_rules(
