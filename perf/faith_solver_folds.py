@@ -50,7 +50,7 @@ import pickle
 import random
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -371,7 +371,7 @@ def main(argv: list[str]) -> None:
         # training reports (one fit, or the bag's mean), for seeds 1..K
         single = FitOptions(balanced=balanced, bag=max(bag, 1), l2=float(l2), signs=signs)
         for k in range(1, int(spread) + 1):
-            FIT = FitOptions(balanced, single.bag, k, single.l2, signs)
+            FIT = replace(single, seed=k)
             fold_verdicts(blanks, paths)
             cells = []
             for path in paths:
