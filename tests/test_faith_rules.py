@@ -12,7 +12,7 @@ from finprobe.benchmarks.faith.dataset import unit_hint
 from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.rules import per_share_blank
 from finprobe.benchmarks.faith.sensitivity import _listed_items, confident_list
-from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
+from finprobe.benchmarks.faith.solver import SolverOptions, rank_candidates, solve_from_tables
 from finprobe.document import Table
 from finprobe.numbers import reference_scorer_match
 
@@ -667,3 +667,95 @@ def test_a_sentence_that_gives_the_cause_may_mean_a_rate_volume_part() -> None:
     assert "15000000" in kept("Higher oil production increased oil revenues by [MASK] in 2023.")
     # ... while the line's whole change, with no cause given, is the total
     assert "15000000" not in kept("The increase in oil revenues of [MASK] was welcome.")
+
+
+# -- round 15: evidence the refit with signs lacked (each asserts the feature itself, so
+# no weights decide it) ---------------------------------------------------------------
+
+
+def _count_rows(table: dict) -> dict[str, bool]:
+    tb = Table(id="t", cells=table["cells"], pre_text=table["pre_text"])
+    return {tb.row_label(c.row): c.count_row for c in numeric_cells(tb, table["index"])}
+
+
+def test_a_row_headed_by_a_money_noun_is_not_a_count_for_the_ranker_either() -> None:
+    flows = _count_rows(CASH_FLOW)
+    assert flows["Repurchases of common shares"] is False
+    assert flows["Dividends paid on common shares"] is False
+    counts = _count_rows(COUNTS)
+    assert counts["Weighted average diluted shares"] is True
+    assert counts["Outstanding Common Shares"] is True
+    shares = _table("3", _YEARS + [
+        ["Shares repurchased", "1,200", "800"],
+        ["Number of shares repurchased", "1,200", "800"],
+        ["Purchases of common shares", "(54,240)", "(31,280)"],
+    ])  # fmt: skip
+    assert _count_rows(shares) == {
+        "Shares repurchased": True,  # the head noun is "shares"
+        "Number of shares repurchased": True,  # says it counts
+        "Purchases of common shares": False,
+    }
+
+
+def _features_of(tables: list[dict], masked: str, hint: str, row: str) -> list[dict]:
+    ranked = rank_candidates(_instance(tables, masked, hint), SolverOptions(ranker=HAND_RANKER))
+    return [
+        c.features for c in ranked
+        if c.features and all(cell.table.row_label(cell.row) == row for cell in c.cells)
+    ]  # fmt: skip
+
+
+def test_a_per_share_row_is_marked_for_a_blank_whose_own_clause_is_not_per_share() -> None:
+    masked = (
+        "Net income, the numerator used in computing diluted earnings per share, was [MASK] in"
+        " 2023."
+    )
+    row = "Diluted net income per common share"
+    assert all(f.get("per_share_other") for f in _features_of([DIVIDENDS], masked, "$1", row))
+    assert not any(
+        f.get("per_share_other") for f in _features_of([DIVIDENDS], masked, "$1", "Net income")
+    )
+    # the blank's own clause is per share: the row is its own
+    own = "Net income per diluted share was [MASK] for 2023."
+    assert not any(f.get("per_share_other") for f in _features_of([DIVIDENDS], own, "$1", row))
+
+
+SEGMENTS = _table("6", [
+    ["", "2023", "2023", "2022", "2022"],
+    ["(in millions)", "Amount", "% of total", "Amount", "% of total"],
+    ["Industrial", "5,787", "30.0%", "6,362", "31.0%"],
+    ["Automotive", "13,502", "70.0%", "14,185", "69.0%"],
+    ["Total revenue", "19,289", "100.0%", "20,547", "100.0%"],
+])  # fmt: skip
+
+
+def _points_changes(masked: str) -> list[dict]:
+    return [
+        f for f in _features_of([SEGMENTS], masked, "9%", "Industrial")
+        if f.get("kind_change") and f.get("percent_mismatch", 0) == 0
+    ]  # fmt: skip
+
+
+def test_a_difference_of_two_rates_is_marked_when_the_sentence_names_no_rate() -> None:
+    plain = _points_changes("Revenue from Industrial decreased [MASK] in 2023 compared to 2022.")
+    assert plain and all(f.get("points_unnamed") for f in plain)
+    for masked in [
+        "Industrial revenue as a percentage of total revenue decreased [MASK] in 2023.",
+        "Industrial's share of revenue decreased [MASK] to 30.0% in 2023.",
+    ]:
+        named = _points_changes(masked)
+        assert named and not any(f.get("points_unnamed") for f in named), masked
+
+
+def test_a_change_of_nothing_contradicts_a_stated_move() -> None:
+    flat = _table("7", _YEARS + [
+        ["Surgical Systems revenue", "$4,120", "$4,120"],
+        ["Services revenue", "$2,000", "$2,100"],
+    ])  # fmt: skip
+    masked = "Revenue from Surgical Systems fell [MASK] in 2023 compared to 2022."
+    zero = [
+        f
+        for f in _features_of([flat], masked, "$1", "Surgical Systems revenue")
+        if f.get("kind_change")
+    ]
+    assert zero and all(f.get("direction_miss") and not f.get("direction_match") for f in zero)

@@ -87,6 +87,8 @@ class Cell:
         label = self.table.row_label(self.row)
         if _PER_SHARE_ROW.search(label) or re.search(r"\$|dollars|amount|value", label, re.I):
             return False
+        if _MONEY_HEAD.match(label) and not _SAYS_COUNT.search(label):
+            return False  # "Repurchases of common shares": the head noun is the money
         return bool(
             _COUNT_LABEL.search(label)
             or _COUNT_LABEL.search(self.col_text)
@@ -135,6 +137,11 @@ _MONEY_WORDS = re.compile(
 )
 
 
+# a label whose first word is a money noun: what follows says what the money was for
+_MONEY_HEAD = re.compile(
+    r"\s*(?:repurchases?|purchases?|dividends?|proceeds|payments?|issuances?|costs?|cash)\b",
+    re.I,
+)
 _COUNT_LABEL = re.compile(
     r"\b(?:number of|(?:common |ordinary |preferred )?shares outstanding|outstanding (?:common |"
     r"ordinary )?(?:shares|units|op units)|(?:common |op |ordinary )?units outstanding|"

@@ -75,7 +75,7 @@ def admissible(
     if ctx.wants_money:
         rules.append(lambda c: not c.percent and not any(cell.counts for cell in c.cells))
     if per_share_blank(ctx, masked):
-        rules.append(lambda c: all(_per_share(cell) for cell in c.cells))
+        rules.append(lambda c: all(per_share_cell(cell) for cell in c.cells))
     apart = part_words(masked)
     if apart:
         where = part_places(masked)  # "Canadian" is the row "Canada"
@@ -358,7 +358,8 @@ _PER_SHARE_CLAUSE = re.compile(
 )
 
 
-def _per_share(cell: Cell) -> bool:
+def per_share_cell(cell: Cell) -> bool:
+    """The cell is a per-share (per-unit) figure: its row, heading or column says so."""
     label = cell.table.row_label(cell.row)
     return bool(
         _PER_SHARE_ROW.search(label) or _PER_SHARE_ROW.search(cell.heading)

@@ -91,7 +91,13 @@ from finprobe.benchmarks.faith.measures import (
     stated_rate_endpoint,
 )
 from finprobe.benchmarks.faith.ranker import Ranker, load_ranker
-from finprobe.benchmarks.faith.rules import NAMING_FEATURES, admissible, blank_clause
+from finprobe.benchmarks.faith.rules import (
+    NAMING_FEATURES,
+    admissible,
+    blank_clause,
+    per_share_blank,
+    per_share_cell,
+)
 from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
 from finprobe.document import Table
@@ -232,11 +238,19 @@ def rank_candidates(
         for key, group in by_row.items()
     }
     ranker = options.ranker or load_ranker()
+    # "Net income, the numerator of diluted earnings per share, was [MASK]": per-share
+    # words outside the blank's clause do not make it a per-share figure
+    per_share = per_share_blank(context, masked)
+    names_rate = bool(_NAMES_RATE.search(masked))
     level_moves = _level_change_figures(masked) if context.role == "level" else []
     for cand in candidates:
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
         if any((c.table_index, c.row) in explained for c in cand.cells):
             feats["explained"] = 1.0
+        if not per_share and context.wants_money and all(map(per_share_cell, cand.cells)):
+            feats["per_share_other"] = 1.0
+        if cand.kind == "change" and cand.percent and not names_rate:
+            feats["points_unnamed"] = 1.0
         if _companion(cand, by_row, context.anchors, beside):
             feats["companion"] = 1.0
         if cand.kind == "lookup" and _level_moved_by(
@@ -295,6 +309,14 @@ def rank_candidates(
     return candidates
 
 
+# a sentence that speaks of a rate, so a move of it may be a difference of two rates in
+# points: "Gross profit as a percentage of net sales increased [MASK]", "operating margin
+# rose [MASK] to 11.1%"; "Revenue from Industrial decreased [MASK]" is a percentage change
+_NAMES_RATE = re.compile(
+    r"%|\b(?:percent(?:age)?s?|margins?|rates?|ratios?|yields?|returns?|shares?|mix|"
+    r"points?|bps|basis)\b",
+    re.I,
+)
 # a pronoun points back to the other clause's row ("Operating income was $43.7 million,
 # and as a percentage of net sales it was [MASK]": the ratio's numerator is named there),
 # so such a clause leaves naming to the whole sentence. "this year" is no pronoun.
@@ -523,6 +545,8 @@ def _features(
     moves = _moves(cand) if is_change and ctx.moves else None
     if moves:
         feats["direction_match" if moves == ctx.moves else "direction_miss"] = 1.0
+    elif is_change and ctx.moves and cand.value == 0:
+        feats["direction_miss"] = 1.0  # "fell [MASK]" never reads a change of nothing
 
     # unit type from the hint
     if ctx.wants_percent != cand.percent:
