@@ -759,3 +759,43 @@ def test_a_change_of_nothing_contradicts_a_stated_move() -> None:
         if f.get("kind_change")
     ]
     assert zero and all(f.get("direction_miss") and not f.get("direction_match") for f in zero)
+
+
+def test_a_figure_written_with_a_percent_sign_names_no_rate() -> None:
+    # the other items' percentage changes do not make the blank a move of a rate
+    listed = (
+        "Revenue from Automotive decreased 4.8% and revenue from Industrial decreased [MASK]"
+        " in 2023."
+    )
+    plain = _points_changes(listed)
+    assert plain and all(f.get("points_unnamed") for f in plain)
+    named = _points_changes("Industrial revenue decreased [MASK] to 30.0% of total revenue.")
+    assert named and not any(f.get("points_unnamed") for f in named)
+    # a move in basis points is a move of rates, whatever the sentence's words
+    bps = [
+        f
+        for f in _features_of(
+            [SEGMENTS], "Industrial decreased [MASK] in 2023.", "100 basis points", "Industrial"
+        )
+        if f.get("kind_change") and not f.get("percent_mismatch")
+    ]
+    assert bps and not any(f.get("points_unnamed") for f in bps)
+
+
+def test_no_change_compares_periods_of_different_lengths() -> None:
+    quarters = _table("8", [
+        ["", "Three Months Ended", "Three Months Ended", "Nine Months Ended", "Nine Months Ended"],
+        ["(in thousands)", "February 29, 2024", "February 28, 2023", "February 29, 2024",
+         "February 28, 2023"],
+        ["Med Device", "$30,100", "$35,300", "$95,000", "$108,200"],
+        ["Gross margin", "40.5%", "44.5%", "41.0%", "42.0%"],
+    ])  # fmt: skip
+    masked = "Med Device revenue declined by [MASK] in the third quarter of fiscal 2024."
+    ranked = rank_candidates(_instance([quarters], masked, "12%"), SolverOptions())
+    changes = [c for c in ranked if c.kind in ("change", "pct_change")]
+    assert changes
+    for cand in changes:
+        heads = {cand.cells[0].col_text.split()[0], cand.cells[1].col_text.split()[0]}
+        assert len(heads) == 1, cand.formula
+    # the quarter's own change is there: (30,100 - 35,300) / 35,300
+    assert any(abs(float(c.value) - 14.73) < 0.01 for c in changes if c.kind == "pct_change")

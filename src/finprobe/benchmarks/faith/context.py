@@ -577,7 +577,7 @@ def _derived(
         ]
         for i, a in enumerate(row_cells):
             for b in row_cells[i + 1 :]:
-                if a.years == b.years:
+                if a.years == b.years or _unlike(a, b):
                     continue
                 newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
                 label = newer.table.row_label(newer.row)
@@ -607,13 +607,20 @@ def _derived(
     return out
 
 
+def _unlike(a: Cell, b: Cell) -> bool:
+    """Two columns of periods of different lengths ("Three Months Ended February 29, 2024"
+    and "Nine Months Ended February 28, 2023"): no change compares them."""
+    months = period_months(a.col_text), period_months(b.col_text)
+    return None not in months and months[0] != months[1]
+
+
 def _point_changes(row_cells: list[Cell]) -> list[Candidate]:
     """A row of rates ("Gross margin | 41.2% | 39.8%") changes by points: "margin
     improved [MASK]" is 1.4%, not a relative change of the rates."""
     out: list[Candidate] = []
     for i, a in enumerate(row_cells):
         for b in row_cells[i + 1 :]:
-            if a.years == b.years or a.change_column or b.change_column:
+            if a.years == b.years or a.change_column or b.change_column or _unlike(a, b):
                 continue
             newer, older = (a, b) if max(a.years) > max(b.years) else (b, a)
             label = newer.table.row_label(newer.row)
