@@ -80,7 +80,6 @@ FEATURES = (
     "same_measure",  # the anchor's own row and period: another line holds the blank
     "explained",  # the row a per-share anchor explains
     "per_share_other",  # a per-share row for a blank whose own clause is not per share
-    "points_unnamed",  # a difference of two rates, for a sentence that names no rate
     "share_words_share",
     "share_words_amount",
     "ratio_words_ratio",
@@ -111,7 +110,7 @@ NEGATIVE = frozenset({
     "period_length_miss", "column_misses", "column_excluding_miss",
     "role_change_not_change", "role_level_is_change", "direction_miss", "percent_mismatch",
     "money_physical", "money_count", "is_anchor", "same_measure", "share_words_amount",
-    "listed_other", "per_share_other", "points_unnamed",
+    "listed_other", "per_share_other",
 })  # fmt: skip
 
 # The rule weights of the tuned solver (FinProbe 0.x), as features.
@@ -163,9 +162,7 @@ HAND_WEIGHTS: dict[str, float] = {
     "anchor_column": 1.0,
     "same_measure": -4.0,
     "explained": -8.0,
-    # round 15: the hand solver stays as it was tuned
-    "per_share_other": 0.0,
-    "points_unnamed": 0.0,
+    "per_share_other": 0.0,  # round 15: the hand solver stays as it was tuned
     "share_words_share": 2.5,
     "share_words_amount": -2.0,
     "ratio_words_ratio": 0.5,

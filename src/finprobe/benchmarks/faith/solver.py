@@ -241,8 +241,6 @@ def rank_candidates(
     # "Net income, the numerator of diluted earnings per share, was [MASK]": per-share
     # words outside the blank's clause do not make it a per-share figure
     per_share = per_share_blank(context, masked)
-    names_rate = bool(_NAMES_RATE.search(masked))
-    in_points = "bps" in context.hint_units  # a move in basis points is one of rates
     level_moves = _level_change_figures(masked) if context.role == "level" else []
     for cand in candidates:
         feats = _features(cand, context, scorer, row_parts, anchor_rows)
@@ -250,8 +248,6 @@ def rank_candidates(
             feats["explained"] = 1.0
         if not per_share and context.wants_money and all(map(per_share_cell, cand.cells)):
             feats["per_share_other"] = 1.0
-        if cand.kind == "change" and cand.percent and not names_rate and not in_points:
-            feats["points_unnamed"] = 1.0
         if _companion(cand, by_row, context.anchors, beside):
             feats["companion"] = 1.0
         if cand.kind == "lookup" and _level_moved_by(
@@ -310,16 +306,6 @@ def rank_candidates(
     return candidates
 
 
-# a sentence that speaks of a rate, so a move of it may be a difference of two rates in
-# points: "Gross profit as a percentage of net sales increased [MASK]", "operating margin
-# rose [MASK] to 11.1%". "Revenue from Industrial decreased [MASK]" is a percentage change,
-# and so is "deposits decreased [MASK]" beside other items' "decreased 16.3%": a figure
-# written with "%" names a rate only as "41.2% of net sales"
-_NAMES_RATE = re.compile(
-    r"\b(?:percent(?:age)?s?|margins?|rates?|ratios?|yields?|returns?|shares?|mix|"
-    r"points?|bps|basis)\b|%\s*of (?:net |total )?(?:sales|revenues?)\b",
-    re.I,
-)
 # a pronoun points back to the other clause's row ("Operating income was $43.7 million,
 # and as a percentage of net sales it was [MASK]": the ratio's numerator is named there),
 # so such a clause leaves naming to the whole sentence. "this year" is no pronoun.
