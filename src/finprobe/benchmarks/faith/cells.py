@@ -8,7 +8,7 @@ from decimal import Decimal
 from functools import cached_property
 from typing import Any
 
-from finprobe.benchmarks.faith.sentence import _YEAR, _tokens
+from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, period_months
 from finprobe.document import Table
 
 
@@ -41,6 +41,11 @@ class Cell:
     @cached_property
     def col_text(self) -> str:
         return self.table.column_label(self.col)
+
+    @cached_property
+    def period_months(self) -> int | None:
+        """The length of the column's period in months ("Three Months Ended": 3), if said."""
+        return period_months(self.col_text)
 
     @cached_property
     def years(self) -> set[str]:

@@ -610,7 +610,7 @@ def _derived(
 def _unlike(a: Cell, b: Cell) -> bool:
     """Two columns of periods of different lengths ("Three Months Ended February 29, 2024"
     and "Nine Months Ended February 28, 2023"): no change compares them."""
-    months = period_months(a.col_text), period_months(b.col_text)
+    months = a.period_months, b.period_months
     return None not in months and months[0] != months[1]
 
 

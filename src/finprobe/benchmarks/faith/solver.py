@@ -99,7 +99,7 @@ from finprobe.benchmarks.faith.rules import (
     per_share_cell,
 )
 from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
-from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair, period_months
+from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair
 from finprobe.document import Table
 from finprobe.numbers import released_value_and_resolution
 
@@ -518,7 +518,7 @@ def _features(
     else:
         feats.update(_year_parts(first.years, ctx))
     # the period's length: "three months ended" against a year's column
-    lengths = {period_months(c.col_text) for c in cand.cells} - {None}
+    lengths = {c.period_months for c in cand.cells} - {None}
     if lengths:
         fits = lengths == {ctx.period_months}
         feats["period_length_match" if fits else "period_length_miss"] = 1.0
