@@ -751,3 +751,129 @@ def test_no_change_compares_periods_of_different_lengths() -> None:
         assert len(heads) == 1, cand.formula
     # the quarter's own change is there: (30,100 - 35,300) / 35,300
     assert any(abs(float(c.value) - 14.73) < 0.01 for c in changes if c.kind == "pct_change")
+
+
+# round 16: segment tables whose rate row states its move in basis points
+SEGMENTS = [
+    _table("3", [
+        ["", "2023", "2022", "Change"],
+        ["Net sales", "$1,740.3", "$1,486.2", "17.1%"],
+        ["Operating profit", "$68.6", "$3.4", "NM"],
+        ["Operating profit %", "3.9%", "0.2%", "370bps"],
+    ], "Office Furniture: results of operations of the office furniture segment"),
+    _table("4", [
+        ["", "2023", "2022", "Change"],
+        ["Net sales", "$693.7", "$875.6", "(20.8%)"],
+        ["Operating profit", "$116.6", "$158.7", "(26.5%)"],
+        ["Operating profit %", "16.8%", "18.1%", "-130bps"],
+    ], "Home Products: results of operations of the home products segment"),
+]  # fmt: skip
+
+
+def test_a_basis_point_cell_is_a_move_in_points() -> None:
+    segment = SEGMENTS[1]
+    cells = numeric_cells(Table(id="t", cells=segment["cells"], pre_text=segment["pre_text"]), "4")
+    moved = next(c for c in cells if c.text == "-130bps")
+    assert moved.percent and moved.value == Decimal("1.30") and moved.negative
+    assert moved.in_points
+    # the "% change" of a row of amounts is no move in points; a rate level is a rate
+    growth = next(c for c in cells if c.text == "(26.5%)")
+    assert growth.percent and not growth.in_points
+    assert next(c for c in cells if c.text == "16.8%").in_points
+
+
+def test_a_basis_point_blank_is_a_move_between_rates() -> None:
+    masked = (
+        "Operating profit as a percentage of net sales decreased [MASK] in 2023 compared to 2022."
+    )
+    ranked = rank_candidates(_instance(SEGMENTS, masked, "130 bps"), SolverOptions())
+    table = [c for c in ranked if c.features]
+    assert table
+    # no relative change of amounts (operating profit's 26.5%), every one a rate's move
+    assert all(c.kind in ("change", "lookup") and all(x.in_points for x in c.cells) for c in table)
+    # the table states the share, so it is read, not recomputed from the amounts
+    assert not any(c.kind == "multi_step" for c in ranked)
+    assert _answer(SEGMENTS, masked, hint="130 bps") in {"130 basis points", "370 basis points"}
+
+
+def test_a_stated_margin_is_read_from_its_percent_of_sales_column() -> None:
+    quarter = _table("2", [
+        ["", "November 25, 2023", "November 25, 2023", "November 26, 2022",
+         "November 26, 2022"],
+        ["(in millions)", "Amount", "% of Net Sales", "Amount", "% of Net Sales"],
+        ["Net sales", "$339.8", "100.0%", "$361.5", "100.0%"],
+        ["Cost of sales", "$249.3", "73.4%", "$271.4", "75.1%"],
+        ["Operating income", "$37.6", "11.1%", "$34.7", "9.6%"],
+    ])  # fmt: skip
+    masked = "Operating income grew 8.3% to $37.6 million, and operating margin increased [MASK] to 11.1%."
+    # computed from the amounts the move is 146 basis points; the table states 11.1 - 9.6
+    assert _answer([quarter], masked, hint="150 bps") == "150 basis points"
+
+
+def test_a_segments_stated_margin_is_read_not_the_consolidated_one() -> None:
+    results = _table("5", _YEARS + [
+        ["Revenue", "$120,000", "$100,000"],
+        ["Cost of revenue", "$60,000", "$52,000"],
+        ["Gross profit", "$60,000", "$48,000"],
+        ["Direct to Consumer gross margin", "63.6%", "61.0%"],
+    ])  # fmt: skip
+    masked = "Direct to Consumer gross margin was 63.6%, [MASK] higher than the year before."
+    ranked = rank_candidates(_instance([results], masked, "260 bps"), SolverOptions())
+    assert not any(c.kind == "multi_step" for c in ranked)
+    assert _answer([results], masked, hint="260 bps") == "260 basis points"
+    # without the qualifier the consolidated margin is still computed (50% against 48%)
+    plain = "Gross margin was 50.0%, [MASK] higher than the year before."
+    assert any(
+        c.kind == "multi_step"
+        for c in rank_candidates(_instance([results], plain, "200 bps"), SolverOptions())
+    )
+
+
+def test_a_change_columns_cell_is_judged_by_the_two_years_it_compares() -> None:
+    segments = _table("6", [
+        ["", "Three Months Ended March 31, 2024", "Three Months Ended March 31, 2023",
+         "2024 vs. 2023 $ Change"],
+        ["Americas RAC", "$1,900", "$1,137", "$763"],
+        ["International RAC", "$500", "$316", "$184"],
+    ])  # fmt: skip
+    masked = (
+        "Revenue for Americas RAC increased [MASK] in the first quarter of 2024 compared to 2023."
+    )
+
+    def column_features(masked: str) -> list[dict]:
+        ranked = rank_candidates(_instance([segments], masked, "$1"), SolverOptions())
+        return [c.features for c in ranked if c.kind == "lookup" and c.cells[0].change_column]
+
+    column = column_features(masked)
+    assert column and all(f.get("change_years_match") for f in column)
+    assert not any(f.get("period_target_match") or f.get("period_target_miss") for f in column)
+    # another pair of years is a miss
+    older = "Revenue for Americas RAC increased [MASK] in 2023 compared to 2022."
+    column = column_features(older)
+    assert column and all(f.get("change_years_miss") for f in column)
+
+
+def test_no_change_compares_columns_that_hold_different_things() -> None:
+    yields = _table("9", [
+        ["", "2023", "2023", "2022", "2022"],
+        ["(in thousands)", "Average Balance", "Interest", "Average Balance", "Interest"],
+        ["Loans and leases", "$910,240", "$54,200", "$899,096", "$43,056"],
+    ])  # fmt: skip
+    masked = "Loan interest income increased [MASK] to $54.2 million in 2023."
+    ranked = rank_candidates(_instance([yields], masked, "$11.1 million"), SolverOptions())
+    changes = [c for c in ranked if c.kind in ("change", "pct_change")]
+    assert changes
+    assert all(c.cells[0].category == c.cells[1].category for c in changes)
+    # the interest's own change is there: 54,200 - 43,056
+    assert any(c.kind == "change" and c.value == Decimal("11144000") for c in changes)
+    segments = _table("6", [
+        ["", "Americas RAC", "Americas RAC", "International RAC", "International RAC"],
+        ["", "Three Months Ended March 31, 2024", "Three Months Ended March 31, 2023",
+         "Three Months Ended March 31, 2024", "Three Months Ended March 31, 2023"],
+        ["Depreciation of revenue earning vehicles", "$1,200", "$612", "$300", "$239"],
+    ])  # fmt: skip
+    masked = (
+        "Depreciation of revenue earning vehicles increased [MASK] in the first quarter of 2024."
+    )
+    ranked = rank_candidates(_instance([segments], masked, "$588 million"), SolverOptions())
+    assert {c.value for c in ranked if c.kind == "change"} == {Decimal("588"), Decimal("61")}

@@ -11,6 +11,18 @@ from typing import Any
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, period_months
 from finprobe.document import Table
 
+# the words of a column header that say only when: years, months, days, period lengths
+# ("Three Months Ended March 31, 2024"), and the table's scale and currency marks
+_PERIOD_WORDS = re.compile(
+    r"\b(?:\d{0,2}(?:19|20)\d{2}|fiscal|years?|quarters?|months?|weeks?|ended|ending|end|three|six"
+    r"|nine|twelve|first|second|third|fourth|q[1-4]|as of|at|for the|period|jan(?:uary)?"
+    r"|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
+    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}|in|thousands|millions|billions|from"
+    r"|through|to|unaudited|amounts?|dollars?|total)\b\.?|[,():$%*]",
+    re.I,
+)
+_CHANGE_HEADER = re.compile(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", re.I)
+
 
 @dataclass
 class Cell:
@@ -65,10 +77,32 @@ class Cell:
     @cached_property
     def change_column(self) -> bool:
         """A column of changes between periods ("2023 vs. 2022 Change", "Increase (Decrease)")."""
-        text = self.col_text.lower()
-        return (
-            bool(re.search(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", text))
-            or len(self.years) >= 2
+        return bool(_CHANGE_HEADER.search(self.col_text)) or len(self.years) >= 2
+
+    @cached_property
+    def category(self) -> str:
+        """What the column holds besides its period: "average balance" and "interest" in a
+        rate/volume table, "americas rac" in a segment's column; "" for a bare period."""
+        text = re.sub(r"([a-z])([A-Z])", r"\1 \2", self.col_text)  # "EndedDecember"
+        return " ".join(_PERIOD_WORDS.sub(" ", text).lower().split())
+
+    @cached_property
+    def in_points(self) -> bool:
+        """A rate, or a rate's move in points: a percent cell of a level column, or a change
+        column's cell in a row whose level cells are rates ("Operating profit % | 3.9% |
+        0.2% | 370bps"); not the "% change" of a row of amounts ("Net sales | $693.7 |
+        $875.6 | (20.8%)")."""
+        if not self.percent:
+            return False
+        if not self.change_column or re.search(r"bps|basis", self.text, re.I):
+            return True
+        table = self.table
+        return any(
+            "%" in table.cells[self.row][c]
+            for c in range(table.header_cols, table.n_cols)
+            if c != self.col
+            and not _CHANGE_HEADER.search(table.column_label(c))
+            and len(set(_YEAR.findall(table.column_label(c)))) < 2
         )
 
     @cached_property
@@ -256,13 +290,17 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
                 continue
             if _YEAR.fullmatch(raw.strip()):
                 continue
+            bps = "bps" in number.units  # "-130bps": a move of 1.30 points
             percent = (
                 "percent" in number.units
+                or bps
                 or c in percent_cols
                 or table.is_per_share_or_percent(r, c)
                 and ("%" in raw or "%" in table.column_label(c) and c not in money_cols)
             )
-            if per_unit or percent:
+            if bps:
+                value = number.value / 100
+            elif per_unit or percent:
                 value = number.value  # per-share and per-unit amounts are never scaled
             elif c in money_cols and number.scale == 1 and "%" in table.column_label(c):
                 # the "%" in the header kept the table's money scale off the amount

@@ -608,10 +608,16 @@ def _derived(
 
 
 def _unlike(a: Cell, b: Cell) -> bool:
-    """Two columns of periods of different lengths ("Three Months Ended February 29, 2024"
-    and "Nine Months Ended February 28, 2023"): no change compares them."""
+    """Two columns no change compares: periods of different lengths ("Three Months Ended
+    February 29, 2024" and "Nine Months Ended February 28, 2023"), or columns that hold
+    different things besides their periods ("Average Balance" and "2022 Interest";
+    "Americas RAC" and "International RAC")."""
     months = a.period_months, b.period_months
-    return None not in months and months[0] != months[1]
+    if None not in months and months[0] != months[1]:
+        return True
+    one, other = sorted((a.category, b.category), key=len)
+    # the first column's header may carry the table's title before its own words
+    return bool(one and other != one and not other.endswith(" " + one))
 
 
 def _point_changes(row_cells: list[Cell]) -> list[Candidate]:

@@ -173,10 +173,47 @@ class MeasureReader:
             for group in by_row.values()
             if any(c.percent and not c.change_column for c in group)
         }
+        self._rate_rows = {
+            key for key, group in by_row.items()
+            if any(c.percent and not c.change_column for c in group)
+        }  # fmt: skip
         for group in by_row.values():
             measure = _row_measure(group)
             if measure is not None:
                 self.rows.append((_label(measure.name), measure))
+
+    def states_rate(self, measure: Measure) -> bool:
+        """The line's own row also states it as a rate: a "% of net sales" column beside
+        the amounts ("Operating income | $37.6 | 11.1%")."""
+        cells = next(iter(measure.cells.values()))
+        return (cells[0].table_index, cells[0].row) in self._rate_rows
+
+    def stated_rate(self, pattern: re.Pattern[str], before: str) -> bool:
+        """A table row states the rate the sentence names: its label is the measure
+        ("Gross margin %"), or the measure after the qualifier the sentence puts just
+        before it (a row "Direct to Consumer gross margin" for "Direct to Consumer gross
+        margin was [MASK]"; ``before``: the sentence's words before the measure)."""
+        words = _bare_label(" ".join(before.split()[-8:]))
+        for label in self.rate_labels:
+            match = pattern.search(label)
+            if match is None or match.end() != len(label):
+                continue
+            qualifier = label[: match.start()].strip()
+            if not qualifier or re.search(r"(?:^|\s)" + re.escape(qualifier) + r"$", words):
+                return True
+        return False
+
+    def states_share(self, part: str) -> bool:
+        """A table row states "X as a percentage of Y" itself: a row "Operating profit %"
+        or "Operating profit as a percentage of net sales" for the part "operating profit"
+        (a "%" is dropped from rate labels)."""
+        bare = re.sub(r"^(?:the|our|its|total)\s+", "", _bare_label(part))
+        if not bare:
+            return False
+        follows = re.compile(
+            re.escape(bare) + r"(?:\s+(?:as an?\s+)?(?:percent(?:age)?\s+)?of\b.*)?$"
+        )
+        return any(follows.match(label) for label in self.rate_labels)
 
     def line(self, name: str, table: str | None = None) -> Measure | None:
         """The statement line; the one in ``table`` when it shows it, else the one with
@@ -312,11 +349,14 @@ def measure_candidates(
             )
             if distance > 90 or distance < -40 or _not_the_blanks(masked, match, mask_at):
                 continue
-            if unit == "percent" and any(pattern.fullmatch(label) for label in reader.rate_labels):
-                continue  # a table states the measure: its row is read, not recomputed
+            # a table states the measure: its row is read, not recomputed
+            if unit == "percent" and reader.stated_rate(pattern, masked[: match.start()]):
+                continue
             parts = [reader.line(name) for name in lines]
             if any(p is None for p in parts):
                 continue
+            if unit == "percent" and lines[1] == "revenue" and reader.states_rate(parts[0]):
+                continue  # ... or the numerator's row has its "% of sales" column
             measure = _combine(match.group(0), parts, op, unit)  # type: ignore[arg-type]
             if measure is not None:
                 named.append((abs(distance), measure))
@@ -371,6 +411,8 @@ def measure_candidates(
         re.I,
     )
     as_pct = _percent_of(before)
+    if as_pct and reader.states_share(_subject(as_pct[0])):
+        as_pct = None  # a table states the share: its row is read, not recomputed
     if (context.wants_percent or context.wants_plain) and (of_total or as_pct):
         base_phrase = of_total.group(2) if of_total else as_pct[1]  # type: ignore[index]
         base = reader.phrase(base_phrase)

@@ -74,6 +74,16 @@ def admissible(
     rules: list[Callable[[Candidate], bool]] = []
     if ctx.wants_money:
         rules.append(lambda c: not c.percent and not any(cell.counts for cell in c.cells))
+    if "bps" in ctx.hint_units:
+        # basis points measure a move between two rates (derived, or a change column's cell
+        # in a rate row), never a rate's level nor a relative change of amounts: "gross
+        # margin decreased [MASK]" is not sales' growth
+        rules.append(
+            lambda c: (
+                all(cell.in_points for cell in c.cells)
+                and (c.kind == "change" or c.kind == "lookup" and c.cells[0].change_column)
+            )
+        )
     if per_share_blank(ctx, masked):
         rules.append(lambda c: all(per_share_cell(cell) for cell in c.cells))
     apart = part_words(masked)

@@ -507,7 +507,12 @@ def _features(
         feats[f"kind_{cand.kind}"] = 1.0
 
     # periods: the blank's period against the cell's column
-    if cand.kind == "lookup":
+    if cand.kind == "lookup" and first.change_column:
+        # a change column's cell is a change: its periods are the two years it compares
+        # ("2024 vs. 2023"), as a derived change's are, not one level's year
+        feats.update(_change_column_years(first, ctx, scorer))
+        feats.update(scorer.column_parts(first))
+    elif cand.kind == "lookup":
         feats.update(_period_parts(first, ctx, scorer))
         feats.update(scorer.column_parts(first))
     elif cand.kind in ("change", "pct_change"):
@@ -611,6 +616,16 @@ def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
     if target is None:
         return _year_parts(cell.years, ctx)
     return {"period_target_match" if target in cell.years else "period_target_miss": 1.0}
+
+
+def _change_column_years(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
+    """How a change column's years fit the change the sentence speaks of: both years of
+    "2024 vs. 2023" against the pair, a lone year ("Change 2024") against the newer one."""
+    pair = change_pair(ctx.years, scorer.current_year, ctx.compared_year)
+    if not pair or not cell.years:
+        return {}
+    fits = pair <= cell.years if len(cell.years) >= 2 else max(pair, key=int) in cell.years
+    return {"change_years_match" if fits else "change_years_miss": 1.0}
 
 
 def _year_parts(years: set[str], ctx: Context) -> dict[str, float]:
