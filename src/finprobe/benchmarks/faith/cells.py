@@ -11,14 +11,18 @@ from typing import Any
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, period_months
 from finprobe.document import Table
 
-# the words of a column header that say only when: years, months, days, period lengths
-# ("Three Months Ended March 31, 2024"), and the table's scale and currency marks
+# the words of a column header that say only when (years, months, days, period lengths:
+# "Fifty-Three Weeks Ended March 31, 2024"), how a period's figures were reported
+# ("As Restated", "Successor"), footnote marks and the table's scale and currency marks
 _PERIOD_WORDS = re.compile(
-    r"\b(?:\d{0,2}(?:19|20)\d{2}|fiscal|years?|quarters?|months?|weeks?|ended|ending|end|three|six"
-    r"|nine|twelve|first|second|third|fourth|q[1-4]|as of|at|for the|period|jan(?:uary)?"
-    r"|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sept?(?:ember)?"
-    r"|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,2}|in|thousands|millions|billions|from"
-    r"|through|to|unaudited|amounts?|dollars?|total)\b\.?|[,():$%*]",
+    r"\([a-z\d]{1,2}\)|\b(?:\d{0,2}(?:19|20)\d{2}|fiscal|years?|quarters?|months?|weeks?|ended"
+    r"|ending|end|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
+    r"|fourteen|twenty|thirty|forty|fifty|sixty|first|second|third|fourth|q[1-4]|as of|at"
+    r"|for the|period|jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?"
+    r"|aug(?:ust)?|sept?(?:ember)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?|\d{1,3}|in"
+    r"|thousands|millions|billions|from|through|to|unaudited|amounts?|dollars?|total|as"
+    r"|restated|adjusted|reported|recast|revised|successor|predecessor|actual)\b\.?"
+    r"|[,():$%*\-–—]",
     re.I,
 )
 _CHANGE_HEADER = re.compile(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", re.I)
@@ -76,8 +80,13 @@ class Cell:
 
     @cached_property
     def change_column(self) -> bool:
-        """A column of changes between periods ("2023 vs. 2022 Change", "Increase (Decrease)")."""
-        return bool(_CHANGE_HEADER.search(self.col_text)) or len(self.years) >= 2
+        """A column of changes between periods ("2023 vs. 2022 Change", "Increase (Decrease)");
+        a cell written in basis points is a move whatever its header says."""
+        return (
+            bool(_CHANGE_HEADER.search(self.col_text))
+            or len(self.years) >= 2
+            or bool(re.search(r"bps|basis\s*points?", self.text, re.I))
+        )
 
     @cached_property
     def category(self) -> str:
@@ -97,13 +106,17 @@ class Cell:
         if not self.change_column or re.search(r"bps|basis", self.text, re.I):
             return True
         table = self.table
-        return any(
-            "%" in table.cells[self.row][c]
+        levels = [
+            table.cells[self.row][c]
             for c in range(table.header_cols, table.n_cols)
             if c != self.col
+            and any(ch.isdigit() for ch in table.cells[self.row][c])
             and not _CHANGE_HEADER.search(table.column_label(c))
             and len(set(_YEAR.findall(table.column_label(c)))) < 2
-        )
+        ]
+        # every level is a rate: a row of amounts with a "% of net sales" column beside
+        # them changes by a relative "% Change", not by points
+        return bool(levels) and all("%" in text for text in levels)
 
     @cached_property
     def physical_unit(self) -> bool:

@@ -615,9 +615,10 @@ def _unlike(a: Cell, b: Cell) -> bool:
     months = a.period_months, b.period_months
     if None not in months and months[0] != months[1]:
         return True
-    one, other = sorted((a.category, b.category), key=len)
-    # the first column's header may carry the table's title before its own words
-    return bool(one and other != one and not other.endswith(" " + one))
+    # alike when one's words hold the other's: the first column's header may carry the
+    # table's title, or a span's words only one of the two ("Total Company 2022")
+    one, other = set(a.category.split()), set(b.category.split())
+    return bool(one and other and not one <= other and not other <= one)
 
 
 def _point_changes(row_cells: list[Cell]) -> list[Candidate]:

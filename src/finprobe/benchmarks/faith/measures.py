@@ -22,6 +22,22 @@ from finprobe.benchmarks.faith.context import (
 from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens
 from finprobe.numbers import find_numbers
 
+_SALES = {"sales", "revenue", "revenues"}  # one base, however a table words it
+
+
+def _base_words(text: str) -> set[str]:
+    words = set(re.findall(r"[a-z&]+", text.lower())) - {"of", "the", "our", "its", "total", "net"}
+    return {"sales" if w in _SALES else w for w in words}
+
+
+def _names_base(text: str, base: set[str]) -> bool | None:
+    """Whether the base a header or label names ("% of Net Sales") is ``base``; None when
+    it names none ("2023", "Operating profit %")."""
+    match = re.search(r"\bof\b(.+)", text.lower())
+    if match is None:
+        return None
+    return bool(base) and base <= _base_words(match.group(1))
+
 
 def _bare_label(text: str) -> str:
     """A row label without footnote marks and a trailing "%" ("Gross margin (1) %")."""
@@ -173,8 +189,11 @@ class MeasureReader:
             for group in by_row.values()
             if any(c.percent and not c.change_column for c in group)
         }
+        # each rate row's label and the headers of its rate cells ("% of Net Sales")
         self._rate_rows = {
-            key for key, group in by_row.items()
+            key: (_bare_label(group[0].table.row_label(group[0].row)),
+                  [c.col_text for c in group if c.percent and not c.change_column])
+            for key, group in by_row.items()
             if any(c.percent and not c.change_column for c in group)
         }  # fmt: skip
         for group in by_row.values():
@@ -186,7 +205,8 @@ class MeasureReader:
         """The line's own row also states it as a rate: a "% of net sales" column beside
         the amounts ("Operating income | $37.6 | 11.1%")."""
         cells = next(iter(measure.cells.values()))
-        return (cells[0].table_index, cells[0].row) in self._rate_rows
+        _, headers = self._rate_rows.get((cells[0].table_index, cells[0].row), ("", []))
+        return any(_names_base(header, {"sales"}) for header in headers)
 
     def stated_rate(self, pattern: re.Pattern[str], before: str) -> bool:
         """A table row states the rate the sentence names: its label is the measure
@@ -203,17 +223,25 @@ class MeasureReader:
                 return True
         return False
 
-    def states_share(self, part: str) -> bool:
-        """A table row states "X as a percentage of Y" itself: a row "Operating profit %"
-        or "Operating profit as a percentage of net sales" for the part "operating profit"
-        (a "%" is dropped from rate labels)."""
+    def states_share(self, part: str, base: str) -> bool:
+        """A table row states "X as a percentage of Y" itself: a row "Operating profit %",
+        "Operating profit as a percentage of net sales", or "Operating profit" with a "% of
+        Net Sales" column, for the part "operating profit" and the base "net sales" (a "%"
+        is dropped from rate labels). A base the row names must be Y."""
         bare = re.sub(r"^(?:the|our|its|total)\s+", "", _bare_label(part))
         if not bare:
             return False
+        base_words = _base_words(base)
         follows = re.compile(
             re.escape(bare) + r"(?:\s+(?:as an?\s+)?(?:percent(?:age)?\s+)?of\b.*)?$"
         )
-        return any(follows.match(label) for label in self.rate_labels)
+        for label, headers in self._rate_rows.values():
+            if not follows.match(label):
+                continue
+            named = [_names_base(text, base_words) for text in [label, *headers]]
+            if all(n is not False for n in named):
+                return True
+        return False
 
     def line(self, name: str, table: str | None = None) -> Measure | None:
         """The statement line; the one in ``table`` when it shows it, else the one with
@@ -411,7 +439,7 @@ def measure_candidates(
         re.I,
     )
     as_pct = _percent_of(before)
-    if as_pct and reader.states_share(_subject(as_pct[0])):
+    if as_pct and reader.states_share(_subject(as_pct[0]), as_pct[1]):
         as_pct = None  # a table states the share: its row is read, not recomputed
     if (context.wants_percent or context.wants_plain) and (of_total or as_pct):
         base_phrase = of_total.group(2) if of_total else as_pct[1]  # type: ignore[index]
