@@ -916,3 +916,17 @@ def test_headers_that_differ_only_in_how_the_period_is_told_still_pair() -> None
         table = _table("1", [["", newer, older], ["Net sales", "$1,200", "$1,000"]])
         masked = "Net sales increased [MASK] in 2023 compared to 2022."
         assert _answer([table], masked, hint="$200") == "$200", (newer, older)
+
+
+def test_a_growth_column_under_an_unrepeated_change_header_states_no_margin() -> None:
+    # "Increase (Decrease)" spans "$" and "%": the "%" column is growth, not a margin
+    growth = _table("1", [
+        ["", "Year Ended December 31,", "Year Ended December 31,", "Increase (Decrease)", ""],
+        ["(in thousands)", "2023", "2022", "$", "%"],
+        ["Net sales", "$500,000", "$400,000", "$100,000", "25.0%"],
+        ["Gross profit", "200,000", "140,000", "60,000", "42.9%"],
+        ["Operating income", "80,000", "50,000", "30,000", "60.0%"],
+    ])  # fmt: skip
+    assert _answer([growth], "Operating margin was [MASK] in 2023.", hint="16%") == "16%"
+    masked = "Operating income as a percentage of net sales was [MASK] in 2023."
+    assert _answer([growth], masked, hint="16%") == "16%"

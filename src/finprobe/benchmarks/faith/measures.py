@@ -183,19 +183,15 @@ class MeasureReader:
     def __init__(self, by_row: dict[tuple[str, int], list[Cell]], scorer: Scorer) -> None:
         self.scorer = scorer
         self.rows: list[tuple[str, Measure]] = []
-        # rows that state a rate themselves ("Return on average assets | 1.57% | 1.16%")
-        self.rate_labels = {
-            _bare_label(group[0].table.row_label(group[0].row))
-            for group in by_row.values()
-            if any(c.percent and not c.change_column for c in group)
-        }
-        # each rate row's label and the headers of its rate cells ("% of Net Sales")
+        # rows that state a rate themselves ("Return on average assets | 1.57% | 1.16%"):
+        # each one's label and the headers of its rate cells ("% of Net Sales")
         self._rate_rows = {
             key: (_bare_label(group[0].table.row_label(group[0].row)),
                   [c.col_text for c in group if c.percent and not c.change_column])
             for key, group in by_row.items()
             if any(c.percent and not c.change_column for c in group)
         }  # fmt: skip
+        self.rate_labels = {label for label, _ in self._rate_rows.values()}
         for group in by_row.values():
             measure = _row_measure(group)
             if measure is not None:

@@ -620,7 +620,8 @@ def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
 
 def _change_column_years(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
     """How a change column's years fit the change the sentence speaks of: both years of
-    "2024 vs. 2023" against the pair, a lone year ("Change 2024") against the newer one."""
+    "2024 vs. 2023" against the pair; a lone year (a "$ Change" column takes the table's
+    latest) against the pair's newer year, so "Change from 2022" reads as a miss."""
     pair = change_pair(ctx.years, scorer.current_year, ctx.compared_year)
     if not pair or not cell.years:
         return {}
