@@ -14,7 +14,7 @@ from finprobe.document import Table
 # the words of a column header that say only when (years, months, days, period lengths:
 # "Fifty-Three Weeks Ended March 31, 2024"), how a period's figures were reported
 # ("As Restated", "Successor"), footnote marks and the table's scale and currency marks
-_PERIOD_WORDS = re.compile(
+_PERIOD_HEADER_WORDS = re.compile(
     r"\([a-z\d]{1,2}\)|\b(?:\d{0,2}(?:19|20)\d{2}|fiscal|years?|quarters?|months?|weeks?|ended"
     r"|ending|end|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen"
     r"|fourteen|twenty|thirty|forty|fifty|sixty|first|second|third|fourth|q[1-4]|as of|at"
@@ -26,6 +26,11 @@ _PERIOD_WORDS = re.compile(
     re.I,
 )
 _CHANGE_HEADER = re.compile(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", re.I)
+
+
+def _change_header(label: str) -> bool:
+    """A column header of changes: a change word, or two years ("2023 vs. 2022")."""
+    return bool(_CHANGE_HEADER.search(label)) or len(set(_YEAR.findall(label))) >= 2
 
 
 @dataclass
@@ -83,7 +88,7 @@ class Cell:
         """A column of changes between periods ("2023 vs. 2022 Change", "Increase (Decrease)");
         a cell written in basis points is a move whatever its header says."""
         return (
-            bool(_CHANGE_HEADER.search(self.col_text))
+            _change_header(self.col_text)
             or len(self.years) >= 2
             or bool(re.search(r"bps|basis\s*points?", self.text, re.I))
         )
@@ -93,7 +98,7 @@ class Cell:
         """What the column holds besides its period: "average balance" and "interest" in a
         rate/volume table, "americas rac" in a segment's column; "" for a bare period."""
         text = re.sub(r"([a-z])([A-Z])", r"\1 \2", self.col_text)  # "EndedDecember"
-        return " ".join(_PERIOD_WORDS.sub(" ", text).lower().split())
+        return " ".join(_PERIOD_HEADER_WORDS.sub(" ", text).lower().split())
 
     @cached_property
     def in_points(self) -> bool:
@@ -111,8 +116,7 @@ class Cell:
             for c in range(table.header_cols, table.n_cols)
             if c != self.col
             and any(ch.isdigit() for ch in table.cells[self.row][c])
-            and not _CHANGE_HEADER.search(table.column_label(c))
-            and len(set(_YEAR.findall(table.column_label(c)))) < 2
+            and not _change_header(table.column_label(c))
         ]
         # every level is a rate: a row of amounts with a "% of net sales" column beside
         # them changes by a relative "% Change", not by points

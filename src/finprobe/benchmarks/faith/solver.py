@@ -507,19 +507,16 @@ def _features(
         feats[f"kind_{cand.kind}"] = 1.0
 
     # periods: the blank's period against the cell's column
-    if cand.kind == "lookup" and first.change_column:
+    if cand.kind == "lookup":
         # a change column's cell is a change: its periods are the two years it compares
         # ("2024 vs. 2023"), as a derived change's are, not one level's year
-        feats.update(_change_column_years(first, ctx, scorer))
-        feats.update(scorer.column_parts(first))
-    elif cand.kind == "lookup":
-        feats.update(_period_parts(first, ctx, scorer))
+        if first.change_column:
+            feats.update(_change_years(first.years, ctx, scorer))
+        else:
+            feats.update(_period_parts(first, ctx, scorer))
         feats.update(scorer.column_parts(first))
     elif cand.kind in ("change", "pct_change"):
-        years = set().union(*(c.years for c in cand.cells))
-        pair = change_pair(ctx.years, scorer.current_year, ctx.compared_year)
-        if pair:
-            feats["change_years_match" if pair <= years else "change_years_miss"] = 1.0
+        feats.update(_change_years(set().union(*(c.years for c in cand.cells)), ctx, scorer))
     else:
         feats.update(_year_parts(first.years, ctx))
     # the period's length: "three months ended" against a year's column
@@ -618,14 +615,15 @@ def _period_parts(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
     return {"period_target_match" if target in cell.years else "period_target_miss": 1.0}
 
 
-def _change_column_years(cell: Cell, ctx: Context, scorer: Scorer) -> dict[str, float]:
-    """How a change column's years fit the change the sentence speaks of: both years of
-    "2024 vs. 2023" against the pair; a lone year (a "$ Change" column takes the table's
-    latest) against the pair's newer year, so "Change from 2022" reads as a miss."""
+def _change_years(years: set[str], ctx: Context, scorer: Scorer) -> dict[str, float]:
+    """How a change's years fit the change the sentence speaks of: both years of a derived
+    change or of "2024 vs. 2023" against the pair; a change column's lone year (a "$ Change"
+    column takes the table's latest) against the pair's newer year, so "Change from 2022"
+    reads as a miss."""
     pair = change_pair(ctx.years, scorer.current_year, ctx.compared_year)
-    if not pair or not cell.years:
+    if not pair or not years:
         return {}
-    fits = pair <= cell.years if len(cell.years) >= 2 else max(pair, key=int) in cell.years
+    fits = pair <= years if len(years) >= 2 else max(pair, key=int) in years
     return {"change_years_match" if fits else "change_years_miss": 1.0}
 
 
