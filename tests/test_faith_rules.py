@@ -930,3 +930,72 @@ def test_a_growth_column_under_an_unrepeated_change_header_states_no_margin() ->
     assert _answer([growth], "Operating margin was [MASK] in 2023.", hint="16%") == "16%"
     masked = "Operating income as a percentage of net sales was [MASK] in 2023."
     assert _answer([growth], masked, hint="16%") == "16%"
+
+
+# round 17: a 10-Q's change columns say no period; the columns they compare do
+QUARTER_AND_YEAR_TO_DATE = _table("5", [
+    ["", "Three Months Ended March 31,", "Three Months Ended March 31,", "Increase / (Decrease)",
+     "Nine Months Ended March 31,", "Nine Months Ended March 31,", "Increase / (Decrease)"],
+    ["(in thousands)", "2024", "2023", "", "2024", "2023", ""],
+    ["Pawn loan fees", "$56,600", "$48,800", "16%", "$160,100", "$150,300", "7%"],
+    ["Operating expenses", "$67,400", "$55,700", "21%", "$190,000", "$171,000", "11%"],
+])  # fmt: skip
+
+
+def test_a_change_column_is_as_long_as_the_periods_it_compares() -> None:
+    cells = numeric_cells(Table(id="t", cells=QUARTER_AND_YEAR_TO_DATE["cells"]), "5")
+    by_col = {c.col: c for c in cells if c.row == 2}
+    assert by_col[3].change_column and by_col[3].period_months == 3
+    assert by_col[6].change_column and by_col[6].period_months == 9
+    assert by_col[3].compared_columns == [2, 1] and by_col[6].compared_columns == [5, 4]
+    # a change column first in its table compares nothing it can see: no length
+    first = Table(id="t", cells=[
+        ["", "Increase", "Three Months Ended March 31, 2024", "Three Months Ended March 31, 2023"],
+        ["Pawn loan fees", "16%", "$56,600", "$48,800"],
+    ])  # fmt: skip
+    lone = [c for c in numeric_cells(first, "6") if c.col == 1]
+    assert lone and lone[0].period_months is None and lone[0].compared_columns == []
+    # where every period is as long (a 10-K's years), the length tells no column apart
+    years = Table(id="t", cells=[
+        ["", "Year Ended December 31,", "Year Ended December 31,", "Change"],
+        ["", "2023", "2022", ""],
+        ["Pawn loan fees", "$56,600", "$48,800", "16%"],
+    ])  # fmt: skip
+    change = [c for c in numeric_cells(years, "7") if c.col == 3]
+    assert change and change[0].compared_columns == [2, 1] and change[0].period_months is None
+    # the quarter's stated change carries the quarter's length, as the derived change does
+    masked = "Pawn loan fees increased [MASK] during the first quarter of 2024."
+    ranked = rank_candidates(_instance([QUARTER_AND_YEAR_TO_DATE], masked, "12%"), SolverOptions())
+    stated = [c for c in ranked if c.kind == "lookup" and c.cells[0].col == 3]
+    assert stated and all(c.features.get("period_length_match") for c in stated)
+    year_to_date = [c for c in ranked if c.kind == "lookup" and c.cells[0].col == 6]
+    assert year_to_date and all(c.features.get("period_length_miss") for c in year_to_date)
+
+
+def test_a_rows_growth_is_not_the_move_of_its_percent_of_sales_column() -> None:
+    results = _table("2", [
+        ["", "Three Months Ended", "Three Months Ended", "", "", "% of Net Sales",
+         "% of Net Sales"],
+        ["(in thousands)", "November 25, 2023", "November 26, 2022", "$ Change", "% Change",
+         "November 25, 2023", "November 26, 2022"],
+        ["Net sales", "$339,714", "$367,847", "$(28,133)", "(7.6)%", "100.0%", "100.0%"],
+        ["Operating income", "37,600", "34,714", "2,886", "8.3", "11.1", "9.4"],
+    ])  # fmt: skip
+    masked = (
+        "Operating income grew [MASK] to $37.6 million, and operating margin increased 170"
+        " basis points to 11.1%."
+    )
+    ranked = rank_candidates(_instance([results], masked, "8.3%"), SolverOptions())
+    moves = [c for c in ranked if c.kind == "change" and c.percent]
+    assert not any("% of Net Sales" in c.cells[0].col_text for c in moves)
+    assert reference_scorer_match("8.3%", _answer([results], masked, hint="8.3%"))
+    # the margin's own clause speaks of a rate: its move in points stays
+    margin = (
+        "Operating income grew 8.3% to $37.6 million, and operating margin increased [MASK]"
+        " to 11.1%."
+    )
+    ranked = rank_candidates(_instance([results], margin, "1.7%"), SolverOptions())
+    assert any(
+        c.kind == "change" and "% of Net Sales" in c.cells[0].col_text and c.value == Decimal("1.7")
+        for c in ranked
+    )

@@ -65,8 +65,35 @@ class Cell:
 
     @cached_property
     def period_months(self) -> int | None:
-        """The length of the column's period in months ("Three Months Ended": 3), if said."""
-        return period_months(self.col_text)
+        """The length of the column's period in months ("Three Months Ended": 3), if said.
+        In a table of quarters beside years-to-date, a change column that does not say
+        ("Increase / (Decrease)" after two quarter columns) is as long as the periods it
+        compares; where every period is as long, its length tells no column apart."""
+        own = period_months(self.col_text)
+        if own is not None or not _change_header(self.col_text):
+            return own
+        table = self.table
+        levels = {
+            period_months(table.column_label(c))
+            for c in range(table.header_cols, table.n_cols)
+            if not _change_header(table.column_label(c))
+        } - {None}
+        if len(levels) < 2:
+            return None
+        lengths = {period_months(table.column_label(c)) for c in self.compared_columns}
+        return lengths.pop() if len(lengths) == 1 else None
+
+    @cached_property
+    def compared_columns(self) -> list[int]:
+        """The level columns a change column compares: the nearest two to its left that
+        are not changes ("Q1 2024 | Q1 2023 | $ Change | % Change | YTD 2024 | ...")."""
+        table, found = self.table, []
+        for c in range(self.col - 1, table.header_cols - 1, -1):
+            if not _change_header(table.column_label(c)):
+                found.append(c)
+                if len(found) == 2:
+                    break
+        return found if len(found) == 2 else []
 
     @cached_property
     def years(self) -> set[str]:

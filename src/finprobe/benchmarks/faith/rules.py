@@ -58,6 +58,23 @@ _FILLER = frozenset(
 )
 
 
+# a blank's clause that speaks of a rate, a margin or a share of a base
+_SPEAKS_OF_A_RATE = re.compile(
+    r"margin|percent(?:age)?\s+of|%\s+of|as\s+a\s+percent|basis\s+points?|\bbps\b|\brates?\b"
+    r"|\bratios?\b|\bshare\b",
+    re.I,
+)
+# a column of each row's share of a base: "% of Net Sales", "Percent of revenue"
+_SHARE_OF_BASE_COLUMN = re.compile(r"%\s*of\b|percent(?:age)?\s+of\b|as\s+a\s+%", re.I)
+
+
+def _share_of_base_move(c: Candidate) -> bool:
+    """A move in points between two columns of shares of a base (a row's margin moving)."""
+    return c.kind == "change" and all(
+        cell.percent and _SHARE_OF_BASE_COLUMN.search(cell.col_text) for cell in c.cells
+    )
+
+
 def admissible(
     candidates: list[Candidate],
     ctx: Context,
@@ -84,6 +101,10 @@ def admissible(
                 and (c.kind == "change" or c.kind == "lookup" and c.cells[0].change_column)
             )
         )
+    elif not _SPEAKS_OF_A_RATE.search(blank_clause(masked) or masked):
+        # "Operating income grew [MASK] to $37.6 million": the row's own growth, not the
+        # move in points of its "% of Net Sales" column (its margin)
+        rules.append(lambda c: not _share_of_base_move(c))
     if per_share_blank(ctx, masked):
         rules.append(lambda c: all(per_share_cell(cell) for cell in c.cells))
     apart = part_words(masked)
