@@ -1,6 +1,6 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
-    python perf/faith_solver_folds.py [--write] [--fit NAME] [--seed S] [--spread K]
+    python perf/faith_solver_folds.py [--write] [--fit NAME] [--bag N] [--seed S] [--spread K]
         [--l2 X] [--free] [--holdout FILE] PILOT.json [BUILT.json ...] [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
@@ -31,7 +31,9 @@ How each ranker is fitted (``--fit``, ``FITS``): ``plain`` (every blank counts 1
 7-8), ``balanced`` (every report counts the same), ``bag`` / ``balbag`` (the mean of 4
 fits on bootstrap resamples of the training reports). Every fit keeps the signs each
 feature's meaning fixes (``ranker.POSITIVE`` / ``NEGATIVE``; ``--free``: no bounds, as
-before round 13). ``--seed S`` seeds the resamples;
+before round 13). ``--bag N``: that many resampled fits in the bag's mean instead of 4
+(round 17: how much of the folds' spread over seeds is the small bag's). ``--seed S`` seeds
+the resamples;
 ``--spread K`` prints only the folds and cross figures of each file for bootstrap seeds
 1..K (one resampled fit per fold, or the bag's mean), to show how much they move with the
 training set.
@@ -341,7 +343,12 @@ def main(argv: list[str]) -> None:
     seed, argv = _option(argv, "--seed", "0")
     spread, argv = _option(argv, "--spread", "0")
     holdout, argv = _option(argv, "--holdout", "")
+    bag_size, argv = _option(argv, "--bag", "")
     balanced, bag = FITS[name]
+    if bag_size:
+        if not bag_size.isdigit() or int(bag_size) < 1:
+            raise SystemExit(f"--bag {bag_size}: not a whole number of fits (1 or more)")
+        bag = int(bag_size)
     FIT = FitOptions(balanced=balanced, bag=bag, seed=int(seed), l2=float(l2), signs=signs)
     cut = argv.index("--train") if "--train" in argv else len(argv)
     paths = argv[:cut] or ["../shared/data/faith/pilot-dev.json"]

@@ -999,3 +999,23 @@ def test_a_rows_growth_is_not_the_move_of_its_percent_of_sales_column() -> None:
         c.kind == "change" and "% of Net Sales" in c.cells[0].col_text and c.value == Decimal("1.7")
         for c in ranked
     )
+
+
+def test_a_respectively_blank_is_never_another_slots_stated_figure() -> None:
+    segments = _table("7", [
+        ["", "Three Months Ended", "Nine Months Ended"],
+        ["(in millions)", "February 29, 2024", "February 29, 2024"],
+        ["Research and development expense", "$9.1", "$27.7"],
+        ["R&D expense change", "$1.3", "$2.8"],
+    ])  # fmt: skip
+    masked = (
+        "R&D expense increased [MASK] and $2.8 million for the three and nine months ended"
+        " February 29, 2024, respectively."
+    )
+    ranked = rank_candidates(_instance([segments], masked, "$1.3 million"), SolverOptions())
+    values = {c.value for c in ranked if c.kind == "lookup"}
+    assert Decimal("2800000") not in values and Decimal("1300000") in values
+    # without "respectively" the sentence's own figure stays a candidate (a soft penalty)
+    plain = "R&D expense increased [MASK], after $2.8 million in the nine months."
+    ranked = rank_candidates(_instance([segments], plain, "$1.3 million"), SolverOptions())
+    assert Decimal("2800000") in {c.value for c in ranked if c.kind == "lookup"}

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from functools import lru_cache
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
-from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
+from finprobe.benchmarks.faith.context import _REASON, Candidate, Context, _matches_anchor
 from finprobe.benchmarks.faith.sensitivity import (
     confident_list,
     label_is_item,
@@ -75,6 +75,12 @@ def _share_of_base_move(c: Candidate) -> bool:
     )
 
 
+def _states_figure(c: Candidate, ctx: Context) -> bool:
+    """The candidate is one of the sentence's own other figures (the ranker's ``is_anchor``)."""
+    own = c.cells[0] if c.kind == "lookup" else c.value
+    return _matches_anchor(own, ctx.anchors, c.percent)
+
+
 def admissible(
     candidates: list[Candidate],
     ctx: Context,
@@ -105,6 +111,10 @@ def admissible(
         # "Operating income grew [MASK] to $37.6 million": the row's own growth, not the
         # move in points of its "% of Net Sales" column (its margin)
         rules.append(lambda c: not _share_of_base_move(c))
+    if ctx.anchors and re.search(r"\brespectively\b", masked, re.I):
+        # "[MASK] and $12.7 billion, respectively": each figure is its own slot's, so the
+        # blank is never a figure the sentence states for another
+        rules.append(lambda c: not _states_figure(c, ctx))
     if per_share_blank(ctx, masked):
         rules.append(lambda c: all(per_share_cell(cell) for cell in c.cells))
     apart = part_words(masked)
