@@ -1019,3 +1019,67 @@ def test_a_respectively_blank_is_never_another_slots_stated_figure() -> None:
     plain = "R&D expense increased [MASK], after $2.8 million in the nine months."
     ranked = rank_candidates(_instance([segments], plain, "$1.3 million"), SolverOptions())
     assert Decimal("2800000") in {c.value for c in ranked if c.kind == "lookup"}
+
+
+def test_changes_standing_together_after_every_period_say_no_length() -> None:
+    grouped = Table(id="t", cells=[
+        ["", "Three Months Ended", "Three Months Ended", "Nine Months Ended", "Nine Months Ended",
+         "$ Change", "% Change", "$ Change", "% Change"],
+        ["(in thousands)", "March 31, 2024", "March 31, 2023", "March 31, 2024", "March 31, 2023",
+         "", "", "", ""],
+        ["Pawn loan fees", "$56,600", "$48,800", "$160,100", "$150,300", "$7,800", "16%",
+         "$9,800", "7%"],
+    ])  # fmt: skip
+    changes = [c for c in numeric_cells(grouped, "8") if c.col >= 5]
+    assert len(changes) == 4
+    assert all(c.compared_columns == [4, 3, 2, 1] and c.period_months is None for c in changes)
+    # a "$ Change | % Change" pair after each period's columns: both compare that period's
+    paired = Table(id="t", cells=[
+        ["", "Three Months Ended", "Three Months Ended", "$ Change", "% Change",
+         "Nine Months Ended", "Nine Months Ended", "$ Change", "% Change"],
+        ["(in thousands)", "March 31, 2024", "March 31, 2023", "", "", "March 31, 2024",
+         "March 31, 2023", "", ""],
+        ["Pawn loan fees", "$56,600", "$48,800", "$7,800", "16%", "$160,100", "$150,300",
+         "$9,800", "7%"],
+    ])  # fmt: skip
+    by_col = {c.col: c for c in numeric_cells(paired, "9")}
+    assert by_col[4].compared_columns == [2, 1] and by_col[4].period_months == 3
+    assert by_col[8].compared_columns == [6, 5] and by_col[8].period_months == 9
+
+
+# the review's cases (round 17): spelled period words, a round figure, a plain rate row
+QUARTER_AND_NINE_MONTHS = _table("7", [
+    ["", "Three Months Ended", "Nine Months Ended"],
+    ["(in millions)", "February 29, 2024", "February 29, 2024"],
+    ["Research and development expense", "$3.1", "$9.4"],
+    ["Selling expense", "$12.4", "$35.0"],
+    ["Revenue growth", "12.0%", "10.0%"],
+])  # fmt: skip
+
+
+def test_a_respectively_sentences_period_words_and_round_figures_exclude_nothing_else() -> None:
+    masked = (
+        "Research and development expense was $3.1 million and [MASK] for the three and nine"
+        " months ended February 29, 2024, respectively."
+    )
+    # "three" and "nine" are no stated figures: the $9.4 million cell stays
+    answer = _answer([QUARTER_AND_NINE_MONTHS], masked, hint="$9.4 million")
+    assert reference_scorer_match("$9.4 million", answer), answer
+    # "10%" as written is 9.5 to 10.5: 12.0% is not it
+    growth = (
+        "Revenue grew [MASK] and 10% for the three and nine months ended February 29, 2024,"
+        " respectively."
+    )
+    ranked = rank_candidates(_instance([QUARTER_AND_NINE_MONTHS], growth, "12%"), SolverOptions())
+    values = {c.value for c in ranked if c.kind == "lookup" and c.percent}
+    assert Decimal("12.0") in values and Decimal("10.0") not in values
+
+
+def test_a_plain_rate_rows_move_in_points_stays_for_any_clause() -> None:
+    rates = _table("3", _YEARS + [
+        ["Revenue", "$5,000", "$4,000"],
+        ["Fleet utilization", "85.0%", "80.0%"],
+    ])  # fmt: skip
+    masked = "Fleet utilization improved [MASK] in 2023 compared to 2022."
+    ranked = rank_candidates(_instance([rates], masked, "5%"), SolverOptions())
+    assert any(c.kind == "change" and c.percent and c.value == Decimal("5.0") for c in ranked)

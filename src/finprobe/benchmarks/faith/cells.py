@@ -80,21 +80,24 @@ class Cell:
         } - {None}
         if len(levels) < 2:
             return None
-        lengths = {period_months(table.column_label(c)) for c in self.compared_columns}
+        lengths = {period_months(table.column_label(c)) for c in self.compared_columns} - {None}
         return lengths.pop() if len(lengths) == 1 else None
 
     @cached_property
     def compared_columns(self) -> list[int]:
-        """The level columns a change column compares: the nearest two to its left that
-        are not changes ("Q1 2024 | Q1 2023 | $ Change | % Change | YTD 2024 | ...")."""
-        table, found = self.table, []
+        """The level columns a change column compares: the run of level columns just before
+        its own block of change columns ("Q1 2024 | Q1 2023 | $ Change | % Change | ...").
+        Where the changes of several periods stand together after all of them ("Q1 2024 |
+        Q1 2023 | YTD 2024 | YTD 2023 | $ Change | $ Change"), the run holds them all and
+        which two a change compares is not said."""
+        table, run = self.table, []
         for c in range(self.col - 1, table.header_cols - 1, -1):
-            if not _change_header(table.column_label(c)):
-                found.append(c)
-                if len(found) == 2:
+            if _change_header(table.column_label(c)):
+                if run:
                     break
-        return found if len(found) == 2 else []
-
+                continue
+            run.append(c)
+        return run
     @cached_property
     def years(self) -> set[str]:
         own = set(_YEAR.findall(self.col_text))

@@ -30,10 +30,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
+from decimal import Decimal
 from functools import lru_cache
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
-from finprobe.benchmarks.faith.context import _REASON, Candidate, Context, _matches_anchor
+from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
 from finprobe.benchmarks.faith.sensitivity import (
     confident_list,
     label_is_item,
@@ -75,10 +76,26 @@ def _share_of_base_move(c: Candidate) -> bool:
     )
 
 
+# a figure of the sentence that states an amount or a rate ("$2.8 million", "10%"), not
+# the "three" and "nine" of "three and nine months"
+_FIGURE_UNITS = frozenset({"usd", "percent", "per_share"})
+
+
 def _states_figure(c: Candidate, ctx: Context) -> bool:
-    """The candidate is one of the sentence's own other figures (the ranker's ``is_anchor``)."""
-    own = c.cells[0] if c.kind == "lookup" else c.value
-    return _matches_anchor(own, ctx.anchors, c.percent)
+    """The candidate is a money or percent figure the sentence states, to the digits it is
+    written with ("10%" is 9.5 to 10.5, not 5 to 15; "$2.8 million" is 2.75 to 2.85 million)."""
+    for anchor in ctx.anchors:
+        if not anchor.units & _FIGURE_UNITS or ("percent" in anchor.units) != c.percent:
+            continue
+        digits = re.search(r"\d[\d,]*(?:\.(\d+))?", anchor.text)
+        written = Decimal(digits.group(0).replace(",", "")) if digits else Decimal(0)
+        if not written:
+            continue
+        # half a unit of the last written digit, at the figure's scale ("million")
+        half = abs(anchor.value / written) * Decimal(1).scaleb(-len(digits.group(1) or "")) / 2
+        if abs(abs(c.value) - abs(anchor.value)) <= half:
+            return True
+    return False
 
 
 def admissible(
