@@ -98,6 +98,7 @@ class Cell:
                 continue
             run.append(c)
         return run
+
     @cached_property
     def years(self) -> set[str]:
         own = set(_YEAR.findall(self.col_text))
