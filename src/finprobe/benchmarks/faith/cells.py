@@ -33,6 +33,14 @@ def _change_header(label: str) -> bool:
     return bool(_CHANGE_HEADER.search(label)) or len(set(_YEAR.findall(label))) >= 2
 
 
+def _level_columns(table: Table) -> list[int]:
+    """The table's value columns that hold one period's levels, not changes."""
+    return [
+        c for c in range(table.header_cols, table.n_cols)
+        if not _change_header(table.column_label(c))
+    ]  # fmt: skip
+
+
 @dataclass
 class Cell:
     table: Table
@@ -73,11 +81,7 @@ class Cell:
         if own is not None or not _change_header(self.col_text):
             return own
         table = self.table
-        levels = {
-            period_months(table.column_label(c))
-            for c in range(table.header_cols, table.n_cols)
-            if not _change_header(table.column_label(c))
-        } - {None}
+        levels = {period_months(table.column_label(c)) for c in _level_columns(table)} - {None}
         if len(levels) < 2:
             return None
         lengths = {period_months(table.column_label(c)) for c in self.compared_columns} - {None}
@@ -144,10 +148,8 @@ class Cell:
         table = self.table
         levels = [
             table.cells[self.row][c]
-            for c in range(table.header_cols, table.n_cols)
-            if c != self.col
-            and any(ch.isdigit() for ch in table.cells[self.row][c])
-            and not _change_header(table.column_label(c))
+            for c in _level_columns(table)
+            if c != self.col and any(ch.isdigit() for ch in table.cells[self.row][c])
         ]
         # every level is a rate: a row of amounts with a "% of net sales" column beside
         # them changes by a relative "% Change", not by points

@@ -87,12 +87,11 @@ def _states_figure(c: Candidate, ctx: Context) -> bool:
     for anchor in ctx.anchors:
         if not anchor.units & _FIGURE_UNITS or ("percent" in anchor.units) != c.percent:
             continue
-        digits = re.search(r"\d[\d,]*(?:\.(\d+))?", anchor.text)
-        written = Decimal(digits.group(0).replace(",", "")) if digits else Decimal(0)
-        if not written:
+        decimals = re.search(r"\d[\d,]*(?:\.(\d+))?", anchor.text)
+        if not decimals or not anchor.value:
             continue
         # half a unit of the last written digit, at the figure's scale ("million")
-        half = abs(anchor.value / written) * Decimal(1).scaleb(-len(digits.group(1) or "")) / 2
+        half = anchor.scale * Decimal(1).scaleb(-len(decimals.group(1) or "")) / 2
         if abs(abs(c.value) - abs(anchor.value)) <= half:
             return True
     return False
