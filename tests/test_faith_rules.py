@@ -972,6 +972,36 @@ def test_a_change_column_is_as_long_as_the_periods_it_compares() -> None:
     assert year_to_date and all(c.features.get("period_length_miss") for c in year_to_date)
 
 
+# round 18: an interim report's sentence that names no period speaks of the quarter or of
+# the year to date; it does not expect a year
+def test_an_interim_reports_sentence_without_a_period_expects_no_length() -> None:
+    masked = "Pawn loan fees increased [MASK] compared to the prior-year period."
+    ranked = rank_candidates(_instance([QUARTER_AND_YEAR_TO_DATE], masked, "12%"), SolverOptions())
+    lookups = [c for c in ranked if c.kind == "lookup" and c.cells[0].col in (3, 6)]
+    assert {c.cells[0].col for c in lookups} == {3, 6}
+    assert not any(
+        c.features.get("period_length_miss") or c.features.get("period_length_match")
+        for c in ranked
+    )
+    # the same sentence beside a table that has a year: the report is annual, a year expected
+    annual = _table("8", [
+        ["", "Three Months Ended March 31,", "Year Ended December 31,"],
+        ["(in thousands)", "2024", "2023"],
+        ["Pawn loan fees", "$56,600", "$190,300"],
+    ])  # fmt: skip
+    ranked = rank_candidates(
+        _instance([annual], "Pawn loan fees were [MASK].", "$1"), SolverOptions()
+    )
+    by_col = {c.cells[0].col: c for c in ranked if c.kind == "lookup"}
+    assert by_col[1].features.get("period_length_miss") and by_col[2].features.get(
+        "period_length_match"
+    )
+    # a sentence that names its quarter is read as before
+    masked = "Pawn loan fees increased [MASK] during the first quarter of 2024."
+    ranked = rank_candidates(_instance([QUARTER_AND_YEAR_TO_DATE], masked, "12%"), SolverOptions())
+    assert any(c.features.get("period_length_miss") for c in ranked)
+
+
 def test_a_rows_growth_is_not_the_move_of_its_percent_of_sales_column() -> None:
     results = _table("2", [
         ["", "Three Months Ended", "Three Months Ended", "", "", "% of Net Sales",

@@ -95,8 +95,12 @@ class Context:
     moves: int | None = None
     # "[MASK] in the prior year": the blank's period against the report's (-1, 0)
     relative_year: int | None = None
-    # the length of the period the sentence speaks of, in months (a 10-K's default: 12)
-    period_months: int = 12
+    # the length of the period the sentence speaks of, in months; a sentence that names
+    # none speaks of the report's own period: 12 in an annual report, and unknown (None) in
+    # an interim one, whose MD&A speaks of the quarter and the year to date alike
+    # (``expand_context``)
+    period_months: int | None = 12
+    period_stated: bool = False  # the sentence itself names its period's length
     # label words the sentence names only through a synonym ("sales" for "revenue")
     synonyms: set[str] = field(default_factory=set)
     years_before: list[str] = field(default_factory=list)  # years named before the blank
@@ -181,6 +185,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
         relative_year=relative_period(before, after),
         moves=change_direction(before, after),
         period_months=period_months(masked) or 12,
+        period_stated=period_months(masked) is not None,
         per_share_blank="per_share" in units or bool(re.match(r"\s*per\b", after)),
         paired=bool(
             _CHANGE_PAIR_BEFORE.search(before.rstrip())
@@ -293,21 +298,36 @@ def _solver_role(before: str, after: str) -> str:
     return role
 
 
+def _interim_report(tables: list[Table]) -> bool:
+    """The report's tables speak of periods shorter than a year (a quarter, six or nine
+    months) and never of a whole year: an interim report (10-Q)."""
+    lengths = {
+        period_months(table.column_label(c))
+        for table in tables
+        for c in range(table.header_cols, table.n_cols)
+    } - {None}
+    return bool(lengths) and 12 not in lengths
+
+
 def expand_context(context: Context, tables: list[Table], masked: str) -> None:
     """Let the sentence's words reach the tables' spelling: "R&D" names a row
     "Research and development", "excluding" a column "Excl. Exchange"."""
-    labels: set[str] = set()
+    if not context.period_stated and _interim_report(tables):
+        context.period_months = None
+    # the words appended below extend ordered lists (a phrase is read in order there), so
+    # every loop runs in the tables' order or sorted, never in a set's hash order
+    labels: dict[str, None] = {}
     vocabulary: set[str] = set()
     for table in tables:
         for r in range(table.n_rows):
             label = table.row_label(r)
-            labels.add(label)
+            labels[label] = None
             vocabulary.update(_tokens(label))
         for c in range(table.header_cols, table.n_cols):
             vocabulary.update(_tokens(table.column_label(c)))
     before, _, after = masked.partition("[MASK]")
     near_text = before[-80:] + " " + after[:80]
-    for acronym in set(_ACRONYM.findall(masked)):
+    for acronym in dict.fromkeys(_ACRONYM.findall(masked)):
         letters = acronym.replace("&", "")
         if len(letters) < 2:
             continue
@@ -334,9 +354,9 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
     # "Canadian" names a row or column "Canada", "domestic" one "U.S." (``places``)
     named = places(masked)
     near_places = places(near_text)
-    texts = labels | {
+    texts = labels | dict.fromkeys(
         table.column_label(c) for table in tables for c in range(table.header_cols, table.n_cols)
-    }
+    )
     for text in texts if named else ():
         for key, forms in places(text).items():
             if key in named:
@@ -346,10 +366,11 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
                     context.left.extend(words)
     _add_synonyms(context, vocabulary)
     own = set(context.sentence)
-    for token in list(own - vocabulary):
+    ordered = sorted(vocabulary)
+    for token in sorted(own - vocabulary):
         if len(token) < 4:
             continue
-        for word in vocabulary:
+        for word in ordered:
             if len(word) >= 4 and (word.startswith(token) or token.startswith(word)):
                 context.sentence.append(word)
                 if token in context.left or token in context.right:
@@ -454,7 +475,9 @@ class Scorer:
         }
 
     def weight(self, tokens: set[str] | list[str]) -> float:
-        return sum(self.idf.get(t, self.default_idf) for t in tokens)
+        # fsum: a set's order changes with the interpreter's hash seed, and a plain sum's
+        # last bit with it, which broke ties between candidates differently run to run
+        return math.fsum(self.idf.get(t, self.default_idf) for t in tokens)
 
     def label_fit(self, row_tokens: set[str], heading_tokens: set[str] = frozenset()) -> float:
         parts = self.label_parts(row_tokens, heading_tokens)

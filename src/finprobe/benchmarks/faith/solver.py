@@ -521,7 +521,7 @@ def _features(
         feats.update(_year_parts(first.years, ctx))
     # the period's length: "three months ended" against a year's column
     lengths = {c.period_months for c in cand.cells} - {None}
-    if lengths:
+    if lengths and ctx.period_months is not None:
         fits = lengths == {ctx.period_months}
         feats["period_length_match" if fits else "period_length_miss"] = 1.0
 
