@@ -395,7 +395,10 @@ def main(argv: list[str]) -> None:
     if write:
         ranker = fit(blanks)
         names = sorted({Path(p).name for p in paths + extra if p not in HOLDOUT})
-        data = {**ranker.to_json(), "name": "learned", "fit": name, "fitted_on": names}
+        data = {
+            **ranker.to_json(), "name": "learned", "fit": name, "fitted_on": names,
+            "bag": FIT.bag, "seed": FIT.seed,
+        }  # fmt: skip
         write_text_atomic(SHIPPED, json.dumps(data, indent=1) + "\n")
         print(f"wrote {SHIPPED} (fitted on {', '.join(names)})")
     shipped = load_ranker(str(SHIPPED)) if SHIPPED.exists() else None

@@ -86,7 +86,7 @@ def _candidates_under(seed: int) -> list[str]:
 
 def test_candidates_and_features_are_the_same_under_every_hash_seed() -> None:
     first = _candidates_under(0)
-    assert len(first) > 20
+    assert len(first) > 10
     for seed in (1, 2, 3, 4, 5):
         assert _candidates_under(seed) == first, f"PYTHONHASHSEED={seed} differs from 0"
 

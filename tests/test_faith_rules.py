@@ -283,6 +283,21 @@ def test_a_clause_whose_subject_is_a_pronoun_keeps_the_other_clauses_ratio() -> 
         assert reference_scorer_match("14.1%", answer), (masked, answer)
 
 
+def test_a_percentage_blank_is_never_a_sum_of_money() -> None:
+    # round 18: weights that favour the sentence's rows and hold ratios down put "$310.4
+    # million" (net sales) first for a blank the hint says is a percentage
+    perverse = Ranker({"sentence_hits": 10.0, "coverage": 10.0, "kind_ratio": -20.0})
+    masked = (
+        "Operating income was $43.7 million in 2023; as a percentage of net sales, it was [MASK]."
+    )
+    answer = _answer([ROYALTY], masked, perverse, "14.1%")
+    # a rate (which one is the weights' pick: these take sales growth), never an amount
+    assert answer.endswith("%"), answer
+    # a money blank of the same table is still the amount
+    masked = "Net sales were [MASK] in 2023."
+    assert reference_scorer_match("$310.4 million", _answer([ROYALTY], masked, perverse))
+
+
 def test_an_oxford_comma_does_not_end_the_blanks_clause() -> None:
     from finprobe.benchmarks.faith.rules import blank_clause
 

@@ -167,6 +167,12 @@ class Cell:
             )
         )
 
+    @property
+    def amount(self) -> bool:
+        """A sum of money as the table writes it: a currency sign, or a figure read at the
+        table's scale ("(in thousands)"); a rate never is one."""
+        return not self.percent and ("$" in self.text or self.value != self.raw)
+
     @cached_property
     def count_row(self) -> bool:
         """A row or column of counts, not money: "Outstanding Common Shares", "Gross

@@ -113,6 +113,9 @@ def admissible(
     rules: list[Callable[[Candidate], bool]] = []
     if ctx.wants_money:
         rules.append(lambda c: not c.percent and not any(cell.counts for cell in c.cells))
+    elif ctx.wants_percent:
+        # "as a percentage of net sales, it was [MASK]": a percentage is never a sum of money
+        rules.append(lambda c: c.percent or not any(cell.amount for cell in c.cells))
     if "bps" in ctx.hint_units:
         # basis points measure a move between two rates (derived, or a change column's cell
         # in a rate row), never a rate's level nor a relative change of amounts: "gross
