@@ -1,8 +1,10 @@
 """The FAITH solver's candidates do not depend on the interpreter's hash seed.
 
-Round 18 found two ways they did: float sums over sets (a tie between two rows broken by
-the last bit) and words appended to the sentence's ordered word lists in a set's order (a
-label's phrase found near the blank in one run and not in another).
+Round 18 found three ways they did: float sums over sets (a tie between two rows broken by
+the last bit), words appended to the sentence's ordered word lists in a set's order (a
+label's phrase found near the blank in one run and not in another), and a row pair's
+features added in a set's order (a score's last bit). The probe compares the candidates in
+rank order with their scores and features in order, and the sentence's word lists.
 """
 
 from __future__ import annotations
@@ -44,12 +46,15 @@ INSTANCE = {
                 ["", "U.S. 2024", "Non-U.S. 2024", "Europe 2024", "Asia 2024"],
                 ["Commercial loans managed in Global Banking", "60%", "40%", "25%", "15%"],
                 ["Commercial loans managed in Global Markets", "38%", "62%", "30%", "32%"],
+                ["Europe", "2%", "98%", "45%", "53%"],
+                ["Syndications", "1%", "99%", "40%", "60%"],
             ],
         },
     ],
     "masked_sentence": (
         "At March 31, 2024, [MASK] of the non-U.S. commercial loan portfolio was managed in "
-        "GBAM, 38 percent in Global Markets and the remainder in CRE and U.S. commercial."
+        "GBAM, 38 percent in Global Markets and the remainder in CRE, U.S. commercial, "
+        "syndicated and European lending, regionally managed."
     ),
     "pre_sentence": "Non-U.S. commercial utilized exposure increased $1.0 billion.",
     "post_sentence": "",
@@ -60,12 +65,19 @@ INSTANCE = {
 _PROBE = textwrap.dedent(
     """
     import json, sys
-    from finprobe.benchmarks.faith.solver import rank_candidates
+    from finprobe.benchmarks.faith.context import expand_context, read_context
+    from finprobe.benchmarks.faith.solver import Table, rank_candidates
     instance = json.loads(sys.stdin.read())
-    rows = sorted(
-        f"{c.kind} {c.value} {c.formula} {sorted(c.features.items())}"
+    rows = [
+        f"{c.kind} {c.value} {c.formula} {c.score!r} {list(c.features.items())}"
         for c in rank_candidates(instance)
-    )
+    ]
+    # the sentence's word lists in their order (a phrase is looked for in order there)
+    context = read_context(instance)
+    tables = [Table(id=t["index"], cells=t["cells"], pre_text=t["pre_text"])
+              for t in instance["tables"]]
+    expand_context(context, tables, instance["masked_sentence"])
+    rows += [" ".join(context.sentence), " ".join(context.left), " ".join(context.right)]
     print(json.dumps(rows))
     """
 )

@@ -1017,6 +1017,31 @@ def test_an_interim_reports_sentence_without_a_period_expects_no_length() -> Non
     assert any(c.features.get("period_length_miss") for c in ranked)
 
 
+def test_an_interim_report_is_told_by_the_majority_of_its_period_columns() -> None:
+    from finprobe.benchmarks.faith.context import _interim_report
+
+    quarters = Table(id="q", cells=QUARTER_AND_YEAR_TO_DATE["cells"])
+    # a 10-Q's trailing twelve months and a year's roll-forward do not make it annual
+    extra = Table(id="x", cells=[
+        ["", "Trailing Twelve Months Ended March 31, 2024", "For the Year Ended December 31, 2023"],
+        ["Pawn loan fees", "$210,000", "$201,700"],
+    ])  # fmt: skip
+    assert _interim_report([quarters, extra])
+    # a 10-K's years (bare, as 10-Ks head them) outnumber its table of quarters
+    years = Table(id="y", cells=[
+        ["", "2023", "2022", "2021", "2020", "2019"],
+        ["Revenue", "$9", "$8", "$7", "$6", "$5"],
+        ["Net income", "$3", "$2", "$1", "$1", "$1"],
+    ])  # fmt: skip
+    four_quarters = Table(id="f", cells=[
+        ["", "Three Months Ended March 31", "Three Months Ended June 30",
+         "Three Months Ended September 30", "Three Months Ended December 31"],
+        ["Revenue", "$2", "$2", "$2", "$3"],
+    ])  # fmt: skip
+    assert not _interim_report([years, four_quarters])
+    assert not _interim_report([])
+
+
 def test_a_rows_growth_is_not_the_move_of_its_percent_of_sales_column() -> None:
     results = _table("2", [
         ["", "Three Months Ended", "Three Months Ended", "", "", "% of Net Sales",

@@ -170,7 +170,9 @@ class Cell:
     @property
     def amount(self) -> bool:
         """A sum of money as the table writes it: a currency sign, or a figure read at the
-        table's scale ("(in thousands)"); a rate never is one."""
+        table's scale ("(in thousands)"), in a cell not read as a percent. A rate row the
+        table does not mark as one ("Yield on loans | 5.12" under "(in millions)") reads as
+        an amount here, as it already did in its value."""
         return not self.percent and ("$" in self.text or self.value != self.raw)
 
     @cached_property

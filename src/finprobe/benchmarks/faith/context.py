@@ -155,6 +155,7 @@ def read_context(metadata: dict[str, Any]) -> Context:
     near = before[-60:] + " " + after[:60]
     own_item, other_items = _own_bullet(masked)
     years = _YEAR.findall(masked)
+    stated_months = period_months(masked)
     return Context(
         left=left,
         right=right,
@@ -184,8 +185,8 @@ def read_context(metadata: dict[str, Any]) -> Context:
         target_year=_target_year(before, after, mask_role(before, after)),
         relative_year=relative_period(before, after),
         moves=change_direction(before, after),
-        period_months=period_months(masked) or 12,
-        period_stated=period_months(masked) is not None,
+        period_months=stated_months or 12,
+        period_stated=stated_months is not None,
         per_share_blank="per_share" in units or bool(re.match(r"\s*per\b", after)),
         paired=bool(
             _CHANGE_PAIR_BEFORE.search(before.rstrip())
@@ -298,15 +299,28 @@ def _solver_role(before: str, after: str) -> str:
     return role
 
 
+# a column headed by a year alone ("2023", "Fiscal 2023"): a 10-K's way to head its years
+_BARE_YEAR = re.compile(r"^\W*(?:fiscal\s+(?:year\s+)?)?(?:19|20)\d\d\W*$", re.I)
+# a rolling measure ("Trailing Twelve Months Ended March 31, 2024"), not the report's period
+_TRAILING = re.compile(r"\btrailing\b|\b[TL]TM\b", re.I)
+
+
 def _interim_report(tables: list[Table]) -> bool:
-    """The report's tables speak of periods shorter than a year (a quarter, six or nine
-    months) and never of a whole year: an interim report (10-Q)."""
-    lengths = {
-        period_months(table.column_label(c))
-        for table in tables
-        for c in range(table.header_cols, table.n_cols)
-    } - {None}
-    return bool(lengths) and 12 not in lengths
+    """An interim report (10-Q): more of its columns name a quarter, six or nine months
+    than name a year ("Year Ended", or a year alone, as a 10-K heads its columns). A
+    majority, because a 10-Q may show a year's roll-forward and a 10-K a table of quarters."""
+    short = annual = 0
+    for table in tables:
+        for c in range(table.header_cols, table.n_cols):
+            label = table.column_label(c)
+            if _TRAILING.search(label):
+                continue
+            months = period_months(label)
+            if months == 12 or (months is None and _BARE_YEAR.match(label)):
+                annual += 1
+            elif months is not None:
+                short += 1
+    return short > annual
 
 
 def expand_context(context: Context, tables: list[Table], masked: str) -> None:

@@ -18,6 +18,7 @@ Two weight sets exist:
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -182,7 +183,7 @@ class Ranker:
 
     def score(self, features: dict[str, float]) -> float:
         w = self.weights
-        return sum(w.get(k, 0.0) * v for k, v in features.items() if v)
+        return math.fsum(w.get(k, 0.0) * v for k, v in features.items() if v)
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "weights": self.weights}

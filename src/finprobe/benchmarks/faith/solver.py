@@ -501,7 +501,7 @@ def _features(
     if cand.kind in ("ratio", "share", "sum"):
         # a pair of rows: the mean of their fits
         other = row_parts[(cand.cells[1].table_index, cand.cells[1].row)]
-        for name in set(feats) | set(other):
+        for name in sorted(set(feats) | set(other)):  # sorted: the same order every run
             feats[name] = 0.5 * (feats.get(name, 0.0) + other.get(name, 0.0))
     if cand.kind != "lookup":
         feats[f"kind_{cand.kind}"] = 1.0
