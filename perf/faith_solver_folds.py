@@ -397,7 +397,7 @@ def main(argv: list[str]) -> None:
         names = sorted({Path(p).name for p in paths + extra if p not in HOLDOUT})
         data = {
             **ranker.to_json(), "name": "learned", "fit": name, "fitted_on": names,
-            "bag": FIT.bag, "seed": FIT.seed,
+            "bag": FIT.bag, "seed": FIT.seed, "l2": FIT.l2, "signs_kept": FIT.signs,
         }  # fmt: skip
         write_text_atomic(SHIPPED, json.dumps(data, indent=1) + "\n")
         print(f"wrote {SHIPPED} (fitted on {', '.join(names)})")

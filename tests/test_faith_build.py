@@ -980,3 +980,44 @@ def test_a_table_that_states_no_scale_still_moves_by_the_amount():
     )
     found = find_derivation("39%", [table], sentence)
     assert found is not None and found.kind == "pct_change", found
+
+
+def test_self_check_reads_a_basis_point_cell_in_points():
+    # HNI's 10-K: "Gross profit ... increased 360 basis points", the table's cell
+    # "360bps" recorded in points (3.6). A basis point is 0.01 of a point, not a scale
+    # the table declares; any other value for that cell is still caught.
+    from finprobe.benchmarks.faith.card import self_check
+
+    sentence = "Gross profit as a percentage of net sales increased 360 basis points in 2023."
+    start = sentence.index("360")
+    end = start + len("360 basis points")
+    tables = {
+        "1": {
+            "table_index": "1",
+            "pre_text": "",
+            "cells": [
+                ["As a Percentage of Net Sales:", "", "", ""],
+                ["Gross profit", "39.0", "35.4", "360bps"],
+            ],
+        }
+    }
+
+    def instance(value: str) -> dict:
+        return {
+            "sentence": sentence,
+            "mask_span": [start, end],
+            "masked_sentence": sentence[:start] + "[MASK]" + sentence[end:],
+            "ground_truth": "360 basis points",
+            "answerable": True,
+            "derivation": {
+                "kind": "lookup",
+                "formula": "Gross profit",
+                "cells": [
+                    {"table_index": "1", "row": 1, "col": 3, "text": "360bps", "value": value}
+                ],
+            },
+        }
+
+    assert self_check(instance("3.6"), tables) is None
+    assert "not its number at a declared scale" in self_check(instance("0.36"), tables)
+    assert "not its number at a declared scale" in self_check(instance("36"), tables)

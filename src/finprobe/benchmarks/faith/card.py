@@ -114,9 +114,9 @@ def self_check(
         # the recorded value is the written number times a scale the table declares
         written = abs(parsed.value) if parsed.scale == 1 else abs(parsed.value / parsed.scale)
         scales = _declared_scales(table) | ({parsed.scale} if parsed.scale != 1 else set())
-        if not any(abs(recorded) == written * s for s in scales) and abs(recorded) != abs(
-            parsed.value
-        ):
+        # a cell written in basis points ("360bps") is recorded in points: 1 bp = 0.01
+        own = abs(parsed.value) / _HUNDRED if "bps" in parsed.units else abs(parsed.value)
+        if not any(abs(recorded) == written * s for s in scales) and abs(recorded) != own:
             return f"value {recorded} of cell {text!r} is not its number at a declared scale"
         values.append(recorded)
     result = _recompute(derivation["kind"], values)
