@@ -239,3 +239,31 @@ def test_a_share_of_a_header_less_column_is_refused():
     dated = Table(id="t0", cells=[["", "March 31, 2024"], *rows])
     found = find_derivation("51 percent", [dated], sentence)
     assert found is not None and found.kind == "share"
+
+
+# q45's ANGO 10-Q: a quarter's and nine months' columns side by side
+QUARTER_AND_NINE = Table(
+    id="t2",
+    cells=[
+        ["", "Three Months Ended", "Three Months Ended", "Nine Months Ended", "Nine Months Ended"],
+        ["(in thousands)", "Feb 29, 2024", "Feb 28, 2023", "Feb 29, 2024", "Feb 28, 2023"],
+        ["Net sales", "$75,200", "$80,800", "$232,900", "$247,800"],
+        ["Gross profit % of sales", "47.7%", "50.2%", "49.9%", "51.6%"],
+    ],
+)
+
+
+def test_a_change_compares_periods_of_one_length() -> None:
+    # 47.7% (three months, 2024) against 51.6% (nine months, 2023) "derived" 400 bps:
+    # no change of one metric, a coincidence. The quarter's own change (250 bps) and the
+    # nine months' (170 bps) are still found.
+    def derive(span: str):
+        sentence = f"Gross profit as a percentage of sales decreased {span} to 47.7%."
+        at = sentence.index(span)
+        return find_derivation(span, [QUARTER_AND_NINE], sentence, mask=(at, at + len(span)))
+
+    assert derive("400 bps") is None and derive("390 bps") is None
+    for span, period in (("250 bps", "Three Months"), ("170 bps", "Nine Months")):
+        found = derive(span)
+        assert found is not None and found.kind == "pp_change", span
+        assert all(c["column_label"].startswith(period) for c in found.cells), found.formula

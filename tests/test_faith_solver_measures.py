@@ -765,3 +765,35 @@ def test_a_named_rate_that_a_table_states_is_read_not_recomputed() -> None:
     computed = _table("31", bank["cells"][:4])
     answer = solve_from_tables(_instance([computed], masked, "1.16%")).answer
     assert reference_scorer_match("1.40%", answer), answer
+
+
+PRODUCTION = _table("31", [
+    ["", "2023", "2022", "Increase/ (Decrease)"],
+    ["(in thousands of units)", "", "", ""],
+    ["North America", "3,950", "4,030", "(80)"],
+    ["Europe", "1,000", "862", "138"],
+    ["South America", "600", "561", "39"],
+    ["Asia Pacific", "1,520", "1,345", "175"],
+])  # fmt: skip
+
+
+def test_a_respectively_list_may_have_an_item_of_several_words() -> None:
+    # rest24's DAN: "Europe, South America and Asia Pacific increased [MASK], 7% and
+    # 13%, respectively": the blank is Europe's (16.0%), not the nearest item's (13.0%)
+    masked = (
+        "North America production decreased 2% while production in Europe, South America and"
+        " Asia Pacific increased [MASK], 7% and 13%, respectively."
+    )
+    assert _listed_items(masked) == (0, ["europe", "south america", "asia"])
+    for ranker in (None, HAND_RANKER):
+        answer = solve_from_tables(
+            _instance([PRODUCTION], masked, "5%"), SolverOptions(ranker=ranker)
+        ).answer
+        assert reference_scorer_match("16%", answer), (ranker, answer)
+    # figures before such a list are not paired with it: no "respectively", no list
+    assert (
+        _listed_items(
+            "Sales were $5 million, $7 million and [MASK] in Europe, South America and Asia Pacific."
+        )
+        is None
+    )

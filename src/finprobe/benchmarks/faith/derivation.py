@@ -129,6 +129,13 @@ def _percent_flags(cells: list[Cell]) -> list[bool]:
     ]
 
 
+def _same_length(a: Cell, b: Cell) -> bool:
+    """Two columns whose periods are equally long, or whose lengths are not both said: a
+    10-Q's "Three Months Ended" against its "Nine Months Ended" compares no one metric."""
+    months = a.period_months, b.period_months
+    return None in months or months[0] == months[1]
+
+
 class DerivationIndex:
     """Every table value and simple computation of one report, sorted for range search.
 
@@ -186,6 +193,8 @@ class DerivationIndex:
                         continue
                     if self.category[a] != self.category[b]:
                         continue  # "2023 Core" against "2022 Funds" is no change of one metric
+                    if not _same_length(ca, cb):
+                        continue  # a quarter against nine months is no change of one metric
                     new, old = (a, b) if max(ca.years) > max(cb.years) else (b, a)
                     vn, vo = self.val[new], self.val[old]
                     if self.percent[a]:  # percentage points between two percent cells
@@ -798,6 +807,8 @@ def _ratio_changes(
             for i, c1 in enumerate(cols):
                 for c2 in cols[i + 1 :]:
                     if not index.cells[b[c1]].value or not index.cells[b[c2]].value:
+                        continue
+                    if not _same_length(index.cells[a[c1]], index.cells[a[c2]]):
                         continue
                     ids = (a[c1], b[c1], a[c2], b[c2])
                     value = index.exact("ratio_change", ids)

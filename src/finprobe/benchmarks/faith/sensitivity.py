@@ -29,11 +29,21 @@ _VALUE_ITEM = re.compile(
 )
 
 
+# "oil, gas, and NGL": the first item's last word, the second item, the third's first word
+_THREE_ITEMS = re.compile(r"\b([a-z][\w-]*),\s+([\w-]+),?\s+and\s+([\w-]+)", re.I)
+# ... with a second item of two or three words ("Europe, South America and Asia Pacific"):
+# read only when "respectively" pairs the list with the three figures after it; figures
+# gathered from before such a list matched unrelated runs of words
+_THREE_ITEMS_LONG = re.compile(
+    r"\b([a-z][\w-]*),\s+([a-z][\w-]*(?:\s+[a-z][\w-]*){1,2}?),?\s+and\s+([\w-]+)", re.I
+)
+
+
 def _listed_items(masked: str) -> tuple[int, list[str]] | None:
     """Parallel lists: "oil, gas, and NGL revenues by $181.4 million, [MASK], and $22.2
     million, respectively" or "31.8%, [MASK] and 26.0% of rents in the New York,
     Southeast, and Northeast regions": the blank's slot (1) and the items' last words."""
-    lists = list(re.finditer(r"\b([a-z][\w-]*),\s+([\w-]+),?\s+and\s+([\w-]+)", masked, re.I))
+    lists = list(_THREE_ITEMS.finditer(masked))
     for listed in reversed(lists):
         names = [n.lower() for n in listed.groups()]
         if len(set(names)) < 3 or any(_YEAR.fullmatch(n) or n[0].isdigit() for n in names):
@@ -48,6 +58,13 @@ def _listed_items(masked: str) -> tuple[int, list[str]] | None:
             values = [v for v in values if not _YEAR.fullmatch(v.strip().rstrip(",.;"))]
             if len(values) == 3 and "[MASK]" in values:
                 return values.index("[MASK]"), names
+    for listed in reversed(
+        list(_THREE_ITEMS_LONG.finditer(masked)) if "respectively" in masked else []
+    ):
+        names = [n.lower() for n in listed.groups()]
+        values = _VALUE_ITEM.findall(masked[listed.end() :].split("respectively")[0])
+        if len(set(names)) == 3 and len(values) == 3 and "[MASK]" in values:
+            return values.index("[MASK]"), names
     return _pair_items(masked)
 
 
