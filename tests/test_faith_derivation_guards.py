@@ -267,3 +267,55 @@ def test_a_change_compares_periods_of_one_length() -> None:
         found = derive(span)
         assert found is not None and found.kind == "pp_change", span
         assert all(c["column_label"].startswith(period) for c in found.cells), found.formula
+
+
+# q45's M/I Homes 10-Q: two regions' homes delivered and average prices
+HOMES = Table(
+    id="t3",
+    cells=[
+        ["", "Three Months Ended March 31,", "Three Months Ended March 31,"],
+        ["", "2024", "2023"],
+        ["Northern homes delivered", "843", "797"],
+        ["Southern homes delivered", "1,052", "1,160"],
+        ["Southern average sales price of homes delivered", "$463", "$490"],
+    ],
+)
+
+
+def test_a_change_goes_the_way_the_sentence_says() -> None:
+    # "a [MASK] increase in ..." was "derived" from a 5.5% fall, negated: a change that
+    # falls is no increase. A rise, or the fall said as one, is still found.
+    def derive(sentence: str, span: str):
+        at = sentence.index(span)
+        return find_derivation(span, [HOMES], sentence, mask=(at, at + len(span)))
+
+    rise = derive("Revenue grew on a 6% increase in the number of homes delivered.", "6%")
+    assert rise is not None and rise.cells[0]["row_label"] == "Northern homes delivered"
+    assert derive("Homes delivered increased 9% in the quarter.", "9%") is None
+    fell = derive("Homes delivered decreased 9% in the quarter.", "9%")
+    assert fell is not None and fell.cells[0]["row_label"] == "Southern homes delivered"
+    assert derive("It reflects a 6% increase in the average sales price of homes.", "6%") is None
+    price = derive("It reflects a 6% decrease in the average sales price of homes.", "6%")
+    assert price is not None and "average sales price" in price.cells[0]["row_label"]
+    # "improved" says no way: a loss or a cost may have shrunk
+    assert derive("Homes delivered improved 9% in the quarter.", "9%") is not None
+
+
+def test_the_direction_is_the_blanks_own_not_the_next_items() -> None:
+    # more40's BODY: "a decrease in net loss of [MASK], an increase in asset impairment of
+    # $27.2 million": the loss shrank ($(194,192) to $(152,641)); "increase" is the next item's
+    table = Table(
+        id="t4",
+        cells=[
+            ["(in thousands)", "Year Ended December 31, 2023", "Year Ended December 31, 2022"],
+            ["Net loss", "$(152,641)", "$(194,192)"],
+            ["Asset impairment", "45,000", "17,800"],
+        ],
+    )
+    sentence = (
+        "Cash used in operating activities decreased, primarily due to a decrease in net loss of"
+        " $41.6 million, an increase in asset impairment of $27.2 million."
+    )
+    at = sentence.index("$41.6 million")
+    found = find_derivation("$41.6 million", [table], sentence, mask=(at, at + 13))
+    assert found is not None and found.cells[0]["row_label"] == "Net loss"

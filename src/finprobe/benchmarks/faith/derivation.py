@@ -28,6 +28,8 @@ from finprobe.benchmarks.faith.blank import (
 )
 from finprobe.benchmarks.faith.cells import Cell, numeric_cells
 from finprobe.benchmarks.faith.sentence import (
+    _DOWN_WORDS,
+    _UP_WORDS,
     _YEAR,
     _initials,
     _tokens,
@@ -127,6 +129,30 @@ def _percent_flags(cells: list[Cell]) -> list[bool]:
     return [
         c.percent or ((c.table_index, c.col) in percent_cols and "$" not in c.text) for c in cells
     ]
+
+
+_IMPROVED = re.compile(r"\b(?:improv|worsen|deteriorat)\w*", re.I)
+_CLAUSE_BREAK = re.compile(r"[,;:()•]")
+_DIRECTION_WORD = re.compile(f"{_UP_WORDS.pattern}|{_DOWN_WORDS.pattern}", re.I)
+
+
+def _stated_direction(before: str, after: str) -> int | None:
+    """The way the blank's own words say its change goes: up (+1), down (-1) or None.
+
+    The word right after the blank ("a [MASK] increase in homes delivered"), else the
+    nearest one before it in its clause ("a decrease in net loss of [MASK]"); never a
+    word past a comma ("[MASK], an increase in asset impairment of ..." is the next
+    item's), nor "improved" or "worsened", which a loss or a cost may be either way.
+    """
+    right = " ".join(_CLAUSE_BREAK.split(after, maxsplit=1)[0].split()[:2])
+    left = " ".join(_CLAUSE_BREAK.split(before)[-1].split()[-6:])
+    if _IMPROVED.search(right + " " + left):
+        return None
+    for text in (right, left):
+        words = list(_DIRECTION_WORD.finditer(text))
+        if words:
+            return 1 if _UP_WORDS.fullmatch(words[-1].group(0)) else -1
+    return None
 
 
 def _same_length(a: Cell, b: Cell) -> bool:
@@ -388,6 +414,12 @@ def find_derivation(
         at = sentence_context.index(text)
         mask = (at, at + len(text))
     role, period, own_years = blank_period(sentence_context, mask)
+    # "a [MASK] increase in homes delivered": the way the sentence says the change goes
+    direction = (
+        _stated_direction(sentence_context[: mask[0]], sentence_context[mask[1] :])
+        if mask
+        else None
+    )
     companions = companion_figures(sentence_context, mask, period, number.units) if mask else []
     amount = change_amount(sentence_context, mask) if mask and "percent" in number.units else None
     acronyms = acronym_words(sentence_context)
@@ -489,6 +521,12 @@ def find_derivation(
                 return False
         if kind in ("lookup", "raw_lookup") and not _companions_agree(index, ids[0], kind):
             return False
+        if direction and kind in _CHANGE_KINDS and len(ids) == 2:
+            newer, older = index.val[ids[0]], index.val[ids[1]]
+            # by magnitude, as a loss that shrank "decreased"; across zero nothing is said
+            moves = 1 if abs(newer) > abs(older) else -1
+            if (newer < 0) == (older < 0) and abs(newer) != abs(older) and moves != direction:
+                return False  # a 5.5% fall in price is no "[MASK] increase in homes"
         if amount is not None and not _amount_agrees(index, ids, kind, amount):
             return False  # "an increase of $10 million ([MASK])" is not a row that moved $113M
         # role: "increased [MASK]" is a change, "was [MASK]" a level
