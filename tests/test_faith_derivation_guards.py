@@ -319,3 +319,26 @@ def test_the_direction_is_the_blanks_own_not_the_next_items() -> None:
     at = sentence.index("$41.6 million")
     found = find_derivation("$41.6 million", [table], sentence, mask=(at, at + 13))
     assert found is not None and found.cells[0]["row_label"] == "Net loss"
+
+
+def test_a_multiple_is_never_a_sum_of_money() -> None:
+    # q45's Hertz: a covenant's "ratio of less than or equal to 3.0x in the first quarter"
+    # was "found" as the first quarter's "$3" of disposal proceeds, read as written
+    table = Table(
+        id="t14",
+        cells=[
+            [
+                "Cash inflow (cash outflow)",
+                "Non-Vehicle Capital Assets",
+                "Non-Vehicle Capital Assets",
+            ],
+            ["", "Expenditures", "Disposal Proceeds"],
+            ["First Quarter", "$(41)", "$3"],
+        ],
+    )
+    sentence = "The covenant requires a ratio of less than or equal to 3.0x in the first quarter."
+    at = sentence.index("3.0x")
+    assert find_derivation("3.0x", [table], sentence, mask=(at, at + 4)) is None
+    money = sentence.replace("a ratio of less than or equal to 3.0x", "proceeds of $3")
+    at = money.index("$3")
+    assert find_derivation("$3", [table], money, mask=(at, at + 2)) is not None

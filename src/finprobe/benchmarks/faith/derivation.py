@@ -484,6 +484,8 @@ def find_derivation(
         # computed values and one-digit spans match many cells by chance: most of each
         # label must be named; a lookup of a longer span needs one label word
         computed = kind not in ("lookup", "raw_lookup")
+        if "multiple" in number.units and any("$" in c.text for c in cells):
+            return False  # a covenant's "3.0x" is no "$3" of disposal proceeds
         if computed and any(not c.col_text.strip() for c in cells):
             # a header-less column has no period to check: two rows of it divide into a
             # share by chance (Bank of America's "51 percent" from 124 / 243)
