@@ -342,3 +342,59 @@ def test_a_multiple_is_never_a_sum_of_money() -> None:
     money = sentence.replace("a ratio of less than or equal to 3.0x", "proceeds of $3")
     at = money.index("$3")
     assert find_derivation("$3", [table], money, mask=(at, at + 2)) is not None
+
+
+# INOD's 10-K: one table stacks the consolidated figures and each segment's, each block
+# under its own header row; ETD's 10-Q: segment net sales, but only a consolidated margin
+STACKED = Table(
+    id="t1",
+    cells=[
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["Consolidated", "2023", "2022"],
+        ["Gross Profit", "$31,293", "$27,468"],
+        ["Gross Margin", "36%", "35%"],
+        ["DDS Segment", "2023", "2022"],
+        ["Gross Profit attributable to DDS Segment", "$21,519", "$21,347"],
+        ["Gross Margin", "35%", "38%"],
+        ["Synodex Segment", "2023", "2022"],
+        ["Gross Profit attributable to Synodex Segment", "$799", "$(874)"],
+        ["Gross Margin", "11%", "(12)%"],
+    ],
+)
+CONSOLIDATED = Table(
+    id="t2",
+    cells=[
+        [
+            "(in thousands)",
+            "Three months ended December 31, 2023",
+            "Three months ended December 31, 2022",
+        ],
+        ["Wholesale net sales", "$90,627", "$106,247"],
+        ["Retail net sales", "$76,649", "$96,914"],
+        ["Consolidated gross margin", "60.2%", "61.0%"],
+        ["Pawn loan fees", "$189,000", "$163,000"],
+    ],
+)
+
+
+def test_a_part_of_a_line_is_not_the_whole_line() -> None:
+    def derive(sentence: str, span: str, table: Table):
+        at = sentence.index(span)
+        return find_derivation(span, [table], sentence, mask=(at, at + len(span)))
+
+    # the segment's own block, under its header row "DDS Segment | 2023 | 2022"
+    dds = derive("Gross margin for the DDS segment was 35% in 2023.", "35%", STACKED)
+    assert dds is not None and dds.cells[0]["row"] == 6
+    synodex = derive("Gross margin for the Synodex segment was 11% in 2023.", "11%", STACKED)
+    assert synodex is not None and synodex.cells[0]["row"] == 9
+    # a consolidated margin is no segment's; a sibling row ("Wholesale net sales") is no
+    # heading of the margin's row
+    wholesale = "Our wholesale segment gross margin decreased 80 basis points in the quarter."
+    assert derive(wholesale, "80 basis points", CONSOLIDATED) is None
+    assert derive(
+        wholesale.replace("Our wholesale segment", "Our"), "80 basis points", CONSOLIDATED
+    )
+    # same-store and organic figures are not the total's
+    same_store = "Same-store pawn fees increased 16% in the first quarter of 2023."
+    assert derive(same_store, "16%", CONSOLIDATED) is None
+    assert derive(same_store.replace("Same-store pawn", "Pawn"), "16%", CONSOLIDATED) is not None

@@ -414,6 +414,7 @@ def find_derivation(
         at = sentence_context.index(text)
         mask = (at, at + len(text))
     role, period, own_years = blank_period(sentence_context, mask)
+    part = _subset_qualifiers(sentence_context[: mask[0]]) if mask else set()
     # "a [MASK] increase in homes delivered": the way the sentence says the change goes
     direction = (
         _stated_direction(sentence_context[: mask[0]], sentence_context[mask[1] :])
@@ -484,6 +485,8 @@ def find_derivation(
         # computed values and one-digit spans match many cells by chance: most of each
         # label must be named; a lookup of a longer span needs one label word
         computed = kind not in ("lookup", "raw_lookup")
+        if part and not all(_says_part(c, part) for c in cells):
+            return False  # "our wholesale segment gross margin" is no consolidated margin
         if "multiple" in number.units and any("$" in c.text for c in cells):
             return False  # a covenant's "3.0x" is no "$3" of disposal proceeds
         if computed and any(not c.col_text.strip() for c in cells):
@@ -798,6 +801,59 @@ _GENERIC_WORDS = frozenset(
 # Words that set a line apart from its siblings (the three cash-flow sections, interest
 # against other expenses, preferred against common): a row label carrying one names a
 # different line unless the text names the qualifier too.
+# words of the blank's clause that make its figure a part of a line: a segment ("our
+# wholesale segment gross margin"), same-store or organic figures. Cells that say none of
+# them are the whole line's ("Consolidated gross margin"), not the part the sentence means.
+# A segment is named as "the / our / its NAME segment" ("Segment earnings" or "pre-tax
+# segment operating margin" name none).
+_SEGMENT_NAME = re.compile(
+    r"\b(?:[Tt]he|[Oo]ur|[Ii]ts)\s+(?:[\w&-]+\s+){0,4}?([\w&-]+)\s+segment\b"
+)
+_SUBSET_WORDS = re.compile(
+    r"\b(same[- ]store|comparable[- ]store|organic|constant[- ]currency|like[- ]for[- ]like)\b",
+    re.I,
+)
+_NOT_A_SEGMENT = frozenset(
+    ["the", "each", "this", "that", "its", "their", "all", "reportable", "operating", "business",
+     "other", "same", "single", "pre-tax", "pretax", "total", "largest", "smallest"]
+)  # fmt: skip
+# the blank's clause: after the last ";", ":", bullet, ", " or sentence end before it
+_CLAUSE_START = re.compile(r"[;:•]|,\s|(?<=[a-z)\d])\.(?=\s*[A-Z])|\b(?:while|whereas|but)\b")
+
+
+def _subset_qualifiers(before: str) -> set[str]:
+    """The part-of-a-line words of the blank's clause before it, lowercased, "-" as " "."""
+    clause = _CLAUSE_START.split(before)[-1]
+    words = [m.group(1) for m in _SUBSET_WORDS.finditer(clause)]
+    words += [
+        m.group(1)
+        for m in _SEGMENT_NAME.finditer(clause)
+        if m.group(1).lower() not in _NOT_A_SEGMENT
+    ]
+    return {w.lower().replace("-", " ") for w in words}
+
+
+def _says_part(cell: Cell, words: set[str]) -> bool:
+    """The cell's row, the block it stands in (a table of stacked segments repeats its
+    header: "DDS Segment | 2023 | 2022"), its column or the table's pre-text names every
+    one of the part's words."""
+    table = cell.table
+    block = [table.row_label(cell.row)]
+    for r in range(cell.row - 1, -1, -1):
+        values = [v for v in table.cells[r][1:] if v.strip()]
+        if values and not all(_YEAR.fullmatch(v.strip()) for v in values):
+            continue  # another line of figures ("Wholesale net sales") says nothing of this one
+        block.append(table.row_label(r))  # a heading row, or the block's own header row
+        if values:
+            break
+    text = " ".join(
+        [*block, " ".join(cell.heading_tokens), cell.col_text, table.pre_text[-300:]]
+        + [" ".join(row) for row in table.cells[: table.header_rows]]
+    )
+    text = text.lower().replace("-", " ")
+    return all(re.search(rf"\b{re.escape(w)}", text) for w in words)
+
+
 _QUALIFIERS = frozenset(
     _tokens(
         "financing investing operating interest preferred discontinued deferred noncontrolling "
