@@ -798,9 +798,6 @@ _GENERIC_WORDS = frozenset(
         "effect result consolidated prior current including excluding"
     )
 )
-# Words that set a line apart from its siblings (the three cash-flow sections, interest
-# against other expenses, preferred against common): a row label carrying one names a
-# different line unless the text names the qualifier too.
 # words of the blank's clause that make its figure a part of a line: a segment ("our
 # wholesale segment gross margin"), same-store or organic figures. Cells that say none of
 # them are the whole line's ("Consolidated gross margin"), not the part the sentence means.
@@ -854,6 +851,9 @@ def _says_part(cell: Cell, words: set[str]) -> bool:
     return all(re.search(rf"\b{re.escape(w)}", text) for w in words)
 
 
+# Words that set a line apart from its siblings (the three cash-flow sections, interest
+# against other expenses, preferred against common): a row label carrying one names a
+# different line unless the text names the qualifier too.
 _QUALIFIERS = frozenset(
     _tokens(
         "financing investing operating interest preferred discontinued deferred noncontrolling "
