@@ -1021,3 +1021,4 @@ def test_self_check_reads_a_basis_point_cell_in_points():
     assert self_check(instance("3.6"), tables) is None
     assert "not its number at a declared scale" in self_check(instance("0.36"), tables)
     assert "not its number at a declared scale" in self_check(instance("36"), tables)
+    assert "does not round to the span" in self_check(instance("360"), tables)

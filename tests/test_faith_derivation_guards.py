@@ -398,3 +398,61 @@ def test_a_part_of_a_line_is_not_the_whole_line() -> None:
     same_store = "Same-store pawn fees increased 16% in the first quarter of 2023."
     assert derive(same_store, "16%", CONSOLIDATED) is None
     assert derive(same_store.replace("Same-store pawn", "Pawn"), "16%", CONSOLIDATED) is not None
+
+
+def test_the_verb_before_the_blank_outranks_what_follows_the_figure() -> None:
+    # "decreased 9% on higher cancellations": "higher" is the cause's, not the change's
+    def derive(sentence: str):
+        at = sentence.index("9%")
+        return find_derivation("9%", [HOMES], sentence, mask=(at, at + 2))
+
+    for sentence in (
+        "Southern homes delivered decreased 9% on higher cancellations.",
+        "Southern homes delivered decreased 9% despite higher traffic.",
+        "Southern homes delivered saw a 9% decrease.",
+    ):
+        found = derive(sentence)
+        assert found is not None and found.cells[0]["row_label"] == "Southern homes delivered"
+    assert derive("Southern homes delivered saw a 9% increase.") is None
+
+
+# one table, two segments, each block under its heading row
+SEGMENT_BLOCKS = Table(
+    id="t5",
+    cells=[
+        [
+            "(in thousands)",
+            "Three months ended December 31, 2023",
+            "Three months ended December 31, 2022",
+        ],
+        ["Wholesale segment", "", ""],
+        ["Net sales", "$90,627", "$106,247"],
+        ["Gross margin", "45.0%", "45.8%"],
+        ["Retail segment", "", ""],
+        ["Net sales", "$76,649", "$96,914"],
+        ["Gross margin", "61.0%", "61.4%"],
+        ["Total net sales", "$167,276", "$203,161"],
+    ],
+)
+
+
+def test_a_segments_heading_stays_with_its_own_block() -> None:
+    def derive(sentence: str, span: str):
+        at = sentence.index(span)
+        return find_derivation(span, [SEGMENT_BLOCKS], sentence, mask=(at, at + len(span)))
+
+    wholesale = derive(
+        "Our wholesale segment gross margin decreased 80 basis points.", "80 basis points"
+    )
+    assert wholesale is not None and wholesale.cells[0]["row"] == 3
+    # retail's margin fell 40 basis points; "Wholesale segment" heads another block
+    assert (
+        derive("Our wholesale segment gross margin decreased 40 basis points.", "40 basis points")
+        is None
+    )
+    retail = derive("Our retail segment gross margin decreased 40 basis points.", "40 basis points")
+    assert retail is not None and retail.cells[0]["row"] == 6
+    # a segment's share: the part is the numerator's, the base is the whole
+    share = derive("Net sales of our wholesale segment were 54.2% of total net sales.", "54.2%")
+    assert share is not None and share.kind == "share", share
+    assert [c["row"] for c in share.cells] == [2, 7]

@@ -786,6 +786,8 @@ def test_a_respectively_list_may_have_an_item_of_several_words() -> None:
     )
     assert _listed_items(masked) == (0, ["europe", "south america", "asia"])
     _assert_with_both_rankers([PRODUCTION], masked, "16%")
+    dated = masked.replace("13%, respectively", "13% in 2023, respectively")
+    assert _listed_items(dated) == (0, ["europe", "south america", "asia"])
     # figures before such a list are not paired with it: no "respectively", no list
     assert (
         _listed_items(

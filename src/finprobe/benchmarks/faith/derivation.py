@@ -132,19 +132,29 @@ def _percent_flags(cells: list[Cell]) -> list[bool]:
 
 
 _IMPROVED = re.compile(r"\b(?:improv|worsen|deteriorat)\w*", re.I)
-_CLAUSE_BREAK = re.compile(r"[,;:()•]")
+# a comma (not one inside a number: "$1,234"), a semicolon, colon, bracket, bullet, dash or
+# sentence end closes the blank's clause
+_CLAUSE_BREAK = re.compile(r",(?!\d{3})|[;:()•—–]|\.\s")
 _DIRECTION_WORD = re.compile(f"{_UP_WORDS.pattern}|{_DOWN_WORDS.pattern}", re.I)
+# words that may stand between the blank and its noun: "a [MASK] year-over-year increase"
+_CHANGE_MODIFIERS = frozenset(
+    ["year-over-year", "year-on-year", "sequential", "net", "overall", "total", "annual"]
+)
 
 
 def _stated_direction(before: str, after: str) -> int | None:
     """The way the blank's own words say its change goes: up (+1), down (-1) or None.
 
-    The word right after the blank ("a [MASK] increase in homes delivered"), else the
-    nearest one before it in its clause ("a decrease in net loss of [MASK]"); never a
-    word past a comma ("[MASK], an increase in asset impairment of ..." is the next
-    item's), nor "improved" or "worsened", which a loss or a cost may be either way.
+    The noun right after the blank ("a [MASK] increase in homes delivered"), else the
+    nearest word before it in its clause ("a decrease in net loss of [MASK]"); never a
+    word past the clause's end ("[MASK], an increase in asset impairment of ..." is the
+    next item's), nor what follows the figure ("decreased [MASK] on higher
+    cancellations"), nor "improved" or "worsened", which a loss or a cost may be either way.
     """
-    right = " ".join(_CLAUSE_BREAK.split(after, maxsplit=1)[0].split()[:2])
+    following = _CLAUSE_BREAK.split(after, maxsplit=1)[0].split()
+    while following and following[0].lower() in _CHANGE_MODIFIERS:
+        following = following[1:]
+    right = following[0] if following else ""
     left = " ".join(_CLAUSE_BREAK.split(before)[-1].split()[-6:])
     if _IMPROVED.search(right + " " + left):
         return None
@@ -485,7 +495,9 @@ def find_derivation(
         # computed values and one-digit spans match many cells by chance: most of each
         # label must be named; a lookup of a longer span needs one label word
         computed = kind not in ("lookup", "raw_lookup")
-        if part and not all(_says_part(c, part) for c in cells):
+        # a share or ratio's base is the whole ("the segment's 54% of total net sales")
+        said = cells[:1] if kind in ("share", "ratio") else cells
+        if part and not all(_says_part(c, part) for c in said):
             return False  # "our wholesale segment gross margin" is no consolidated margin
         if "multiple" in number.units and any("$" in c.text for c in cells):
             return False  # a covenant's "3.0x" is no "$3" of disposal proceeds
@@ -528,7 +540,8 @@ def find_derivation(
             return False
         if direction and kind in _CHANGE_KINDS and len(ids) == 2:
             newer, older = index.val[ids[0]], index.val[ids[1]]
-            # by magnitude, as a loss that shrank "decreased"; across zero nothing is said
+            # by magnitude, as a loss, a tax benefit or an income line written as a
+            # negative ("(802,183)") that "increased"; across zero nothing is said
             moves = 1 if abs(newer) > abs(older) else -1
             if (newer < 0) == (older < 0) and abs(newer) != abs(older) and moves != direction:
                 return False  # a 5.5% fall in price is no "[MASK] increase in homes"
@@ -804,49 +817,57 @@ _GENERIC_WORDS = frozenset(
 # A segment is named as "the / our / its NAME segment" ("Segment earnings" or "pre-tax
 # segment operating margin" name none).
 _SEGMENT_NAME = re.compile(
-    r"\b(?:[Tt]he|[Oo]ur|[Ii]ts)\s+(?:[\w&-]+\s+){0,4}?([\w&-]+)\s+segment\b"
+    r"\b(?:[Tt]he|[Oo]ur|[Ii]ts)\s+((?:[\w&-]+\s+){0,4}?[\w&-]+)\s+[Ss]egment\b"
 )
 _SUBSET_WORDS = re.compile(
     r"\b(same[- ]store|comparable[- ]store|organic|constant[- ]currency|like[- ]for[- ]like)\b",
     re.I,
 )
 _NOT_A_SEGMENT = frozenset(
-    ["the", "each", "this", "that", "its", "their", "all", "reportable", "operating", "business",
-     "other", "same", "single", "pre-tax", "pretax", "total", "largest", "smallest"]
+    ["the", "and", "of", "each", "this", "that", "its", "their", "all", "reportable", "operating",
+     "business", "other", "same", "single", "pre-tax", "pretax", "total", "largest", "smallest",
+     "respective", "reporting", "two", "three", "four", "five", "first", "second", "third",
+     "fourth", "quarter", "year", "period", "fiscal", "new"]
 )  # fmt: skip
-# the blank's clause: after the last ";", ":", bullet, ", " or sentence end before it
+# the blank's clause: after the last ";", ":", bullet, ", " or sentence end before it, or
+# "while", "whereas", "but"
 _CLAUSE_START = re.compile(r"[;:•]|,\s|(?<=[a-z)\d])\.(?=\s*[A-Z])|\b(?:while|whereas|but)\b")
 
 
 def _subset_qualifiers(before: str) -> set[str]:
     """The part-of-a-line words of the blank's clause before it, lowercased, "-" as " "."""
-    clause = _CLAUSE_START.split(before)[-1]
+    # an aside in brackets ("increased 21% (11% on a constant currency basis) to [MASK]") is
+    # about another figure
+    clause = re.sub(r"\([^()]*\)", " ", _CLAUSE_START.split(before)[-1])
     words = [m.group(1) for m in _SUBSET_WORDS.finditer(clause)]
+    # every word of the name: "our Latin America segment" is not "North America"
     words += [
-        m.group(1)
+        w
         for m in _SEGMENT_NAME.finditer(clause)
-        if m.group(1).lower() not in _NOT_A_SEGMENT
+        for w in m.group(1).split()
+        if w.lower() not in _NOT_A_SEGMENT
     ]
     return {w.lower().replace("-", " ") for w in words}
 
 
 def _says_part(cell: Cell, words: set[str]) -> bool:
-    """The cell's row, the block it stands in (a table of stacked segments repeats its
-    header: "DDS Segment | 2023 | 2022"), its column or the table's pre-text names every
-    one of the part's words."""
+    """The cell's row, the headings just above it, the header of the block it stands in (a
+    table of stacked segments repeats it: "DDS Segment | 2023 | 2022"), its column or the
+    table's pre-text names every one of the part's words."""
     table = cell.table
-    block = [table.row_label(cell.row)]
+    said = [table.row_label(cell.row)]
+    headed = False
     for r in range(cell.row - 1, -1, -1):
-        values = [v for v in table.cells[r][1:] if v.strip()]
+        values = [v for v in table.cells[r][table.header_cols :] if v.strip()]
         if values and not all(_YEAR.fullmatch(v.strip()) for v in values):
-            continue  # another line of figures ("Wholesale net sales") says nothing of this one
-        block.append(table.row_label(r))  # a heading row, or the block's own header row
+            if headed:
+                break  # the rows of figures above a heading are another block's
+            continue  # a sibling line ("Wholesale net sales") says nothing of this one
+        said.append(table.row_label(r))
+        headed = True
         if values:
-            break
-    text = " ".join(
-        [*block, " ".join(cell.heading_tokens), cell.col_text, table.pre_text[-300:]]
-        + [" ".join(row) for row in table.cells[: table.header_rows]]
-    )
+            break  # the block's own header row ("DDS Segment | 2023 | 2022")
+    text = " ".join([*said, " ".join(cell.heading_tokens), cell.col_text, table.pre_text[-300:]])
     text = text.lower().replace("-", " ")
     return all(re.search(rf"\b{re.escape(w)}", text) for w in words)
 

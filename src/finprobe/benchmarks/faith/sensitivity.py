@@ -42,7 +42,8 @@ _THREE_ITEMS_LONG = re.compile(
 def _listed_items(masked: str) -> tuple[int, list[str]] | None:
     """Parallel lists: "oil, gas, and NGL revenues by $181.4 million, [MASK], and $22.2
     million, respectively" or "31.8%, [MASK] and 26.0% of rents in the New York,
-    Southeast, and Northeast regions": the blank's slot (1) and the items' last words."""
+    Southeast, and Northeast regions": the blank's slot (1) and the items' last words (a
+    middle item of several words whole, the third item's first word)."""
     lists = list(_THREE_ITEMS.finditer(masked))
     for listed in reversed(lists):
         names = [n.lower() for n in listed.groups()]
@@ -63,6 +64,7 @@ def _listed_items(masked: str) -> tuple[int, list[str]] | None:
     ):
         names = [n.lower() for n in listed.groups()]
         values = _VALUE_ITEM.findall(masked[listed.end() :].split("respectively")[0])
+        values = [v for v in values if not _YEAR.fullmatch(v.strip().rstrip(",.;"))]
         if len(set(names)) == 3 and len(values) == 3 and "[MASK]" in values:
             return values.index("[MASK]"), names
     return _pair_items(masked)
