@@ -279,6 +279,13 @@ _PER_SHARE_ROW = re.compile(
 )
 
 
+def same_period_length(a: Cell, b: Cell) -> bool:
+    """Two columns whose periods are equally long, or whose lengths are not both said: a
+    10-Q's "Three Months Ended" against its "Nine Months Ended" compares no one metric."""
+    months = a.period_months, b.period_months
+    return None in months or months[0] == months[1]
+
+
 def _is_heading_row(table: Table, r: int) -> bool:
     label = table.row_label(r)
     values = table.cells[r][table.header_cols :]

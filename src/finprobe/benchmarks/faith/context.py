@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-from finprobe.benchmarks.faith.cells import Cell, _near
+from finprobe.benchmarks.faith.cells import Cell, _near, same_period_length
 from finprobe.benchmarks.faith.ranker import HAND_WEIGHTS
 from finprobe.benchmarks.faith.sentence import (
     _ACRONYM,
@@ -98,7 +98,7 @@ class Context:
     # the length of the period the sentence speaks of, in months; a sentence that names
     # none speaks of the report's own period: 12 in an annual report, and unknown (None) in
     # an interim one, whose MD&A speaks of the quarter and the year to date alike
-    # (``expand_context``)
+    # (``settle_period``)
     period_months: int | None = 12
     period_stated: bool = False  # the sentence itself names its period's length
     # label words the sentence names only through a synonym ("sales" for "revenue")
@@ -323,11 +323,16 @@ def _interim_report(tables: list[Table]) -> bool:
     return short > annual
 
 
+def settle_period(context: Context, tables: list[Table]) -> None:
+    """A sentence that names no period speaks of the report's own: a year in an annual
+    report, and no one length in an interim one (the quarter and the year to date alike)."""
+    if not context.period_stated and _interim_report(tables):
+        context.period_months = None
+
+
 def expand_context(context: Context, tables: list[Table], masked: str) -> None:
     """Let the sentence's words reach the tables' spelling: "R&D" names a row
     "Research and development", "excluding" a column "Excl. Exchange"."""
-    if not context.period_stated and _interim_report(tables):
-        context.period_months = None
     # the words appended below extend ordered lists (a phrase is read in order there), so
     # every loop runs in the tables' order or sorted, never in a set's hash order
     labels: dict[str, None] = {}
@@ -649,8 +654,7 @@ def _unlike(a: Cell, b: Cell) -> bool:
     February 29, 2024" and "Nine Months Ended February 28, 2023"), or columns that hold
     different things besides their periods ("Average Balance" and "2022 Interest";
     "Americas RAC" and "International RAC")."""
-    months = a.period_months, b.period_months
-    if None not in months and months[0] != months[1]:
+    if not same_period_length(a, b):
         return True
     # alike when one's words hold the other's: the first column's header may carry the
     # table's title, or a span's words only one of the two ("Total Company 2022")

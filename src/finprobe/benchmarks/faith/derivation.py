@@ -26,14 +26,13 @@ from finprobe.benchmarks.faith.blank import (
     with_synonyms,
     written_exact,
 )
-from finprobe.benchmarks.faith.cells import Cell, numeric_cells
+from finprobe.benchmarks.faith.cells import Cell, numeric_cells, same_period_length
 from finprobe.benchmarks.faith.sentence import (
-    _DOWN_WORDS,
-    _UP_WORDS,
     _YEAR,
     _initials,
     _tokens,
     acronym_words,
+    stated_direction,
 )
 from finprobe.document import (
     Table,
@@ -131,47 +130,6 @@ def _percent_flags(cells: list[Cell]) -> list[bool]:
     ]
 
 
-_IMPROVED = re.compile(r"\b(?:improv|worsen|deteriorat)\w*", re.I)
-# a comma (not one inside a number: "$1,234"), a semicolon, colon, bracket, bullet, dash or
-# sentence end closes the blank's clause
-_CLAUSE_BREAK = re.compile(r",(?!\d{3})|[;:()•—–]|\.\s")
-_DIRECTION_WORD = re.compile(f"{_UP_WORDS.pattern}|{_DOWN_WORDS.pattern}", re.I)
-# words that may stand between the blank and its noun: "a [MASK] year-over-year increase"
-_CHANGE_MODIFIERS = frozenset(
-    ["year-over-year", "year-on-year", "sequential", "net", "overall", "total", "annual"]
-)
-
-
-def _stated_direction(before: str, after: str) -> int | None:
-    """The way the blank's own words say its change goes: up (+1), down (-1) or None.
-
-    The noun right after the blank ("a [MASK] increase in homes delivered"), else the
-    nearest word before it in its clause ("a decrease in net loss of [MASK]"); never a
-    word past the clause's end ("[MASK], an increase in asset impairment of ..." is the
-    next item's), nor what follows the figure ("decreased [MASK] on higher
-    cancellations"), nor "improved" or "worsened", which a loss or a cost may be either way.
-    """
-    following = _CLAUSE_BREAK.split(after, maxsplit=1)[0].split()
-    while following and following[0].lower() in _CHANGE_MODIFIERS:
-        following = following[1:]
-    right = following[0] if following else ""
-    left = " ".join(_CLAUSE_BREAK.split(before)[-1].split()[-6:])
-    if _IMPROVED.search(right + " " + left):
-        return None
-    for text in (right, left):
-        words = list(_DIRECTION_WORD.finditer(text))
-        if words:
-            return 1 if _UP_WORDS.fullmatch(words[-1].group(0)) else -1
-    return None
-
-
-def _same_length(a: Cell, b: Cell) -> bool:
-    """Two columns whose periods are equally long, or whose lengths are not both said: a
-    10-Q's "Three Months Ended" against its "Nine Months Ended" compares no one metric."""
-    months = a.period_months, b.period_months
-    return None in months or months[0] == months[1]
-
-
 class DerivationIndex:
     """Every table value and simple computation of one report, sorted for range search.
 
@@ -229,7 +187,7 @@ class DerivationIndex:
                         continue
                     if self.category[a] != self.category[b]:
                         continue  # "2023 Core" against "2022 Funds" is no change of one metric
-                    if not _same_length(ca, cb):
+                    if not same_period_length(ca, cb):
                         continue  # a quarter against nine months is no change of one metric
                     new, old = (a, b) if max(ca.years) > max(cb.years) else (b, a)
                     vn, vo = self.val[new], self.val[old]
@@ -427,9 +385,7 @@ def find_derivation(
     part = _subset_qualifiers(sentence_context[: mask[0]]) if mask else set()
     # "a [MASK] increase in homes delivered": the way the sentence says the change goes
     direction = (
-        _stated_direction(sentence_context[: mask[0]], sentence_context[mask[1] :])
-        if mask
-        else None
+        stated_direction(sentence_context[: mask[0]], sentence_context[mask[1] :]) if mask else None
     )
     companions = companion_figures(sentence_context, mask, period, number.units) if mask else []
     amount = change_amount(sentence_context, mask) if mask and "percent" in number.units else None
@@ -925,7 +881,7 @@ def _ratio_changes(
                 for c2 in cols[i + 1 :]:
                     if not index.cells[b[c1]].value or not index.cells[b[c2]].value:
                         continue
-                    if not _same_length(index.cells[a[c1]], index.cells[a[c2]]):
+                    if not same_period_length(index.cells[a[c1]], index.cells[a[c2]]):
                         continue
                     ids = (a[c1], b[c1], a[c2], b[c2])
                     value = index.exact("ratio_change", ids)

@@ -55,19 +55,24 @@ def _listed_items(masked: str) -> tuple[int, list[str]] | None:
             _VALUE_ITEM.findall(after) if "respectively" in masked else [],
             _VALUE_ITEM.findall(re.split(r"\.\s", before)[-1])[-3:],
         ):
-            # "December 31, 2023, compared with 2022,": a year, whatever punctuation follows
-            values = [v for v in values if not _YEAR.fullmatch(v.strip().rstrip(",.;"))]
-            if len(values) == 3 and "[MASK]" in values:
-                return values.index("[MASK]"), names
+            slot = _mask_slot(values)
+            if slot is not None:
+                return slot, names
     for listed in reversed(
         list(_THREE_ITEMS_LONG.finditer(masked)) if "respectively" in masked else []
     ):
         names = [n.lower() for n in listed.groups()]
-        values = _VALUE_ITEM.findall(masked[listed.end() :].split("respectively")[0])
-        values = [v for v in values if not _YEAR.fullmatch(v.strip().rstrip(",.;"))]
-        if len(set(names)) == 3 and len(values) == 3 and "[MASK]" in values:
-            return values.index("[MASK]"), names
+        slot = _mask_slot(_VALUE_ITEM.findall(masked[listed.end() :].split("respectively")[0]))
+        if len(set(names)) == 3 and slot is not None:
+            return slot, names
     return _pair_items(masked)
+
+
+def _mask_slot(values: list[str]) -> int | None:
+    """The blank's place among a list's three figures, or None. A year is no figure,
+    whatever punctuation follows it ("December 31, 2023, compared with 2022,")."""
+    values = [v for v in values if not _YEAR.fullmatch(v.strip().rstrip(",.;"))]
+    return values.index("[MASK]") if len(values) == 3 and "[MASK]" in values else None
 
 
 _VALUE = r"(?:\$?\d[\d,.]*(?:\s*(?:million|billion|thousand|percent|%))?|\[MASK\])"

@@ -386,6 +386,42 @@ def change_direction(before: str, after: str) -> int | None:
     return None
 
 
+_IMPROVED = re.compile(r"\b(?:improv|worsen|deteriorat)\w*", re.I)
+# a comma (not one inside a number: "$1,234"), a semicolon, colon, bracket, bullet, dash or
+# sentence end closes the blank's clause
+_DIRECTION_CLAUSE_END = re.compile(r",(?!\d{3})|[;:()•—–]|\.\s")
+_DIRECTION_WORD = re.compile(f"{_UP_WORDS.pattern}|{_DOWN_WORDS.pattern}", re.I)
+# words that may stand between the blank and its noun: "a [MASK] year-over-year increase"
+_CHANGE_MODIFIERS = frozenset(
+    ["year-over-year", "year-on-year", "sequential", "net", "overall", "total", "annual"]
+)
+
+
+def stated_direction(before: str, after: str) -> int | None:
+    """The way the blank's own words say its change goes: up (+1), down (-1) or None.
+
+    Stricter than ``change_direction`` (a ranker feature, where a guess costs little): the
+    builder refuses a derivation on it, so it reads only the blank's own clause. The noun
+    right after the blank ("a [MASK] increase in homes delivered"), else the
+    nearest word before it in its clause ("a decrease in net loss of [MASK]"); never a
+    word past the clause's end ("[MASK], an increase in asset impairment of ..." is the
+    next item's), nor what follows the figure ("decreased [MASK] on higher
+    cancellations"), nor "improved" or "worsened", which a loss or a cost may be either way.
+    """
+    following = _DIRECTION_CLAUSE_END.split(after, maxsplit=1)[0].split()
+    while following and following[0].lower() in _CHANGE_MODIFIERS:
+        following = following[1:]
+    right = following[0] if following else ""
+    left = " ".join(_DIRECTION_CLAUSE_END.split(before)[-1].split()[-6:])
+    if _IMPROVED.search(right + " " + left):
+        return None
+    for text in (right, left):
+        words = list(_DIRECTION_WORD.finditer(text))
+        if words:
+            return 1 if _UP_WORDS.fullmatch(words[-1].group(0)) else -1
+    return None
+
+
 # a run of parallel clauses, each a subject, a verb and its figure: "construction loans
 # decreased 16.6%, commercial loans decreased [MASK], agricultural loans decreased 5.6%":
 # a comma after a figure ends a clause when a new subject and its verb follow, with or

@@ -82,6 +82,7 @@ from finprobe.benchmarks.faith.context import (
     figures,
     older_year,
     read_context,
+    settle_period,
 )
 from finprobe.benchmarks.faith.measures import (
     MeasureReader,
@@ -138,8 +139,10 @@ def rank_candidates(
     ]
     context = read_context(metadata)
     masked = metadata["masked_sentence"]
-    expand_context(context, [t for _, t in tables], masked)
-    scorer = Scorer([t for _, t in tables], context)
+    plain = [t for _, t in tables]
+    expand_context(context, plain, masked)
+    settle_period(context, plain)
+    scorer = Scorer(plain, context)
     cells: list[Cell] = []
     # a table with no stated scale is read at the scale the nearby text's money figures
     # fit: the sentence's own, then its neighbours'
