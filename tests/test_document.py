@@ -103,7 +103,10 @@ def test_findver_metadata_and_ids(acrs: FinancialDocument) -> None:
     assert m["url"].endswith("acrs-20231231x10k.htm")
     ids = [b.id for b in acrs.blocks]
     assert len(ids) == len(set(ids))
-    assert len(acrs.tables) == 48  # one per html_tables entry
+    # one table per html_tables entry, and 17 more: pipe blocks that ran a table (or a
+    # bullet list) on after their HTML twin's, cut off as "c<id>.t<k>.<j>"
+    assert len([t for t in acrs.tables if t.id.count(".") == 1]) == 48
+    assert len(acrs.tables) == 65
     assert acrs.block("c0").source_id == "0"
     # context 1 mixes prose and a pipe table: two parts, same source id
     assert [b.id for b in acrs.blocks_from_source(1)] == ["c1.p0", "c1.t1"]
@@ -289,9 +292,16 @@ def test_grid_merge_keeps_small_parenthesised_value_columns() -> None:
 
 def test_findver_real_pipe_table_negative_values_sum_to_total() -> None:
     doc = load_findver_report(need(REPORTS / "SCE-PL-2024-04-30_10-Q.json.gz"))
-    t = doc.block("c19.t0")
+    # the block runs three tables together (cash-flow summary, a bullet, financing
+    # lines); the financing table is the third piece
+    t = doc.block("c19.t0.2")
     assert isinstance(t, Table)
-    rows = {t.row_label(r): r for r in range(8, t.n_rows)}
+    assert doc.block("c19.t0").cells[2] == [
+        "Net cash used in operating activities",
+        "$(43)",
+        "$(70)",
+    ]
+    rows = {t.row_label(r): r for r in range(t.header_rows, t.n_rows)}
     assert t.cells[rows["Dividends paid to Edison International preferred shareholders"]][1:] == [
         "(44)",
         "(52)",
@@ -559,3 +569,112 @@ def test_real_split_parenthesis_is_negative() -> None:
     table = load_findver_report(path).block("c210.t1")
     [r] = [r for r in range(table.n_rows) if table.row_label(r) == "Net Change in Cash"]
     assert [table.number(r, c).value for c in (1, 2)] == [Decimal(-92291), Decimal(-381850)]
+
+
+# ------------------------------------------- FinDVer pipe blocks that run tables together
+
+
+def _merged_block_file(tmp_path: Path) -> Path:
+    """One pipe block holding two tables; its HTML twin is only the first (as FinDVer
+    ships them)."""
+    pipe = [
+        "| | | December 31, | | December 31, |",
+        "| (In thousands) | | 2023 | | 2022 |",
+        "| Gross cost | $ | 5,094 | $ | 5,240 |",
+        "| Other assets | $ | 3,859 | $ | 2,680 |",
+        "| Year Ended |",
+        "| 2023 | 2022 | 2021 |",
+        "| Operating cash flows | $ | 974 | $ | 846 | $ | 924 |",
+        "| U.S. Pension | Foreign Pension |",
+        "| 2023 | 2022 | 2023 | 2022 |",
+        "| Service cost | 37 | 51 | 304 | 286 |",
+    ]
+    html = (
+        "<table><tr><td></td><td colspan=2>December 31,</td><td colspan=2>December 31,</td></tr>"
+        "<tr><td>(In thousands)</td><td colspan=2>2023</td><td colspan=2>2022</td></tr>"
+        "<tr><td>Gross cost</td><td>$</td><td>5,094</td><td>$</td><td>5,240</td></tr>"
+        "<tr><td>Other assets</td><td>$</td><td>3,859</td><td>$</td><td>2,680</td></tr></table>"
+    )
+    src = {
+        "url": "u",
+        "report_type": "10-K",
+        "context": [{"id": 7, "context": "Leases.\n" + "\n".join(pipe), "type": "table"}],
+        "html_tables": [html],
+    }
+    path = tmp_path / "XYZ-2024-01-02_10-K.json"
+    path.write_text(json.dumps(src))
+    return path
+
+
+def test_findver_block_of_run_together_tables_is_cut_into_tables(tmp_path: Path) -> None:
+    doc = load_findver_report(_merged_block_file(tmp_path))
+    first, second, third = doc.tables
+    assert [t.id for t in doc.tables] == ["c7.t1", "c7.t1.1", "c7.t1.2"]
+    assert first.spans  # the HTML twin wins for the rows it holds
+    assert first.cells[-1] == ["Other assets", "$3,859", "$2,680"]
+    # each later table has its own header, not the first table's
+    assert second.cells[1:] == [
+        ["", "2023", "2022", "2021"],
+        ["Operating cash flows", "$974", "$846", "$924"],
+    ]
+    assert third.cells == [
+        ["", "U.S. Pension", "U.S. Pension", "Foreign Pension", "Foreign Pension"],
+        ["", "2023", "2022", "2023", "2022"],
+        ["Service cost", "37", "51", "304", "286"],
+    ]
+    assert {t.pre_text for t in doc.tables} == {"Leases."}
+    assert all(t.source_id == "7" for t in doc.tables)
+
+
+def test_findver_block_whose_twin_matches_no_prefix_stays_whole(tmp_path: Path) -> None:
+    # the twin's last row differs from the block's: no cut (a loose match could cut
+    # a table in two)
+    path = _merged_block_file(tmp_path)
+    data = json.loads(path.read_text())
+    data["html_tables"] = [data["html_tables"][0].replace("3,859", "3,860")]
+    path.write_text(json.dumps(data))
+    assert [t.id for t in load_findver_report(path).tables] == ["c7.t1"]
+
+
+def test_findver_real_run_together_tables_read_their_own_headers() -> None:
+    acrs = load_findver_report(need(ACRS))
+    lease = acrs.block("c105.t0")
+    # before the cut, the block's second table shifted this header one column left, so
+    # 5,094 (2023) sat under "2022"
+    assert lease.cells[1] == ["(In thousands)", "2023", "2022"]
+    assert lease.cells[3] == ["Gross cost", "$5,094", "$5,240"]
+    cash = acrs.block("c105.t0.1")
+    assert cash.cells[2] == ["Supplemental Cash Flow Lease Information:", "2023", "2022", "2021"]
+    ap = load_findver_report(need(REPORTS / "AP-2024-03-25_10-K.json.gz"))
+    pbo = ap.block("c148.t0.1")
+    assert pbo.cells[1] == ["", "2023", "2022", "2023", "2022", "2023", "2022"]
+    assert pbo.cells[3][:3] == ["PBO at January 1", "$193,670", "$260,301"]
+
+
+def test_findver_pipe_header_keeps_its_scale_note_label() -> None:
+    # "(dollars in thousands) | 2023 | 2022 | Change" fills the four value columns but has
+    # its label (the "% Change" column's title spans from the row above): not moved right
+    bmtx = load_findver_report(need(REPORTS / "BMTX-2024-04-05_10-K.json.gz"))
+    cash = bmtx.block("c147.t1")
+    assert cash.cells[1] == ["(dollars in thousands)", "2023", "2022", "Change", ""]
+    # the row above has no label and two titles: each spans two value columns
+    assert cash.cells[0][1:] == ["Twelve Months EndedDecember 31,"] * 2 + ["%Change"] * 2
+
+
+def test_html_negative_value_after_a_bare_dollar_cell_is_kept() -> None:
+    # "$ | (43)" is -43, not "$" with a footnote marker "(43)" dropped; a marker after a
+    # value still goes
+    t = parse_html_table(
+        "<table><tr><td></td><td colspan=2>2024</td><td colspan=2>2023</td></tr>"
+        "<tr><td>Net cash used in operating activities</td><td>$</td><td>(43)</td>"
+        "<td>$</td><td>(70)</td></tr>"
+        "<tr><td>Net cash provided by financing activities</td><td></td><td>54</td>"
+        "<td></td><td>67</td></tr></table>"
+    )
+    assert t.cells[1] == ["Net cash used in operating activities", "$(43)", "$(70)"]
+    assert t.scaled_value(1, 1) == Decimal(-43)
+    marked = parse_html_table(
+        "<table><tr><td></td><td>2024</td><td></td></tr>"
+        "<tr><td>Revenue</td><td>1,250,300</td><td>(1)</td></tr></table>"
+    )
+    assert marked.cells[1] == ["Revenue", "1,250,300"]

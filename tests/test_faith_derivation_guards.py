@@ -115,6 +115,34 @@ def test_twins_that_fit_a_cell_alike_are_both_refused():
         assert find_derivation("$6", [table], sentence, mask=_nth(sentence, "$6", n)) is None
 
 
+NONINTEREST = Table(
+    id="t0",
+    cells=[
+        ["", "For the Years Ended December 31, 2023", "For the Years Ended December 31, 2022",
+         "Increase (Decrease) Amount"],
+        ["Total non-interest income", "$4,875", "$7,374", "(2,499)"],
+    ],
+    pre_text="(dollars in thousands)",
+)  # fmt: skip
+CALB = (
+    "The increase was primarily attributable to an increase in net interest income of $3.6 "
+    "million and a decrease in the provision for credit losses of $2.5 million, partially "
+    "offset by a decrease in non-interest income of $2.5 million in 2023."
+)
+
+
+def test_a_twin_that_reads_the_row_from_another_column_still_claims_it():
+    # CALB: the provision's "$2.5 million" took the two years of non-interest income while
+    # the sentence's own non-interest income figure read the row's change column
+    span = "$2.5 million"
+    provision, income = _nth(CALB, span, 0), _nth(CALB, span, 1)
+    own = find_derivation(span, [NONINTEREST], CALB, mask=income)
+    assert own is not None and own.cells[0]["row_label"] == "Total non-interest income"
+    assert find_derivation(span, [NONINTEREST], CALB, mask=provision) is None
+    unchecked = find_derivation(span, [NONINTEREST], CALB, mask=provision, twins=False)
+    assert unchecked is not None and len(unchecked.cells) == 2  # the two years' change
+
+
 AP = Table(
     id="t0",
     cells=[

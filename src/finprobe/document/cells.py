@@ -260,8 +260,10 @@ def _merge_fragment_columns(
                 )
                 if same or a == b:
                     merged.append(a or b)
-                elif _FOOTNOTE.match(b) and a:
-                    merged.append(a)  # marker dropped from the value; raw_cells keep it
+                elif _FOOTNOTE.match(b) and a and a not in _PREFIX_FRAGMENTS:
+                    # marker dropped from the value; raw_cells keep it. After a bare "$"
+                    # a "(43)" is the value itself: "$ | (43)" is -43
+                    merged.append(a)
                 else:
                     merged.append(_join_cells(a, b))
             cols[-1] = merged

@@ -18,7 +18,13 @@ from finprobe.document.html import (
     _html_parser,
     markup_is_marker_free,
 )
-from finprobe.document.pipes import _compact_pipe_rows, _html_matches_pipe, _split_mixed
+from finprobe.document.pipes import (
+    _compact_pipe_rows,
+    _html_matches_pipe,
+    _split_mixed,
+    html_prefix_end,
+    split_run_tables,
+)
 from finprobe.document.sections import _assign_sections
 from finprobe.errors import InputError
 
@@ -171,6 +177,9 @@ def load_findver_report(path: str | Path) -> FinancialDocument:
     table of the report is paired with the i-th ``html_tables`` entry; when
     both show the same rows the HTML grid (exact columns) becomes the cells,
     else the pipe text stays primary and the HTML grid is kept as html_cells.
+    A pipe table that runs on past its HTML twin's rows holds more tables (or a
+    bullet list): those are cut off as "c<id>.t1.1", "c<id>.t1.2", ... (pipe text,
+    no twin), so that each reads its own column headers.
     """
     return _without_gc(_load_findver_report, Path(path))
 
@@ -203,8 +212,12 @@ def _without_gc(load: Any, path: Path) -> Any:
 
 def _findver_parts(path: Path, data: Any) -> Iterator[tuple[str, str, str, Any, Any]]:
     """Each block-to-be of a FinDVer report, in order: (block id, source id, "p" or "t",
-    the prose or the pipe rows, the paired ``html_tables`` entry (tables; else None)).
-    One block is made of each part (an entry without an id is numbered by them)."""
+    the prose or the pipe rows, the parsed HTML twin of a table (``_html_twin``) or None).
+    One block is made of each part (an entry without an id is numbered by them).
+
+    A pipe block that runs several tables together (its HTML twin is only the first)
+    is cut into tables ("c<id>.t<k>", then "c<id>.t<k>.1", ...; ``split_run_tables``):
+    the later ones have no HTML twin."""
     if not isinstance(data, dict) or not isinstance(data.get("context"), list):
         raise InputError(path, "not a FinDVer report: expected an object with a 'context' list")
     html_tables = data.get("html_tables") or []
@@ -220,24 +233,32 @@ def _findver_parts(path: Path, data: Any) -> Iterator[tuple[str, str, str, Any, 
         single = len(parts) == 1 and parts[0][0] == "p"
         for k, (kind, payload) in enumerate(parts):
             bid = f"c{sid}" if single else f"c{sid}.{kind}{k}"
-            html = None
-            if kind != "p":
-                html = html_tables[pipe_index] if pipe_index < len(html_tables) else None
-                pipe_index += 1
             n_parts += 1
-            yield bid, sid, kind, payload, html
+            if kind == "p":
+                yield bid, sid, kind, payload, None
+                continue
+            html = html_tables[pipe_index] if pipe_index < len(html_tables) else None
+            pipe_index += 1
+            twin = _html_twin(html)
+            cut = html_prefix_end(_row_texts(twin[0], twin[1]), payload) if twin else None
+            if cut is None:
+                yield bid, sid, kind, payload, twin
+                continue
+            yield bid, sid, kind, payload[:cut], twin
+            for j, rows in enumerate(split_run_tables(payload[cut:]), start=1):
+                yield f"{bid}.{j}", sid, kind, rows, None
 
 
 def _load_findver_report(path: Path) -> FinancialDocument:
     data = _load_json(path)
     blocks: list[Block] = []
     last_text = ""
-    for bid, sid, kind, payload, html in _findver_parts(path, data):
+    for bid, sid, kind, payload, twin in _findver_parts(path, data):
         if kind == "p":
             blocks.append(Paragraph(id=bid, text=payload, source_id=sid))
             last_text = payload
         else:
-            blocks.append(_findver_table(bid, sid, payload, html, last_text))
+            blocks.append(_findver_table(bid, sid, payload, twin, last_text))
     if not blocks:
         raise InputError(path, "report has no text")
     _assign_sections(blocks)
@@ -261,8 +282,8 @@ def _findver_report_parts(path: Path) -> list[tuple[str, str, bool, str]]:
     out = [
         (bid, sid, False, payload)
         if kind == "p"
-        else (bid, sid, True, pipe_text(_findver_table_cells(payload, html)))
-        for bid, sid, kind, payload, html in _findver_parts(path, _load_json(path))
+        else (bid, sid, True, pipe_text(_findver_table_cells(payload, twin)))
+        for bid, sid, kind, payload, twin in _findver_parts(path, _load_json(path))
     ]
     if not out:
         raise InputError(path, "report has no text")
@@ -285,8 +306,7 @@ def _html_twin(html: Any) -> tuple[list[list[str]], list[list[Any]], list[Any]] 
         return None
 
 
-def _findver_table(bid: str, sid: str, rows: list[list[str]], html: Any, pre_text: str) -> Table:
-    twin = _html_twin(html)
+def _findver_table(bid: str, sid: str, rows: list[list[str]], twin: Any, pre_text: str) -> Table:
     if twin is not None:
         grid, origins, spans = twin
         # the grid's cells are clean_text'ed and its rows padded: no second pass
@@ -308,13 +328,12 @@ def _findver_table(bid: str, sid: str, rows: list[list[str]], html: Any, pre_tex
     )
 
 
-def _findver_table_cells(rows: list[list[str]], html: Any) -> list[list[str]]:
+def _findver_table_cells(rows: list[list[str]], twin: Any) -> list[list[str]]:
     """The cells that ``_findver_table``'s Table ends with, and nothing else of it (the
     Table's ``__post_init__``: ``normalize_cells`` of the pipe rows, or, when the HTML
     grid wins, ``_rectangular`` of it, which leaves it as it is: its rows are equally
     long and its cells clean_text'ed (grid cells are; merged cells join two of them with
     "" or one space, a dropped footnote leaves a stripped prefix), so not called here)."""
-    twin = _html_twin(html)
     if twin is not None and _html_matches_pipe(_row_texts(twin[0], twin[1]), rows):
         return _normalize_grid(twin[0], twin[1])
     return normalize_cells(_compact_pipe_rows(rows))

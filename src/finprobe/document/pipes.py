@@ -119,6 +119,10 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
     (see _digit_markers_are_footnotes), else it is a negative value. Rows with
     fewer values are right-aligned (financial tables drop leading columns
     far more often than trailing ones); a single text value spans the row.
+    Above the first row of figures, a row of column titles with no label (FinDVer
+    drops a header row's empty first cell) that fills the value columns, or fills them
+    evenly ("U.S. Pension | Foreign Pension" over four columns), moves right of the
+    label column.
     """
     glued = [(row, _glue_pipe_row(row[1:])) for row in rows]
     footnotes = _digit_markers_are_footnotes(glued)
@@ -139,11 +143,16 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
             vals.append(cell)
         compact.append([label, *vals])
     width = max((len(r) for r in compact), default=0)
+    first_body = next(
+        (r for r, row in enumerate(compact) if any(map(_is_numeric, row[1:]))), len(compact)
+    )
     out = []
-    for row in compact:
+    for r, row in enumerate(compact):
         label, vals = row[0], row[1:]
         k, n = len(vals), width - 1
-        if k == n:
+        if r < first_body and (titles := _unlabelled_titles(row, n)):
+            out.append(["", *titles])
+        elif k == n:
             out.append(row)
         elif k == 1 and not _is_numeric(vals[0]):
             out.append([label] + vals * n)
@@ -152,6 +161,28 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
         else:
             out.append([label] + vals + [""] * (n - k))
     return out
+
+
+_TITLE_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_LABEL_NOTE = re.compile(r"\b(?:thousands|millions|billions|dollars|except)\b|:\s*$", re.I)
+
+
+def _unlabelled_titles(row: list[str], n: int) -> list[str] | None:
+    """A header row without its label cell, spread over ``n`` value columns; None when
+    the row has a label (or cannot be told)."""
+    if not row[0] or len(row) < 2 or any(map(_is_numeric, row)):
+        return None
+    # "(dollars in thousands) | 2023 | 2022 | Change" has its label: a scale note, a
+    # "Label:", or a first cell without the year its neighbours carry
+    if _LABEL_NOTE.search(row[0]) or (
+        any(_TITLE_YEAR.search(c) for c in row[1:]) and not _TITLE_YEAR.search(row[0])
+    ):
+        return None
+    if len(row) == n:
+        return row
+    if len(row) < n and n % len(row) == 0:
+        return [title for title in row for _ in range(n // len(row))]
+    return None
 
 
 def _squash(s: str) -> str:
@@ -208,3 +239,86 @@ def _split_mixed(text: str) -> list[tuple[str, Any]]:
     flush_prose()
     flush_rows()
     return parts
+
+
+# --------------------------------------------------------------------------
+# pipe blocks that hold several tables (FinDVer)
+#
+# FinDVer's context text runs adjacent tables together into one pipe block while
+# ``html_tables`` keeps one HTML table per block: the first. Read as one table, the
+# later tables' rows fall under the first one's column headers (a 2023 value read as
+# 2022). So the block is cut where the HTML table ends, and the rest is cut again where
+# a new header row follows a row of figures.
+
+
+def html_prefix_end(html_rows: list[list[str]], pipe_rows: list[list[str]]) -> int | None:
+    """The index in ``pipe_rows`` just past the HTML table, when the HTML table's rows
+    (two or more, ``_row_texts`` of its grid) open a longer pipe block; else None."""
+    filled = [i for i, r in enumerate(pipe_rows) if any(r)]
+    n = len(html_rows)
+    if n < 2 or n >= len(filled):
+        return None
+    same = sum(
+        _squash("".join(h)) == _squash("".join(pipe_rows[i]))
+        for h, i in zip(html_rows, filled, strict=False)
+    )
+    # the last HTML row must close the table exactly: a loose match could cut mid-table
+    last_same = _squash("".join(html_rows[-1])) == _squash("".join(pipe_rows[filled[n - 1]]))
+    if last_same and same >= 0.9 * n:
+        return filled[n - 1] + 1
+    return None
+
+
+_FRAGMENTS = _PREFIX_FRAGMENTS | _SUFFIX_FRAGMENTS
+
+
+def _is_value(cell: str) -> bool:
+    # raw pipe cells keep a value's pieces apart ("$", "( 57,439", ")")
+    return _is_numeric(cell.replace("(", "").replace(")", "").replace("$", "").strip())
+
+
+def _holds_figure(row: list[str]) -> bool:
+    """A body row: some cell after the label is a value (a number or a dash)."""
+    return any(_is_value(c) for c in row[1:] if c not in _FRAGMENTS)
+
+
+def _is_header_row(row: list[str]) -> bool:
+    """Two or more column titles (text, years, dates) and no value anywhere."""
+    cells = [c for c in row if c and c not in _FRAGMENTS]
+    return len(cells) >= 2 and not any(map(_is_value, cells))
+
+
+_BULLET = re.compile(r"^[●•◦▪■○·]$")
+
+
+def _is_bullet_row(row: list[str]) -> bool:
+    """A list item FinDVer set as a one-row table: "● | $43 million cash outflows ..."."""
+    first = next((c for c in row if c), "")
+    return bool(_BULLET.match(first))
+
+
+def split_run_tables(rows: list[list[str]]) -> list[list[list[str]]]:
+    """Pipe rows of tables run together, one list of rows per table: a new table starts
+    after a row of figures where a header row follows (any label-only rows between, such
+    as "Year Ended", open the new table). Section rows inside a table ("Change in plan
+    assets:") are one cell, so they never cut it. A run of bullet rows is a piece of its
+    own, never a table's first rows."""
+    pieces: list[list[list[str]]] = []
+    start = 0
+    last_body: int | None = None
+    bullets = False
+    for i, row in enumerate(rows):
+        if not any(row):
+            continue
+        if _is_bullet_row(row) != bullets:
+            pieces.append(rows[start:i])
+            start, last_body, bullets = i, None, not bullets
+        elif bullets:
+            continue
+        elif _holds_figure(row):
+            last_body = i
+        elif last_body is not None and _is_header_row(row):
+            pieces.append(rows[start : last_body + 1])
+            start, last_body = last_body + 1, None
+    pieces.append(rows[start:])
+    return [p for p in pieces if any(any(r) for r in p)]

@@ -655,11 +655,14 @@ def _claimed_by_twin(
     mask: tuple[int, int],
     neighbours: str,
 ) -> bool:
-    """Another figure of the sentence writes the same value, finds the same cells and fits
+    """Another figure of the sentence writes the same value, finds the same rows and fits
     them at least as well: "net cash used in financing activities was $0.1 million,
     reflecting [MASK] cash paid for payroll tax ..." is the total's cell, not the blank's;
     "costs of $6, higher incentive compensation of [MASK]" cannot tell which $6 a cell is."""
-    cells = {(index.cells[k].table_index, index.cells[k].row, index.cells[k].col) for k in cell_ids}
+    # by row: the rival may read the same line from another column ("a decrease in
+    # non-interest income of $2.5 million" from the table's change column, the blank's
+    # "provision ... of [MASK]" from its two years)
+    rows = {(index.cells[k].table_index, index.cells[k].row) for k in cell_ids}
     labels = {frozenset(_metric_tokens(index.cells[k]) - _GENERIC_WORDS) for k in cell_ids}
     years = set().union(*(index.cells[k].years for k in cell_ids))
 
@@ -692,7 +695,7 @@ def _claimed_by_twin(
         rival = find_derivation(
             other, index, sentence, neighbours=neighbours, mask=at, twins=False, items=False
         )
-        if rival is None or {(c["table_index"], c["row"], c["col"]) for c in rival.cells} != cells:
+        if rival is None or {(c["table_index"], c["row"]) for c in rival.cells} != rows:
             continue
         if mine is None:
             mine = fit(mask)
