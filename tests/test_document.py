@@ -678,3 +678,34 @@ def test_html_negative_value_after_a_bare_dollar_cell_is_kept() -> None:
         "<tr><td>Revenue</td><td>1,250,300</td><td>(1)</td></tr></table>"
     )
     assert marked.cells[1] == ["Revenue", "1,250,300"]
+
+
+def test_findver_footnote_left_over_from_the_table_before_is_no_header(tmp_path: Path) -> None:
+    # CNSL: a block opens with the previous table's footnote (its HTML twin is that one
+    # row); read as one table, the note's text became every column's header
+    note = "Other, net includes dividend income and certain other miscellaneous items."
+    pipe = [
+        f"| (1) | {note} |",
+        "| | Years Ended December 31, | |",
+        "| (In thousands) | 2023 | 2022 |",
+        "| Operating activities | $ | 114,587 | $ | 194,545 |",
+        "| Financing activities | (18,216) | (13,731) |",
+        "| * | Includes discontinued operations of the sold business. |",
+        "| | 2023 | 2022 |",
+        "| Access lines | 344 | 376 |",
+    ]
+    src = {
+        "url": "u",
+        "report_type": "10-K",
+        "context": [{"id": 54, "context": "\n".join(pipe), "type": "table"}],
+        "html_tables": [f"<table><tr><td>(1)</td><td>{note}</td></tr></table>"],
+    }
+    path = tmp_path / "XYZ-2024-01-02_10-K.json"
+    path.write_text(json.dumps(src))
+    doc = load_findver_report(path)
+    assert [t.id for t in doc.tables] == ["c54.t0", "c54.t0.1", "c54.t0.2"]
+    flows = doc.block("c54.t0.1")
+    assert flows.cells[0] == ["", "Years Ended December 31,", "Years Ended December 31,"]
+    # the note under a table stays with it, and does not head the next one
+    assert flows.cells[-1][0] == "*"
+    assert doc.block("c54.t0.2").cells[0] == ["", "2023", "2022"]

@@ -253,11 +253,14 @@ def _split_mixed(text: str) -> list[tuple[str, Any]]:
 
 def html_prefix_end(html_rows: list[list[str]], pipe_rows: list[list[str]]) -> int | None:
     """The index in ``pipe_rows`` just past the HTML table, when the HTML table's rows
-    (two or more, ``_row_texts`` of its grid) open a longer pipe block; else None."""
+    (``_row_texts`` of its grid: two or more, or one footnote row, "(1) | Other, net
+    includes ...", left over from the table before) open a longer pipe block; else None."""
     filled = [i for i, r in enumerate(pipe_rows) if any(r)]
     n = len(html_rows)
-    if n < 2 or n >= len(filled):
+    if n == 0 or n >= len(filled):
         return None
+    if n == 1 and not _is_note_row(pipe_rows[filled[0]]):
+        return None  # one row is a cut only as the note the last table left behind
     same = sum(
         _squash("".join(h)) == _squash("".join(pipe_rows[i]))
         for h, i in zip(html_rows, filled, strict=False)
@@ -297,11 +300,21 @@ def _is_bullet_row(row: list[str]) -> bool:
     return bool(_BULLET.match(first))
 
 
+_NOTE_MARK = re.compile(r"^(?:\(?\d{1,2}\)|\(?[a-z]\)|\*{1,3}|†|‡)$")
+
+
+def _is_note_row(row: list[str]) -> bool:
+    """A footnote under a table: a marker ("(1)", "1", "(a)", "*"), then its text."""
+    cells = [c for c in row if c]
+    return len(cells) >= 2 and bool(_NOTE_MARK.match(cells[0])) and len(cells[1]) > 20
+
+
 def split_run_tables(rows: list[list[str]]) -> list[list[list[str]]]:
     """Pipe rows of tables run together, one list of rows per table: a new table starts
     after a row of figures where a header row follows (any label-only rows between, such
     as "Year Ended", open the new table). Section rows inside a table ("Change in plan
-    assets:") are one cell, so they never cut it. A run of bullet rows is a piece of its
+    assets:") are one cell, so they never cut it; footnote rows stay with the table
+    above them. A run of bullet rows is a piece of its
     own, never a table's first rows."""
     pieces: list[list[list[str]]] = []
     start = 0
@@ -315,8 +328,8 @@ def split_run_tables(rows: list[list[str]]) -> list[list[list[str]]]:
             start, last_body, bullets = i, None, not bullets
         elif bullets:
             continue
-        elif _holds_figure(row):
-            last_body = i
+        elif _holds_figure(row) or (last_body is not None and _is_note_row(row)):
+            last_body = i  # a table's footnotes close it: "(1) | Other, net includes ..."
         elif last_body is not None and _is_header_row(row):
             pieces.append(rows[start : last_body + 1])
             start, last_body = last_body + 1, None
