@@ -709,3 +709,155 @@ def test_findver_footnote_left_over_from_the_table_before_is_no_header(tmp_path:
     # the note under a table stays with it, and does not head the next one
     assert flows.cells[-1][0] == "*"
     assert doc.block("c54.t0.2").cells[0] == ["", "2023", "2022"]
+
+
+def _blocks_file(tmp_path: Path, pipe: list[str], html: str) -> Path:
+    src = {
+        "url": "u",
+        "report_type": "10-K",
+        "context": [{"id": 3, "context": "\n".join(pipe), "type": "table"}],
+        "html_tables": [html],
+    }
+    path = tmp_path / "XYZ-2024-01-02_10-K.json"
+    path.write_text(json.dumps(src))
+    return path
+
+
+_TWIN = (
+    "<table><tr><td></td><td>2023</td><td>2022</td></tr>"
+    "<tr><td>Rooms</td><td>113,235</td><td>103,715</td></tr></table>"
+)
+
+
+def test_findver_notes_left_after_a_twin_are_no_next_tables_header(tmp_path: Path) -> None:
+    # RHP: the twin stops before its table's footnote; the note closes that table's
+    # rows and is cut off before the next table's header
+    pipe = [
+        "| | 2023 | 2022 |",
+        "| Rooms | 113,235 | 103,715 |",
+        "| (1) | Gaylord Palms operating expenses do not include the ground lease. |",
+        "| | 2023 | 2022 |",
+        "| Food and beverage | 145,919 | 122,515 |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    first, note, second = doc.tables
+    assert note.cells[0][0] == "(1)"
+    assert second.cells == [["", "2023", "2022"], ["Food and beverage", "145,919", "122,515"]]
+
+
+def test_findver_rows_of_ranges_and_durations_do_not_cut_a_table(tmp_path: Path) -> None:
+    # CRSR, KIRK: "43.2 % - 44.5 %", "6 years" and dates are figures, not column titles
+    pipe = [
+        "| | 2023 | 2022 |",
+        "| Rooms | 113,235 | 103,715 |",
+        "| Years Ended December 31, |",
+        "| | 2023 | 2022 |",
+        "| Expected term (years) | 6.00 | 6.05 |",
+        "| Expected volatility | 43.2 % - 44.5 % | 43.6 % - 48.1 % |",
+        "| Expected life | 6 years | 5 - 7 years |",
+        "| Grant date | 12/19/2028 | 3/1/2027 |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    assert len(doc.tables) == 2
+    terms = doc.tables[1]
+    # the lone period title spans the value columns; the rows below it stay one table
+    assert terms.cells[0] == ["", "Years Ended December 31,", "Years Ended December 31,"]
+    assert terms.header_rows == 2
+    assert [r[0] for r in terms.cells[2:]] == [
+        "Expected term (years)", "Expected volatility", "Expected life", "Grant date",
+    ]  # fmt: skip
+
+
+def test_findver_bullet_run_then_tables_cut_where_a_header_follows(tmp_path: Path) -> None:
+    pipe = [
+        "| | 2023 | 2022 |",
+        "| Rooms | 113,235 | 103,715 |",
+        "| ● | Cash provided by operations fell on lower occupancy in the year. |",
+        "| Net cash | 7 | 8 |",
+        "| | 2021 | 2020 |",
+        "| Net cash | 5 | 6 |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    assert [len(t.cells) for t in doc.tables] == [2, 1, 1, 2]
+    assert doc.tables[3].cells[0] == ["", "2021", "2020"]
+
+
+def test_findver_label_rows_of_text_tables_stay_labels(tmp_path: Path) -> None:
+    # a table without figures has no header row to tell: a signature row, a bullet or a
+    # caption keeps its first cell where it is
+    pipe = [
+        "| Name | Title | Date |",
+        "| Neal Walker | (Principal Executive Officer) |",
+        "| ● | the performance of our products |",
+        "| Table 1 | Summary Income Statement |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, "<table><tr><td>x</td></tr></table>"))
+    cells = doc.tables[0].cells
+    assert [r[0] for r in cells] == ["Name", "Neal Walker", "●", "Table 1"]
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "ACRS-2024-02-27_10-K",
+        "AP-2024-03-25_10-K",
+        "CNSL-2024-03-05_10-K",
+        "SCE-PL-2024-04-30_10-Q",
+    ],
+)
+def test_findver_cut_pieces_give_back_every_row_once(name: str) -> None:
+    from finprobe.document.loaders import _findver_parts, _load_json
+    from finprobe.document.pipes import _split_mixed
+
+    path = need(REPORTS / f"{name}.json.gz")
+    data = _load_json(path)
+    parts = list(_findver_parts(path, data))
+    ids = [bid for bid, *_ in parts]
+    assert len(ids) == len(set(ids))
+    pieces: dict[str, list[list[str]]] = {}
+    for bid, _, kind, payload, _ in parts:
+        if kind == "t":
+            pieces.setdefault(".".join(bid.split(".")[:2]), []).extend(payload)
+    n_cut = sum(bid.count(".") == 2 for bid in ids)
+    assert n_cut > 0
+    for entry in data["context"]:
+        for k, (kind, payload) in enumerate(_split_mixed(str(entry["context"]))):
+            if kind == "t":
+                got = pieces[f"c{entry['id']}.t{k}"]
+                assert [r for r in got if any(r)] == [r for r in payload if any(r)]
+
+
+def test_findver_pipe_titles_over_periods_and_a_change_column(tmp_path: Path) -> None:
+    # AFG: "2023 | 2022 | Change in % of GWP" over five value columns, and "Ceded | % of
+    # GWP" twice; FinDVer dropped both rows' empty label cells
+    pipe = [
+        "| | 2023 | 2022 |",
+        "| Rooms | 113,235 | 103,715 |",
+        "| Three months ended December 31, |",
+        "| 2023 | 2022 | Change in % of GWP |",
+        "| Ceded | % of GWP | Ceded | % of GWP |",
+        "| Specialty casualty | (369) | 35% | (352) | 35% | —% |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    ceded = doc.tables[1]
+    assert ceded.header_rows == 3
+    assert ceded.cells[1] == ["", "2023", "2023", "2022", "2022", "Change in % of GWP"]
+    assert ceded.cells[2] == ["", "Ceded", "% of GWP", "Ceded", "% of GWP", ""]
+    assert ceded.column_label(2).endswith("2023 % of GWP")
+    # a label-column title that is not repeated and has no year stays a label
+    pipe[4] = "| Segment | Ceded | % of GWP |"
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    assert doc.tables[1].cells[2][0] == "Segment"
+
+
+def test_findver_pipe_change_title_spans_its_amount_and_percent(tmp_path: Path) -> None:
+    # TTEK: "December 31,2023 | January 1,2023 | Change" over four value columns
+    pipe = [
+        "| | 2023 | 2022 |",
+        "| Rooms | 113,235 | 103,715 |",
+        "| Three Months Ended |",
+        "| December 31,2023 | January 1,2023 | Change |",
+        "| Revenue | $575,041 | $471,067 | $103,974 | 22.1% |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    assert doc.tables[1].cells[1] == ["", "December 31,2023", "January 1,2023", "Change", "Change"]

@@ -484,3 +484,90 @@ def test_a_segments_heading_stays_with_its_own_block() -> None:
     share = derive("Net sales of our wholesale segment were 54.2% of total net sales.", "54.2%")
     assert share is not None and share.kind == "share", share
     assert [c["row"] for c in share.cells] == [2, 7]
+
+
+CEDED = Table(
+    id="t0",
+    cells=[
+        ["", "Three months ended December 31, 2023", "Three months ended December 31, 2022"],
+        ["", "Ceded", "Ceded"],
+        ["Specialty casualty", "(369)", "(352)"],
+        ["Specialty financial", "(50)", "(38)"],
+    ],
+    pre_text="Detail of reinsurance premiums ceded is shown below (dollars in millions):",
+)
+PROFIT = Table(
+    id="t1",
+    cells=[
+        ["", "Three months ended December 31, 2023", "Three months ended December 31, 2022"],
+        ["Underwriting profit", "$45", "$33"],
+    ],
+    pre_text="Specialty financial (dollars in millions)",
+)
+AFG = (
+    "Specialty financial Underwriting profit for this group was $45 million in the fourth "
+    "quarter of 2023 compared to $33 million in the fourth quarter of 2022, an increase of "
+    "$12 million (36%)."
+)
+
+
+def test_a_change_whose_ends_the_sentence_states_is_between_those_figures():
+    # AFG 758b4946: the ceded premiums (50) and (38) also moved by 12; the sentence's own
+    # $45 million and $33 million say which row moved
+    found = find_derivation("$12 million", [CEDED, PROFIT], AFG)
+    assert found is not None and found.cells[0]["row_label"] == "Underwriting profit"
+    assert find_derivation("$12 million", [CEDED], AFG) is None
+    # the percentage change too: 12 / 33 is 36%
+    pct = find_derivation("36%", [CEDED, PROFIT], AFG)
+    assert pct is not None and pct.cells[0]["row_label"] == "Underwriting profit"
+
+
+DEPRECIATION = Table(
+    id="t0",
+    cells=[
+        ["", "Year Ended December 31, 2022", "Year Ended December 31, 2021"],
+        ["Depreciation and amortization", "18,650,336", "19,909,226"],
+    ],
+)
+
+
+def test_stated_ends_may_be_cut_and_the_table_unscaled():
+    # "approximately $18.6 million" cuts 18,650,336; "$221 million" is a "221" cell of a
+    # table that states no scale
+    da = (
+        "Depreciation and amortization for the year ended December 31, 2022 decreased by "
+        "approximately $1.3 million or 6.3%, to approximately $18.6 million, compared to "
+        "approximately $19.9 million for the year ended December 31, 2021."
+    )
+    assert find_derivation("$1.3 million", [DEPRECIATION], da) is not None
+    taxes = Table(
+        id="t0",
+        cells=[
+            ["", "Year ended December 31, 2023", "Year ended December 31, 2022"],
+            ["Total provision for income taxes", "221", "225"],
+        ],
+    )
+    said = (
+        "AFG's consolidated provision for income taxes was $221 million in 2023 compared to "
+        "$225 million in 2022, a decrease of $4 million (2%)."
+    )
+    assert find_derivation("2%", [taxes], said) is not None
+
+
+def test_stated_ends_are_read_in_the_blanks_own_bullet():
+    # a run of bullets: "$187.7 million" and "$170.9 million" of other bullets move by 9.8%
+    # too; they are not Med Tech's ends
+    med = Table(
+        id="t0",
+        cells=[
+            ["", "Nine Months Ended Feb 29, 2024", "Nine Months Ended Feb 28, 2023"],
+            ["Med Tech", "$77,068", "$70,193"],
+        ],
+        pre_text="(in thousands)",
+    )
+    bullets = (
+        "Nine months ended February 29, 2024: •Net loss increased to $187.7 million from "
+        "$170.9 million •Med Tech revenue growth of 9.8% •Loss per share increased to $4.67"
+    )
+    found = find_derivation("9.8%", [med], bullets)
+    assert found is not None and found.cells[0]["row_label"] == "Med Tech"

@@ -118,14 +118,11 @@ def test_an_outflow_under_a_signed_heading_is_stated_by_its_size() -> None:
     repaid or repurchased was negative $601 million", CRSR "Payment of contingent
     consideration was negative $950 thousand": rows under "Cash flows from financing
     activities:" that name a payment."""
-    # SCE-PL's financing table now stands alone (its pipe block ran an investing table on
-    # after it, whose headings the old read lent it): no claim is built on its row, and
-    # the old negative claim is still refused below
     rows = {
         "IRDM": "Payments on the Term Loan",
+        "SCE-PL": "Long-term debt repaid or repurchased",
         "CRSR": "Payment of contingent consideration",
     }
-    assert not [c for c in _built("SCE-PL") if c["cells"][0]["row"] == "Long-term debt repaid or repurchased" and "negative" in c["statement"]]  # fmt: skip
     for ticker, row in rows.items():
         on_row = [c for c in _built(ticker) if c["cells"][0]["row"] == row]
         assert on_row, ticker

@@ -150,7 +150,8 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
     for r, row in enumerate(compact):
         label, vals = row[0], row[1:]
         k, n = len(vals), width - 1
-        if r < first_body and (titles := _unlabelled_titles(row, n)):
+        # only above a table's figures: a table of text has no header row to tell
+        if r < first_body < len(compact) and (titles := _unlabelled_titles(row, n)):
             out.append(["", *titles])
         elif k == n:
             out.append(row)
@@ -164,14 +165,23 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
 
 
 _TITLE_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
+_PERIOD_TITLE = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|as of|(?:19|20)\d\d)\b", re.I)
+_CHANGE_TITLE = re.compile(r"\b(?:change|increase|decrease|variance|vs\.?|v\.)", re.I)
+_CAPTION = re.compile(r"^(?:table|exhibit|schedule)\s+[\dA-Z]+\.?$|^[a-z]\.$", re.I)
 _LABEL_NOTE = re.compile(r"\b(?:thousands|millions|billions|dollars|except)\b|:\s*$", re.I)
 
 
 def _unlabelled_titles(row: list[str], n: int) -> list[str] | None:
     """A header row without its label cell, spread over ``n`` value columns; None when
     the row has a label (or cannot be told)."""
-    if not row[0] or len(row) < 2 or any(map(_is_numeric, row)):
+    if not row[0] or any(map(_is_value, row)):
         return None
+    if len(row) == 1:
+        # "Years Ended December 31," alone above "| 2023 | 2022 | 2021": a period's title
+        # over every value column ("Revenues:" is a section row, not a title)
+        return row * n if _PERIOD_TITLE.search(row[0]) and not _LABEL_NOTE.search(row[0]) else None
+    if _BULLET.match(row[0]) or _NOTE_MARK.match(row[0]) or _CAPTION.match(row[0]):
+        return None  # a list item, a footnote, "Table 1 | Summary Income Statement"
     # "(dollars in thousands) | 2023 | 2022 | Change" has its label: a scale note, a
     # "Label:", or a first cell without the year its neighbours carry
     if _LABEL_NOTE.search(row[0]) or (
@@ -182,6 +192,24 @@ def _unlabelled_titles(row: list[str], n: int) -> list[str] | None:
         return row
     if len(row) < n and n % len(row) == 0:
         return [title for title in row for _ in range(n // len(row))]
+    if len(row) < n and (row[0] in row[1:] or _TITLE_YEAR.search(row[0])):
+        # fewer titles, and no label: a repeated title ("Ceded | % of GWP | Ceded | % of
+        # GWP") or a year. Periods share the columns before the change titles at the end
+        # ("2023 | 2022 | Change" over five columns: two, two, one); else left-aligned
+        changes = 0
+        while changes < len(row) - 1 and _CHANGE_TITLE.search(row[-1 - changes]):
+            changes += 1
+        periods, width = len(row) - changes, n - changes
+        if changes and width % periods == 0:
+            spread = [title for title in row[:periods] for _ in range(width // periods)]
+            return spread + row[periods:]
+        if changes and (n - periods) % changes == 0:
+            # "December 31, 2023 | January 1, 2023 | Change" over four: the change's amount
+            # and percentage
+            return row[:periods] + [
+                t for t in row[periods:] for _ in range((n - periods) // changes)
+            ]
+        return row + [""] * (n - len(row))
     return None
 
 
@@ -259,8 +287,11 @@ def html_prefix_end(html_rows: list[list[str]], pipe_rows: list[list[str]]) -> i
     n = len(html_rows)
     if n == 0 or n >= len(filled):
         return None
-    if n == 1 and not _is_note_row(pipe_rows[filled[0]]):
-        return None  # one row is a cut only as the note the last table left behind
+    if n == 1 and not (
+        _is_note_row(pipe_rows[filled[0]]) and not _is_note_row(pipe_rows[filled[1]])
+    ):
+        return None  # one row is a cut only as the note the last table left behind, not
+        # the first item of a numbered list
     same = sum(
         _squash("".join(h)) == _squash("".join(pipe_rows[i]))
         for h, i in zip(html_rows, filled, strict=False)
@@ -275,9 +306,22 @@ def html_prefix_end(html_rows: list[list[str]], pipe_rows: list[list[str]]) -> i
 _FRAGMENTS = _PREFIX_FRAGMENTS | _SUFFIX_FRAGMENTS
 
 
+# figures that _is_numeric does not read as one number: a range ("43.2 % - 44.5 %",
+# "0.82 - 2.26"), a figure with a time unit ("5.3 years"), a date ("12/19/2028")
+_FIGURE = re.compile(
+    r"^[$€£]?\(?\s*[\d.,]+\s*%?\)?\s*(?:-|–|to)\s*[$€£]?\(?\s*[\d.,]+\s*%?\)?$"
+    r"|^[\d.,]+\s*(?:-\s*[\d.,]+\s*)?(?:years?|yrs?\.?|months?|days?)$"
+    r"|^\d{1,2}/\d{1,2}/\d{2,4}$",
+    re.I,
+)
+
+
 def _is_value(cell: str) -> bool:
     # raw pipe cells keep a value's pieces apart ("$", "( 57,439", ")")
-    return _is_numeric(cell.replace("(", "").replace(")", "").replace("$", "").strip())
+    s = cell.strip()
+    return _is_numeric(s.replace("(", "").replace(")", "").replace("$", "").strip()) or bool(
+        _FIGURE.match(s)
+    )
 
 
 def _holds_figure(row: list[str]) -> bool:
@@ -291,7 +335,7 @@ def _is_header_row(row: list[str]) -> bool:
     return len(cells) >= 2 and not any(map(_is_value, cells))
 
 
-_BULLET = re.compile(r"^[●•◦▪■○·]$")
+_BULLET = re.compile(r"^[●•◦▪■○·➢➤✓]$")
 
 
 def _is_bullet_row(row: list[str]) -> bool:
@@ -300,11 +344,12 @@ def _is_bullet_row(row: list[str]) -> bool:
     return bool(_BULLET.match(first))
 
 
-_NOTE_MARK = re.compile(r"^(?:\(?\d{1,2}\)|\(?[a-z]\)|\*{1,3}|†|‡)$")
+_NOTE_MARK = re.compile(r"^(?:\(?\d{1,2}\)?|\(?[a-zA-Z]\)|\([ivx]{1,4}\)|\*{1,3}|†|‡)$")
 
 
 def _is_note_row(row: list[str]) -> bool:
-    """A footnote under a table: a marker ("(1)", "1", "(a)", "*"), then its text."""
+    """A footnote under a table: a marker ("(1)", "1", "1)", "(a)", "(ii)", "*"), then its
+    text (more than 20 characters: "1 | 2023" is a row, not a note)."""
     cells = [c for c in row if c]
     return len(cells) >= 2 and bool(_NOTE_MARK.match(cells[0])) and len(cells[1]) > 20
 
@@ -313,23 +358,29 @@ def split_run_tables(rows: list[list[str]]) -> list[list[list[str]]]:
     """Pipe rows of tables run together, one list of rows per table: a new table starts
     after a row of figures where a header row follows (any label-only rows between, such
     as "Year Ended", open the new table). Section rows inside a table ("Change in plan
-    assets:") are one cell, so they never cut it; footnote rows stay with the table
-    above them. A run of bullet rows is a piece of its
-    own, never a table's first rows."""
+    assets:") are one cell, so they never cut it. Footnote rows close the table above
+    them, and notes that open the rows (the last table's, when its HTML twin stopped
+    before them) are a piece of their own when a header row follows. A run of bullet
+    rows is a piece of its own, never a table's first rows."""
     pieces: list[list[list[str]]] = []
     start = 0
     last_body: int | None = None
+    notes_only = True  # only footnote rows since the piece began
     bullets = False
     for i, row in enumerate(rows):
         if not any(row):
             continue
         if _is_bullet_row(row) != bullets:
             pieces.append(rows[start:i])
-            start, last_body, bullets = i, None, not bullets
-        elif bullets:
+            start, last_body, notes_only, bullets = i, None, True, not bullets
+        if bullets:
             continue
-        elif _holds_figure(row) or (last_body is not None and _is_note_row(row)):
+        if _is_note_row(row) and (last_body is not None or notes_only):
             last_body = i  # a table's footnotes close it: "(1) | Other, net includes ..."
+            continue
+        notes_only = False
+        if _holds_figure(row):
+            last_body = i
         elif last_body is not None and _is_header_row(row):
             pieces.append(rows[start : last_body + 1])
             start, last_body = last_body + 1, None

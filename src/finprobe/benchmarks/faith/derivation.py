@@ -388,6 +388,9 @@ def find_derivation(
         stated_direction(sentence_context[: mask[0]], sentence_context[mask[1] :]) if mask else None
     )
     companions = companion_figures(sentence_context, mask, period, number.units) if mask else []
+    # "$45 million in 2023 compared to $33 million in 2022, an increase of [MASK]": two
+    # money figures of the sentence whose change is the span are the change's two ends
+    ends = _stated_ends(sentence_context, mask, ref, ref_p, percent) if mask else []
     amount = change_amount(sentence_context, mask) if mask and "percent" in number.units else None
     acronyms = acronym_words(sentence_context)
     context_metric = with_synonyms(context | acronyms)
@@ -501,6 +504,8 @@ def find_derivation(
             moves = 1 if abs(newer) > abs(older) else -1
             if (newer < 0) == (older < 0) and abs(newer) != abs(older) and moves != direction:
                 return False  # a 5.5% fall in price is no "[MASK] increase in homes"
+        if ends and kind in ("change", "pct_change") and not _are_ends(index, ids, ends):
+            return False  # Specialty financial's ceded premiums are not its $45M and $33M
         if amount is not None and not _amount_agrees(index, ids, kind, amount):
             return False  # "an increase of $10 million ([MASK])" is not a row that moved $113M
         # role: "increased [MASK]" is a change, "was [MASK]" a level
@@ -707,6 +712,62 @@ def _claimed_by_twin(
 def _naming(labels: set[frozenset[str]], words: set[str]) -> float:
     """How well the words name the best-named of the row labels (share of its words)."""
     return max((len(label & words) / len(label) for label in labels if label), default=0.0)
+
+
+_PART_MARKS = ("•", "●", ";")
+
+
+def _stated_ends(
+    sentence: str, mask: tuple[int, int], ref: Decimal, ref_p: Decimal, percent: bool
+) -> list[tuple[ParsedNumber, ParsedNumber]]:
+    """Pairs (newer or older first, both orders) of the sentence's money figures whose
+    change (a percent span: whose percentage change) is the span."""
+    # levels only: "a $47.0 million improvement" and "increased $48.7 million" are changes
+    # (a change made of two parts is no pair of ends); and only the blank's own bullet or
+    # semicolon part: a run of bullets holds many figures, some pair moves by anything
+    lo = max(sentence.rfind(mark, 0, mask[0]) for mark in _PART_MARKS) + 1
+    his = [at for mark in _PART_MARKS if (at := sentence.find(mark, mask[1])) >= 0]
+    hi = min(his, default=len(sentence))
+    levels = [
+        s.number
+        for s in find_numbers(sentence)
+        if s.number is not None
+        and lo <= s.start
+        and s.end <= hi
+        and s.kind == "money"
+        and not (s.start < mask[1] and s.end > mask[0])
+        and not s.number.units & {"percent", "bps"}
+        and blank_period(sentence, (s.start, s.end))[0] != "change"
+    ]
+    pairs = []
+    for a in levels:
+        for b in levels:
+            if a is b:
+                continue
+            va, vb = abs(a.as_fraction()), abs(b.as_fraction())
+            if percent:
+                fits = vb != 0 and supports(ref, ref_p, abs(va - vb) / vb)
+            else:
+                fits = supports(ref, ref_p, abs(va - vb))
+            if fits:
+                pairs.append((a, b))
+    return pairs
+
+
+def _are_ends(
+    index: DerivationIndex, ids: tuple[int, ...], ends: list[tuple[ParsedNumber, ParsedNumber]]
+) -> bool:
+    """The change's two cells are one of the stated pairs (each rounds, or is cut, to its
+    figure: "approximately $18.6 million" for 18,650,336)."""
+
+    # a table that states no scale ("221" for "$221 million") may be in any
+    cell = index.cells[ids[0]]
+    scales = (1, 1000, 1_000_000) if cell.table.scale == 1 else (1,)
+
+    def shows(k: int, figure: ParsedNumber, m: int) -> bool:
+        return _rounds_or_truncates(figure, abs(index.val[k]) * m)
+
+    return any(shows(ids[0], a, m) and shows(ids[1], b, m) for a, b in ends for m in scales)
 
 
 def _amount_agrees(
