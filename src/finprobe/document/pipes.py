@@ -120,9 +120,9 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
     fewer values are right-aligned (financial tables drop leading columns
     far more often than trailing ones); a single text value spans the row.
     Above the first row of figures, a row of column titles with no label (FinDVer
-    drops a header row's empty first cell) that fills the value columns, or fills them
-    evenly ("U.S. Pension | Foreign Pension" over four columns), moves right of the
-    label column.
+    drops a header row's empty first cell) moves right of the label column, spread
+    over the value columns as ``_unlabelled_titles`` reads it ("U.S. Pension | Foreign
+    Pension" over four columns, "2023 | 2022 | Change" over five).
     """
     glued = [(row, _glue_pipe_row(row[1:])) for row in rows]
     footnotes = _digit_markers_are_footnotes(glued)
@@ -330,7 +330,7 @@ def _holds_figure(row: list[str]) -> bool:
 
 
 def _is_header_row(row: list[str]) -> bool:
-    """Two or more column titles (text, years, dates) and no value anywhere."""
+    """Two or more column titles (text, years, "December 31, 2023") and no value anywhere."""
     cells = [c for c in row if c and c not in _FRAGMENTS]
     return len(cells) >= 2 and not any(map(_is_value, cells))
 

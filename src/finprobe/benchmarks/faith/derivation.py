@@ -389,7 +389,7 @@ def find_derivation(
     )
     companions = companion_figures(sentence_context, mask, period, number.units) if mask else []
     # "$45 million in 2023 compared to $33 million in 2022, an increase of [MASK]": two
-    # money figures of the sentence whose change is the span are the change's two ends
+    # money levels of the blank's own part whose change is the span are the change's ends
     ends = _stated_ends(sentence_context, mask, ref, ref_p, percent) if mask else []
     amount = change_amount(sentence_context, mask) if mask and "percent" in number.units else None
     acronyms = acronym_words(sentence_context)
@@ -720,8 +720,8 @@ _PART_MARKS = ("•", "●", ";")
 def _stated_ends(
     sentence: str, mask: tuple[int, int], ref: Decimal, ref_p: Decimal, percent: bool
 ) -> list[tuple[ParsedNumber, ParsedNumber]]:
-    """Pairs (newer or older first, both orders) of the sentence's money figures whose
-    change (a percent span: whose percentage change) is the span."""
+    """Pairs (both orders) of money levels the blank's own part of the sentence states whose
+    change (for a percent span: whose percentage change over the second) is the span."""
     # levels only: "a $47.0 million improvement" and "increased $48.7 million" are changes
     # (a change made of two parts is no pair of ends); and only the blank's own bullet or
     # semicolon part: a run of bullets holds many figures, some pair moves by anything
@@ -759,7 +759,6 @@ def _are_ends(
 ) -> bool:
     """The change's two cells are one of the stated pairs (each rounds, or is cut, to its
     figure: "approximately $18.6 million" for 18,650,336)."""
-
     # a table that states no scale ("221" for "$221 million") may be in any
     cell = index.cells[ids[0]]
     scales = (1, 1000, 1_000_000) if cell.table.scale == 1 else (1,)
