@@ -754,7 +754,7 @@ def test_findver_rows_of_ranges_and_durations_do_not_cut_a_table(tmp_path: Path)
         "| | 2023 | 2022 |",
         "| Expected term (years) | 6.00 | 6.05 |",
         "| Expected volatility | 43.2 % - 44.5 % | 43.6 % - 48.1 % |",
-        "| Expected life | 6 years | 5 - 7 years |",
+        "| Expected life | 6 years | 7 years |",
         "| Grant date | 12/19/2028 | 3/1/2027 |",
     ]
     doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
@@ -861,3 +861,67 @@ def test_findver_pipe_change_title_spans_its_amount_and_percent(tmp_path: Path) 
     ]
     doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
     assert doc.tables[1].cells[1] == ["", "December 31,2023", "January 1,2023", "Change", "Change"]
+
+
+def test_findver_aging_titles_are_a_header_not_a_row_of_figures(tmp_path: Path) -> None:
+    # CALB: "30 Days | 60 Days | Current | Total" titles a table; "2023 - 2022" titles a
+    # change column; neither is a row of figures, so each starts a new table after a cut
+    pipe = [
+        "| | 2023 | 2022 |",
+        "| Rooms | 113,235 | 103,715 |",
+        "| (Dollars in thousands) | 30 Days | 60 Days | Current | Total |",
+        "| Real estate - other | 1,824 | — | 90,000 | 91,824 |",
+        "| | 2023 | 2022 | 2023 - 2022 |",
+        "| Premiums | 500 | 450 | 50 |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    assert [t.cells[0][1] for t in doc.tables[1:]] == ["30 Days", "2023"]
+    aging = doc.tables[1]
+    assert aging.column_label(1) == "30 Days" and aging.cells[1][1] == "1,824"
+
+
+def test_findver_a_note_twin_opening_a_table_is_cut_with_its_notes(tmp_path: Path) -> None:
+    # CALB c99: the twin is note (21); notes (22) and (23) follow, then a table
+    notes = [
+        f"| ({k}) | Director fees include the annual retainer and meeting fees. |"
+        for k in (21, 22, 23)
+    ]
+    pipe = [*notes, "| Director | Fees | Total |", "| A. Smith | 40,000 | 52,000 |"]
+    html = "<table><tr><td>(21)</td><td>Director fees include the annual retainer and meeting fees.</td></tr></table>"
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, html))
+    assert doc.tables[-1].cells[0] == ["Director", "Fees", "Total"]
+    assert doc.tables[-1].header_rows == 1
+    # a numbered list (every row a note) stays whole
+    doc = load_findver_report(_blocks_file(tmp_path, notes, html))
+    assert len(doc.tables) == 1
+
+
+def test_findver_table_stacked_by_period_keeps_its_period_rows(tmp_path: Path) -> None:
+    # KSCP: "December 31, 2023" over its rows, "December 31, 2022" over its own: no title
+    # spans the whole table
+    pipe = [
+        "| | 2023 | 2022 |",
+        "| Rooms | 113,235 | 103,715 |",
+        "| December 31, 2023 |",
+        "| | Level 1 | Level 2 | Total |",
+        "| Money market funds | 4,000 | — | 4,000 |",
+        "| December 31, 2022 |",
+        "| Money market funds | 3,025 | — | 3,025 |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    stacked = doc.tables[1]
+    assert stacked.cells[0][0] == "December 31, 2023"
+    assert "December 31, 2023" not in stacked.column_label(1)
+
+
+def test_findver_years_short_of_the_columns_sit_over_the_last_ones(tmp_path: Path) -> None:
+    # BLDE: "2023 | 2022" over [Useful life, 2023, 2022]: the text column comes first
+    pipe = [
+        "| | 2023 | 2022 |",
+        "| Rooms | 113,235 | 103,715 |",
+        "| 2023 | 2022 |",
+        "| | Useful life | | |",
+        "| Equipment | 5 years | 886 | 750 |",
+    ]
+    doc = load_findver_report(_blocks_file(tmp_path, pipe, _TWIN))
+    assert doc.tables[1].cells[0] == ["", "", "2023", "2022"]

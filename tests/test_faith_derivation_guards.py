@@ -571,3 +571,41 @@ def test_stated_ends_are_read_in_the_blanks_own_bullet():
     )
     found = find_derivation("9.8%", [med], bullets)
     assert found is not None and found.cells[0]["row_label"] == "Med Tech"
+
+
+def test_stated_ends_of_another_line_do_not_refuse_the_blanks_own():
+    # the pair $110.0M / $106.0M moved by $4.0M too, but it is net sales'; gross profit's
+    # own $44.0 million is one of its cells
+    table = Table(
+        id="t0",
+        cells=[
+            ["", "Year ended December 31, 2023", "Year ended December 31, 2022"],
+            ["Net sales", "110.0", "106.0"],
+            ["Gross profit", "44.0", "40.0"],
+        ],
+        pre_text="(in millions)",
+    )
+    said = (
+        "Gross profit increased $4.0 million to $44.0 million in 2023, on net sales of "
+        "$110.0 million compared to $106.0 million in 2022."
+    )
+    found = find_derivation("$4.0 million", [table], said, mask=_nth(said, "$4.0 million", 0))
+    assert found is not None and found.cells[0]["row_label"] == "Gross profit"
+
+
+def test_stated_ends_are_read_at_the_spans_own_precision():
+    # "20%" admits 17.5-22.5%: net sales' $116.0M / $100.0M (16%) are no pair for it
+    table = Table(
+        id="t0",
+        cells=[
+            ["", "Year ended December 31, 2023", "Year ended December 31, 2022"],
+            ["Gross profit", "48", "40"],
+        ],
+        pre_text="(in millions)",
+    )
+    said = (
+        "Net sales were $116.0 million in 2023 compared to $100.0 million in 2022, and gross "
+        "profit increased 20%."
+    )
+    found = find_derivation("20%", [table], said)
+    assert found is not None and found.cells[0]["row_label"] == "Gross profit"

@@ -146,18 +146,27 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
     first_body = next(
         (r for r, row in enumerate(compact) if any(map(_is_numeric, row[1:]))), len(compact)
     )
+    # a table stacked by period ("December 31, 2023" over its rows, then "December 31,
+    # 2022" over its own) has no title over all its columns
+    stacked = any(
+        len(row) == 1 and _PERIOD_TITLE.search(row[0]) for row in compact[first_body + 1 :]
+    )
     out = []
     for r, row in enumerate(compact):
         label, vals = row[0], row[1:]
         k, n = len(vals), width - 1
         # only above a table's figures: a table of text has no header row to tell
-        if r < first_body < len(compact) and (titles := _unlabelled_titles(row, n)):
+        if (
+            r < first_body < len(compact)
+            and not (stacked and len(row) == 1)
+            and (titles := _unlabelled_titles(row, n))
+        ):
             out.append(["", *titles])
         elif k == n:
             out.append(row)
-        elif k == 1 and not _is_numeric(vals[0]):
+        elif k == 1 and not _is_value(vals[0]):
             out.append([label] + vals * n)
-        elif k and sum(_is_numeric(v) for v in vals) * 2 >= k:
+        elif k and sum(_is_value(v) for v in vals) * 2 >= k:
             out.append([label] + [""] * (n - k) + vals)
         else:
             out.append([label] + vals + [""] * (n - k))
@@ -195,7 +204,8 @@ def _unlabelled_titles(row: list[str], n: int) -> list[str] | None:
     if len(row) < n and (row[0] in row[1:] or _TITLE_YEAR.search(row[0])):
         # fewer titles, and no label: a repeated title ("Ceded | % of GWP | Ceded | % of
         # GWP") or a year. Periods share the columns before the change titles at the end
-        # ("2023 | 2022 | Change" over five columns: two, two, one); else left-aligned
+        # ("2023 | 2022 | Change" over five columns: two, two, one); years alone sit over
+        # the last columns (a text column comes first); repeated titles from the left
         changes = 0
         while changes < len(row) - 1 and _CHANGE_TITLE.search(row[-1 - changes]):
             changes += 1
@@ -209,7 +219,10 @@ def _unlabelled_titles(row: list[str], n: int) -> list[str] | None:
             return row[:periods] + [
                 t for t in row[periods:] for _ in range((n - periods) // changes)
             ]
-        return row + [""] * (n - len(row))
+        if all(_TITLE_YEAR.fullmatch(t.strip()) for t in row):
+            return [""] * (n - len(row)) + row
+        if row[0] in row[1:]:
+            return row + [""] * (n - len(row))
     return None
 
 
@@ -288,10 +301,11 @@ def html_prefix_end(html_rows: list[list[str]], pipe_rows: list[list[str]]) -> i
     if n == 0 or n >= len(filled):
         return None
     if n == 1 and not (
-        _is_note_row(pipe_rows[filled[0]]) and not _is_note_row(pipe_rows[filled[1]])
+        _is_note_row(pipe_rows[filled[0]])
+        and not all(_is_note_row(pipe_rows[i]) for i in filled[1:])
     ):
         return None  # one row is a cut only as the note the last table left behind, not
-        # the first item of a numbered list
+        # the first item of a numbered list (every row a note)
     same = sum(
         _squash("".join(h)) == _squash("".join(pipe_rows[i]))
         for h, i in zip(html_rows, filled, strict=False)
@@ -310,29 +324,43 @@ _FRAGMENTS = _PREFIX_FRAGMENTS | _SUFFIX_FRAGMENTS
 # "0.82 - 2.26"), a figure with a time unit ("5.3 years"), a date ("12/19/2028")
 _FIGURE = re.compile(
     r"^[$€£]?\(?\s*[\d.,]+\s*%?\)?\s*(?:-|–|to)\s*[$€£]?\(?\s*[\d.,]+\s*%?\)?$"
-    r"|^[\d.,]+\s*(?:-\s*[\d.,]+\s*)?(?:years?|yrs?\.?|months?|days?)$"
+    r"|^[\d.,]+\s*(?:years?|yrs?\.?|months?|days?)$"
     r"|^\d{1,2}/\d{1,2}/\d{2,4}$",
     re.I,
 )
+# "2023 - 2022" is a change column's title, not a range of figures
+_YEAR_SPAN = re.compile(r"^(?:19|20)\d\d\s*(?:-|–|to|vs\.?|v\.)\s*(?:19|20)\d\d$", re.I)
+
+
+def _is_plain_value(cell: str) -> bool:
+    # raw pipe cells keep a value's pieces apart ("$", "( 57,439", ")")
+    return _is_numeric(cell.replace("(", "").replace(")", "").replace("$", "").strip())
+
+
+def _is_figure(cell: str) -> bool:
+    s = cell.strip()
+    return bool(_FIGURE.match(s)) and not _YEAR_SPAN.match(s)
 
 
 def _is_value(cell: str) -> bool:
-    # raw pipe cells keep a value's pieces apart ("$", "( 57,439", ")")
-    s = cell.strip()
-    return _is_numeric(s.replace("(", "").replace(")", "").replace("$", "").strip()) or bool(
-        _FIGURE.match(s)
-    )
+    """A number, a dash, or a figure written as a range, a duration or a date."""
+    return _is_plain_value(cell) or _is_figure(cell)
 
 
 def _holds_figure(row: list[str]) -> bool:
-    """A body row: some cell after the label is a value (a number or a dash)."""
-    return any(_is_value(c) for c in row[1:] if c not in _FRAGMENTS)
+    """A body row: some cell after the label is a number or a dash; or a labelled row
+    whose cells are all figures ("Expected volatility | 43.2 % - 44.5 %", "Expected life |
+    6 years"): "| 30 Days | 60 Days | Current | Total" is a header."""
+    cells = [c for c in row[1:] if c and c not in _FRAGMENTS]
+    if any(map(_is_plain_value, cells)):
+        return True
+    return bool(row[0]) and bool(cells) and not _is_figure(row[0]) and all(map(_is_figure, cells))
 
 
 def _is_header_row(row: list[str]) -> bool:
-    """Two or more column titles (text, years, "December 31, 2023") and no value anywhere."""
+    """Two or more column titles (text, years, "December 31, 2023") and no value."""
     cells = [c for c in row if c and c not in _FRAGMENTS]
-    return len(cells) >= 2 and not any(map(_is_value, cells))
+    return len(cells) >= 2 and not _holds_figure(row) and not any(map(_is_plain_value, cells))
 
 
 _BULLET = re.compile(r"^[●•◦▪■○·➢➤✓]$")

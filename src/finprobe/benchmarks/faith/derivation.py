@@ -388,9 +388,6 @@ def find_derivation(
         stated_direction(sentence_context[: mask[0]], sentence_context[mask[1] :]) if mask else None
     )
     companions = companion_figures(sentence_context, mask, period, number.units) if mask else []
-    # "$45 million in 2023 compared to $33 million in 2022, an increase of [MASK]": two
-    # money levels of the blank's own part whose change is the span are the change's ends
-    ends = _stated_ends(sentence_context, mask, ref, ref_p, percent) if mask else []
     amount = change_amount(sentence_context, mask) if mask and "percent" in number.units else None
     acronyms = acronym_words(sentence_context)
     context_metric = with_synonyms(context | acronyms)
@@ -406,6 +403,10 @@ def find_derivation(
         # "20%" is prose for 17.5-22.5%, not for anything that rounds to it at the tens (16%),
         # and "100%" is not 54%: a round percentage admits at most 5 points of rounding
         ref_p = _ROUND_PERCENT
+    # "$45 million in 2023 compared to $33 million in 2022, an increase of [MASK]": two
+    # money levels of the blank's own part whose change is the span are the change's ends
+    # (read with the span's precision as tightened above: "20%" is not 15-25%)
+    levels, ends = _stated_ends(sentence_context, mask, ref, ref_p, percent) if mask else ([], [])
     # the adding word is the blank's own ("X and Y together were [MASK]"), not a metric's
     # name elsewhere in the sentence ("0.6 points on the combined ratio")
     sum_cue = bool(mask) and any(
@@ -504,7 +505,7 @@ def find_derivation(
             moves = 1 if abs(newer) > abs(older) else -1
             if (newer < 0) == (older < 0) and abs(newer) != abs(older) and moves != direction:
                 return False  # a 5.5% fall in price is no "[MASK] increase in homes"
-        if ends and kind in ("change", "pct_change") and not _are_ends(index, ids, ends):
+        if ends and kind in ("change", "pct_change") and not _are_ends(index, ids, ends, levels):
             return False  # Specialty financial's ceded premiums are not its $45M and $33M
         if amount is not None and not _amount_agrees(index, ids, kind, amount):
             return False  # "an increase of $10 million ([MASK])" is not a row that moved $113M
@@ -719,9 +720,10 @@ _PART_MARKS = ("•", "●", ";")
 
 def _stated_ends(
     sentence: str, mask: tuple[int, int], ref: Decimal, ref_p: Decimal, percent: bool
-) -> list[tuple[ParsedNumber, ParsedNumber]]:
-    """Pairs (both orders) of money levels the blank's own part of the sentence states whose
-    change (for a percent span: whose percentage change over the second) is the span."""
+) -> tuple[list[ParsedNumber], list[tuple[ParsedNumber, ParsedNumber]]]:
+    """The money levels the blank's own part of the sentence states, and the pairs of them
+    whose change (for a percent span: whose percentage change over the second) is the
+    span."""
     # levels only: "a $47.0 million improvement" and "increased $48.7 million" are changes
     # (a change made of two parts is no pair of ends); and only the blank's own bullet or
     # semicolon part: a run of bullets holds many figures, some pair moves by anything
@@ -751,14 +753,19 @@ def _stated_ends(
                 fits = supports(ref, ref_p, abs(va - vb))
             if fits:
                 pairs.append((a, b))
-    return pairs
+    return levels, pairs
 
 
 def _are_ends(
-    index: DerivationIndex, ids: tuple[int, ...], ends: list[tuple[ParsedNumber, ParsedNumber]]
+    index: DerivationIndex,
+    ids: tuple[int, ...],
+    ends: list[tuple[ParsedNumber, ParsedNumber]],
+    levels: list[ParsedNumber],
 ) -> bool:
     """The change's two cells are one of the stated pairs (each rounds, or is cut, to its
-    figure: "approximately $18.6 million" for 18,650,336)."""
+    figure: "approximately $18.6 million" for 18,650,336), or one cell shows a stated level
+    ("Gross profit increased $4.0 million to $44.0 million, on net sales of $110.0 million
+    compared to $106.0 million": the pair is another line's, the $44.0 million is its own)."""
     # a table that states no scale ("221" for "$221 million") may be in any
     cell = index.cells[ids[0]]
     scales = (1, 1000, 1_000_000) if cell.table.scale == 1 else (1,)
@@ -766,6 +773,8 @@ def _are_ends(
     def shows(k: int, figure: ParsedNumber, m: int) -> bool:
         return _rounds_or_truncates(figure, abs(index.val[k]) * m)
 
+    if any(shows(k, level, m) for k in ids[:2] for level in levels for m in scales):
+        return True
     return any(shows(ids[0], a, m) and shows(ids[1], b, m) for a, b in ends for m in scales)
 
 
