@@ -756,6 +756,14 @@ def _stated_ends(
     return levels, pairs
 
 
+def _possible_scales(cell: Cell) -> tuple[Decimal, ...]:
+    """The scales a cell's figures may be in: the table's own, or, for a table that states
+    none, units, thousands or millions."""
+    if cell.table.scale != 1:
+        return (Decimal(1),)
+    return (Decimal(1), Decimal(1000), Decimal(1_000_000))
+
+
 def _are_ends(
     index: DerivationIndex,
     ids: tuple[int, ...],
@@ -766,11 +774,9 @@ def _are_ends(
     figure: "approximately $18.6 million" for 18,650,336), or one cell shows a stated level
     ("Gross profit increased $4.0 million to $44.0 million, on net sales of $110.0 million
     compared to $106.0 million": the pair is another line's, the $44.0 million is its own)."""
-    # a table that states no scale ("221" for "$221 million") may be in any
-    cell = index.cells[ids[0]]
-    scales = (1, 1000, 1_000_000) if cell.table.scale == 1 else (1,)
+    scales = _possible_scales(index.cells[ids[0]])  # "221" for "$221 million"
 
-    def shows(k: int, figure: ParsedNumber, m: int) -> bool:
+    def shows(k: int, figure: ParsedNumber, m: Decimal) -> bool:
         return _rounds_or_truncates(figure, abs(index.val[k]) * m)
 
     if any(shows(k, level, m) for k in ids[:2] for level in levels for m in scales):
@@ -785,11 +791,7 @@ def _amount_agrees(
     by it; a "% Change" column's row has two period levels that do (a row without two
     levels is no counter-evidence); a points change is never a money change's percentage."""
     cell = index.cells[ids[0]]
-    # a table that states no scale ("$7,502" in thousands, said nowhere) may be in any
-    if cell.table.scale != 1:
-        scales = (Decimal(1),)
-    else:
-        scales = (Decimal(1), Decimal(1000), Decimal(1_000_000))
+    scales = _possible_scales(cell)  # "$7,502" in thousands, said nowhere
 
     def moved(a: int, b: int) -> bool:
         return any(
