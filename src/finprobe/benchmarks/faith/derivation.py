@@ -14,7 +14,7 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal, localcontext
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 from finprobe.benchmarks.faith.blank import (
@@ -26,7 +26,25 @@ from finprobe.benchmarks.faith.blank import (
     with_synonyms,
     written_exact,
 )
-from finprobe.benchmarks.faith.cells import Cell, numeric_cells, same_period_length
+from finprobe.benchmarks.faith.cells import Cell, same_period_length
+from finprobe.benchmarks.faith.derivation_index import (
+    DerivationIndex,
+    rounds_or_truncates,
+    supports,
+)
+from finprobe.benchmarks.faith.evidence import (
+    GENERIC_WORDS,
+    MIN_LABEL_COVERAGE,
+    MIN_LOOKUP_COVERAGE,
+    QUALIFIERS,
+    amount_agrees,
+    are_ends,
+    metric_tokens,
+    naming,
+    says_part,
+    stated_ends,
+    subset_qualifiers,
+)
 from finprobe.benchmarks.faith.sentence import (
     _YEAR,
     _initials,
@@ -78,193 +96,6 @@ class Derivation:
         }
 
 
-@dataclass
-class _Computed:
-    kind: str
-    scenario: str
-    cells: tuple[int, ...]  # indexes into DerivationIndex.cells
-
-
-def _cell_precision(cell: Cell) -> Decimal:
-    """Place value of the cell's last written digit, on the cell's value footing."""
-    number = cell.table.number(cell.row, cell.col)
-    if number is None:
-        return Decimal(1)
-    # value / raw is the table (or section) scale that numeric_cells applied
-    factor = cell.value / cell.raw if cell.raw else Decimal(1)
-    return number.precision * factor
-
-
-_PERCENT_HEADER = re.compile(r"%|\bpercent", re.I)
-_CATEGORY_NOISE = re.compile(
-    r"\b(?:19|20)\d{2}\b|year|years|ended|ending|month|months|three|six|nine|twelve|fiscal|"
-    r"quarter|as of|for the|period|december|june|september|march|\d{1,2},|[,():$]",
-    re.I,
-)
-
-
-def _category(column_label: str) -> str:
-    """A column label without its period words: "Year Ended December 31, 2023 Funds" -> "funds"."""
-    return " ".join(_CATEGORY_NOISE.sub(" ", column_label).lower().split())
-
-
-def _percent_flags(cells: list[Cell]) -> list[bool]:
-    """Percent cells, plus plain numbers in a percent column.
-
-    A column is a percent column when its header says so, or when its first
-    value carries "%" and no value carries "$" (tables often mark only the
-    first row: "1.1%", then "9.8", "2"...).
-    """
-    columns: dict[tuple[str, int], list[Cell]] = {}
-    for c in cells:
-        columns.setdefault((c.table_index, c.col), []).append(c)
-    percent_cols = set()
-    for key, members in columns.items():
-        first = min(members, key=lambda c: c.row)
-        if _PERCENT_HEADER.search(first.col_text) or (
-            "%" in first.text and not any("$" in c.text for c in members)
-        ):
-            percent_cols.add(key)
-    return [
-        c.percent or ((c.table_index, c.col) in percent_cols and "$" not in c.text) for c in cells
-    ]
-
-
-class DerivationIndex:
-    """Every table value and simple computation of one report, sorted for range search.
-
-    Two pools keep percent and money apart: ``pct`` holds fractions (percent
-    cells / 100, percentage changes, ratios, shares), ``amount`` holds base
-    values (cells with the table scale applied, changes, sums). Lookups keep
-    their written precision; computed values are exact. Column pairs are
-    bounded by the table's size, so 30 tables stay in the hundreds of
-    thousands of entries.
-    """
-
-    def __init__(self, tables: Sequence[Table], max_pairs_per_column: int = 60) -> None:
-        self.tables = list(tables)
-        self.cells: list[Cell] = []
-        for i, table in enumerate(self.tables):
-            index = str(table.id[1:] if re.fullmatch(r"t\d+", table.id) else i)
-            self.cells.extend(numeric_cells(table, index))
-        self.percent = _percent_flags(self.cells)
-        self.precision = [
-            self.raw_precision(k) if self.percent[k] else _cell_precision(c)
-            for k, c in enumerate(self.cells)
-        ]
-        # signed values: a change from -$3.5 billion to $2.6 billion is $6.1 billion
-        self.val: list[Decimal] = []
-        for k, cell in enumerate(self.cells):
-            number = cell.table.number(cell.row, cell.col)
-            sign = -1 if number is not None and number.sign < 0 else 1
-            value = cell.raw if self.percent[k] and not cell.percent else cell.value
-            self.val.append(sign * value)
-        self.category = [_category(c.col_text) for c in self.cells]
-        self.lookups: dict[str, tuple[list[float], list[int]]] = {}
-        self.computed: dict[str, tuple[list[float], list[_Computed]]] = {}
-        self.by_row: dict[tuple[str, int], list[int]] = {}
-        by_col: dict[tuple[str, int], list[int]] = {}
-        for k, cell in enumerate(self.cells):
-            self.by_row.setdefault((cell.table_index, cell.row), []).append(k)
-            if not cell.change_column:
-                by_col.setdefault((cell.table_index, cell.col), []).append(k)
-        look: dict[str, list[tuple[float, int]]] = {"pct": [], "amount": [], "raw": []}
-        comp: dict[str, list[tuple[float, _Computed]]] = {"pct": [], "amount": []}
-        for k, cell in enumerate(self.cells):
-            if self.percent[k]:
-                look["pct"].append((float(abs(self.val[k]) / _HUNDRED), k))
-                continue
-            look["amount"].append((float(cell.value), k))
-            if cell.raw != cell.value:  # per-share and physical amounts under a money scale
-                look["raw"].append((float(cell.raw), k))
-        # B: one metric across two periods of the same row and category
-        for ids in self.by_row.values():
-            dated = [k for k in ids if self.cells[k].years and not self.cells[k].change_column]
-            for i, a in enumerate(dated):
-                for b in dated[i + 1 :]:
-                    ca, cb = self.cells[a], self.cells[b]
-                    if ca.years == cb.years or self.percent[a] != self.percent[b]:
-                        continue
-                    if self.category[a] != self.category[b]:
-                        continue  # "2023 Core" against "2022 Funds" is no change of one metric
-                    if not same_period_length(ca, cb):
-                        continue  # a quarter against nine months is no change of one metric
-                    new, old = (a, b) if max(ca.years) > max(cb.years) else (b, a)
-                    vn, vo = self.val[new], self.val[old]
-                    if self.percent[a]:  # percentage points between two percent cells
-                        comp["pct"].append(
-                            (float(abs(vn - vo) / 100), _Computed("pp_change", "B", (new, old)))
-                        )
-                        continue
-                    comp["amount"].append(
-                        (float(abs(vn - vo)), _Computed("change", "B", (new, old)))
-                    )
-                    if vo:
-                        comp["pct"].append(
-                            (float(abs((vn - vo) / vo)), _Computed("pct_change", "B", (new, old)))
-                        )
-        # C: two metrics of the same column (ratio, share of a total, sum)
-        for ids in by_col.values():
-            plain = [k for k in ids if not self.percent[k]][:max_pairs_per_column]
-            for i, a in enumerate(plain):
-                va = self.val[a]
-                for b in plain[i + 1 :]:
-                    vb = self.val[b]
-                    comp["amount"].append((float(abs(va + vb)), _Computed("sum", "C", (a, b))))
-                    for x, vx, y, vy in ((a, va, b, vb), (b, vb, a, va)):
-                        if vy:
-                            kind = "share" if abs(vx) < abs(vy) else "ratio"
-                            comp["pct"].append((float(abs(vx / vy)), _Computed(kind, "C", (x, y))))
-        for pool, items in look.items():
-            items.sort(key=lambda t: t[0])
-            self.lookups[pool] = ([v for v, _ in items], [k for _, k in items])
-        for pool, entries in comp.items():
-            entries.sort(key=lambda t: t[0])
-            self.computed[pool] = ([v for v, _ in entries], [c for _, c in entries])
-
-    def raw_precision(self, k: int) -> Decimal:
-        cell = self.cells[k]
-        number = cell.table.number(cell.row, cell.col)
-        return number.precision if number is not None else Decimal(1)
-
-    def __len__(self) -> int:
-        return sum(len(v[0]) for v in self.lookups.values()) + sum(
-            len(v[0]) for v in self.computed.values()
-        )
-
-    # -- exact values of candidates ----------------------------------------
-
-    def exact(self, kind: str, ids: tuple[int, ...]) -> Decimal:
-        """The candidate's exact magnitude: fraction for the percent pool, base value otherwise.
-
-        Magnitudes, because the sentence's words carry the sign ("decreased $2.0 million");
-        ``signed`` keeps the sign the formula gives, which the recorded formula writes out."""
-        return abs(self.signed(kind, ids))
-
-    def signed(self, kind: str, ids: tuple[int, ...]) -> Decimal:
-        """The candidate's value with the sign its formula gives on the signed cells."""
-        v = [self.val[k] for k in ids]
-        with localcontext() as ctx:
-            ctx.prec = 40
-            if kind == "lookup":
-                return v[0] / _HUNDRED if self.percent[ids[0]] else v[0]
-            if kind == "raw_lookup":
-                return self.cells[ids[0]].raw
-            if kind == "change":
-                return v[0] - v[1]
-            if kind == "pp_change":
-                return (v[0] - v[1]) / _HUNDRED
-            if kind == "pct_change":
-                return (v[0] - v[1]) / v[1]
-            if kind in ("ratio", "share"):
-                return v[0] / v[1]
-            if kind == "sum":
-                return v[0] + v[1]
-            if kind == "ratio_change":  # (a1 / b1) - (a2 / b2), in fraction points
-                return v[0] / v[1] - v[2] / v[3]
-        raise ValueError(kind)
-
-
 # Computed candidates (B-D) need this much label and period fit. Measured on the
 # pilot with another report's tables: without it 19% of spans "derive" by
 # coincidence (mostly shares of loosely named rows), with 0.4 5%; agreement
@@ -272,35 +103,8 @@ class DerivationIndex:
 MIN_COMPUTED_SCORE = 0.4
 _SCENARIO_PRIOR = {"A": 0.0, "B": -0.5, "C": -0.8, "D": -1.1}
 
-
-def _round_half_up(x: Decimal, step: Decimal) -> Decimal:
-    with localcontext() as ctx:
-        ctx.prec = 60
-        return (x / step).quantize(Decimal(1), rounding=ROUND_HALF_UP)
-
-
 # the coarsest rounding a written percentage is read with (5 points)
 _ROUND_PERCENT = Decimal("0.05")
-
-
-def supports(span_value: Decimal, span_precision: Decimal, value: Decimal) -> bool:
-    """A table value supports a span when, rounded to the span's own precision, it equals it.
-
-    The sentence rounds the table, never the other way: a cell's digits are all
-    exact, an integer cell's trailing zeros too ("10" in millions is not "$13
-    million", "50%" is not "45.4%"). Magnitudes: the sentence's words carry the sign.
-    """
-    if span_precision <= 0:
-        return abs(span_value) == abs(value)
-    return _round_half_up(abs(value), span_precision) * span_precision == abs(span_value)
-
-
-def _rounds_or_truncates(number: ParsedNumber, value: Decimal) -> bool:
-    """A companion figure may round or cut the table's digits ("$18.6 million" for 18,650,336)."""
-    ref, step = abs(number.as_fraction()), number.fraction_precision()
-    if supports(ref, step, value) or step <= 0:
-        return supports(ref, step, value)
-    return ref <= abs(value) < ref + step
 
 
 def _significant_digits(number: ParsedNumber) -> int:
@@ -333,6 +137,9 @@ def _as_parsed(span: str | NumberSpan | ParsedNumber) -> tuple[str, ParsedNumber
     if isinstance(span, ParsedNumber):
         return span.text, span
     return span, parse_number(span)
+
+
+_BARE_YEAR = re.compile(r"(?:fy\s*|fiscal\s+)?(?:19|20)\d\d")
 
 
 def find_derivation(
@@ -382,7 +189,7 @@ def find_derivation(
         at = sentence_context.index(text)
         mask = (at, at + len(text))
     role, period, own_years = blank_period(sentence_context, mask)
-    part = _subset_qualifiers(sentence_context[: mask[0]]) if mask else set()
+    part = subset_qualifiers(sentence_context[: mask[0]]) if mask else set()
     # "a [MASK] increase in homes delivered": the way the sentence says the change goes
     direction = (
         stated_direction(sentence_context[: mask[0]], sentence_context[mask[1] :]) if mask else None
@@ -406,7 +213,7 @@ def find_derivation(
     # "$45 million in 2023 compared to $33 million in 2022, an increase of [MASK]": two
     # money levels of the blank's own part whose change is the span are the change's ends
     # (read with the span's precision as tightened above: "20%" is not 15-25%)
-    levels, ends = _stated_ends(sentence_context, mask, ref, ref_p, percent) if mask else ([], [])
+    levels, ends = stated_ends(sentence_context, mask, ref, ref_p, percent) if mask else ([], [])
     # the adding word is the blank's own ("X and Y together were [MASK]"), not a metric's
     # name elsewhere in the sentence ("0.6 points on the combined ratio")
     sum_cue = bool(mask) and any(
@@ -418,20 +225,20 @@ def find_derivation(
     def label_sets(cell: Cell) -> list[set[str]]:
         """The words naming a cell's metric: its row label, and the label with its heading."""
         label = cell.table.row_label(cell.row).strip()
-        row = _metric_tokens(cell) - _GENERIC_WORDS
+        row = metric_tokens(cell) - GENERIC_WORDS
         if _BARE_YEAR.fullmatch(label.lower()):
             # a transposed table: the row is a year, the metric is the column's
-            row = set(_tokens(cell.col_text)) - _GENERIC_WORDS - {label.lower()}
+            row = set(_tokens(cell.col_text)) - GENERIC_WORDS - {label.lower()}
         if not label:
             row = row | set(_tokens(cell.table.pre_text))  # an unlabelled one-row table
         initials = _initials(label).lower()
         if len(initials) >= 2 and initials in acronyms:
             row = row | {initials}  # "R&D" names "Research and development"
-        return [row, row | (cell.heading_tokens - _GENERIC_WORDS)]
+        return [row, row | (cell.heading_tokens - GENERIC_WORDS)]
 
     def _unnamed_qualifiers(cell: Cell, words: set[str]) -> set[str]:
         """Qualifier words of the row label that the text does not name."""
-        return (cell.row_tokens & _QUALIFIERS) - with_synonyms(words)
+        return (cell.row_tokens & QUALIFIERS) - with_synonyms(words)
 
     def coverage(cell: Cell, words: set[str]) -> float:
         """Share of the label's words the text names (the better of row, row + heading).
@@ -457,7 +264,7 @@ def find_derivation(
         computed = kind not in ("lookup", "raw_lookup")
         # a share or ratio's base is the whole ("the segment's 54% of total net sales")
         said = cells[:1] if kind in ("share", "ratio") else cells
-        if part and not all(_says_part(c, part) for c in said):
+        if part and not all(says_part(c, part) for c in said):
             return False  # "our wholesale segment gross margin" is no consolidated margin
         if "multiple" in number.units and any("$" in c.text for c in cells):
             return False  # a covenant's "3.0x" is no "$3" of disposal proceeds
@@ -465,7 +272,7 @@ def find_derivation(
             # a header-less column has no period to check: two rows of it divide into a
             # share by chance (Bank of America's "51 percent" from 124 / 243)
             return False
-        need = _MIN_LABEL_COVERAGE if computed or digits < 2 else _MIN_LOOKUP_COVERAGE
+        need = MIN_LABEL_COVERAGE if computed or digits < 2 else MIN_LOOKUP_COVERAGE
         if any(_unnamed_qualifiers(c, context_metric) for c in rows):
             return False  # "Interest expense" is not "rooms expense"
         named = [coverage(c, context_metric) >= need for c in rows]
@@ -505,9 +312,9 @@ def find_derivation(
             moves = 1 if abs(newer) > abs(older) else -1
             if (newer < 0) == (older < 0) and abs(newer) != abs(older) and moves != direction:
                 return False  # a 5.5% fall in price is no "[MASK] increase in homes"
-        if ends and kind in ("change", "pct_change") and not _are_ends(index, ids, ends, levels):
+        if ends and kind in ("change", "pct_change") and not are_ends(index, ids, ends, levels):
             return False  # Specialty financial's ceded premiums are not its $45M and $33M
-        if amount is not None and not _amount_agrees(index, ids, kind, amount):
+        if amount is not None and not amount_agrees(index, ids, kind, amount):
             return False  # "an increase of $10 million ([MASK])" is not a row that moved $113M
         # role: "increased [MASK]" is a change, "was [MASK]" a level
         is_change = kind in _CHANGE_KINDS or (
@@ -545,7 +352,7 @@ def find_derivation(
                 continue
             rows = peers(other_period)
             if rows and not any(
-                _rounds_or_truncates(other, index.exact(kind, (j,)))
+                rounds_or_truncates(other, index.exact(kind, (j,)))
                 for j in rows
                 for other in others
             ):
@@ -555,7 +362,7 @@ def find_derivation(
     def relevance(ids: tuple[int, ...]) -> float:
         best = 0.0
         for k in ids:
-            tokens = _metric_tokens(index.cells[k])
+            tokens = metric_tokens(index.cells[k])
             if not tokens:
                 continue
             hits = len(tokens & context) + 0.3 * len(tokens & near - context)
@@ -638,21 +445,6 @@ def find_derivation(
     return derivation
 
 
-_FIGURE_NOTE = re.compile(r"\([^()]*\d[^()]*\)")
-
-
-_BARE_YEAR = re.compile(r"(?:fy\s*|fiscal\s+)?(?:19|20)\d\d")
-
-
-def _metric_tokens(cell: Cell) -> set[str]:
-    """A row label's words without a parenthesised note holding figures: "Net sales (from
-    related parties $2,449 and $2,749 for the year ended ...)" names net sales only."""
-    label = cell.table.row_label(cell.row)
-    if "(" not in label:
-        return cell.row_tokens
-    return set(_tokens(_FIGURE_NOTE.sub(" ", label)))
-
-
 def _claimed_by_twin(
     cell_ids: tuple[int, ...],
     number: ParsedNumber,
@@ -669,7 +461,7 @@ def _claimed_by_twin(
     # non-interest income of $2.5 million" from the table's change column, the blank's
     # "provision ... of [MASK]" from its two years)
     rows = {(index.cells[k].table_index, index.cells[k].row) for k in cell_ids}
-    labels = {frozenset(_metric_tokens(index.cells[k]) - _GENERIC_WORDS) for k in cell_ids}
+    labels = {frozenset(metric_tokens(index.cells[k]) - GENERIC_WORDS) for k in cell_ids}
     years = set().union(*(index.cells[k].years for k in cell_ids))
 
     def fit(at: tuple[int, int]) -> float:
@@ -679,7 +471,7 @@ def _claimed_by_twin(
         period = blank_period(sentence, at)[1]
         item = item_words(sentence, at)
         if item is None:
-            named = _naming(labels, with_synonyms(own_words(sentence, at)))
+            named = naming(labels, with_synonyms(own_words(sentence, at)))
         else:
             named = max(
                 (len(label & item) ** 2 / (len(label) * len(item)) for label in labels if label),
@@ -710,110 +502,6 @@ def _claimed_by_twin(
     return False
 
 
-def _naming(labels: set[frozenset[str]], words: set[str]) -> float:
-    """How well the words name the best-named of the row labels (share of its words)."""
-    return max((len(label & words) / len(label) for label in labels if label), default=0.0)
-
-
-_PART_MARKS = ("•", "●", ";")
-
-
-def _stated_ends(
-    sentence: str, mask: tuple[int, int], ref: Decimal, ref_p: Decimal, percent: bool
-) -> tuple[list[ParsedNumber], list[tuple[ParsedNumber, ParsedNumber]]]:
-    """The money levels the blank's own part of the sentence states, and the pairs of them
-    whose change (for a percent span: whose percentage change over the second) is the
-    span."""
-    # levels only: "a $47.0 million improvement" and "increased $48.7 million" are changes
-    # (a change made of two parts is no pair of ends); and only the blank's own bullet or
-    # semicolon part: a run of bullets holds many figures, some pair moves by anything
-    lo = max(sentence.rfind(mark, 0, mask[0]) for mark in _PART_MARKS) + 1
-    his = [at for mark in _PART_MARKS if (at := sentence.find(mark, mask[1])) >= 0]
-    hi = min(his, default=len(sentence))
-    levels = [
-        s.number
-        for s in find_numbers(sentence)
-        if s.number is not None
-        and lo <= s.start
-        and s.end <= hi
-        and s.kind == "money"
-        and not (s.start < mask[1] and s.end > mask[0])
-        and not s.number.units & {"percent", "bps"}
-        and blank_period(sentence, (s.start, s.end))[0] != "change"
-    ]
-    pairs = []
-    for a in levels:
-        for b in levels:
-            if a is b:
-                continue
-            va, vb = abs(a.as_fraction()), abs(b.as_fraction())
-            if percent:
-                fits = vb != 0 and supports(ref, ref_p, abs(va - vb) / vb)
-            else:
-                fits = supports(ref, ref_p, abs(va - vb))
-            if fits:
-                pairs.append((a, b))
-    return levels, pairs
-
-
-def _possible_scales(cell: Cell) -> tuple[Decimal, ...]:
-    """The scales a cell's figures may be in: the table's own, or, for a table that states
-    none, units, thousands or millions."""
-    if cell.table.scale != 1:
-        return (Decimal(1),)
-    return (Decimal(1), Decimal(1000), Decimal(1_000_000))
-
-
-def _are_ends(
-    index: DerivationIndex,
-    ids: tuple[int, ...],
-    ends: list[tuple[ParsedNumber, ParsedNumber]],
-    levels: list[ParsedNumber],
-) -> bool:
-    """The change's two cells are one of the stated pairs (each rounds, or is cut, to its
-    figure: "approximately $18.6 million" for 18,650,336), or one cell shows a stated level
-    ("Gross profit increased $4.0 million to $44.0 million, on net sales of $110.0 million
-    compared to $106.0 million": the pair is another line's, the $44.0 million is its own)."""
-    scales = _possible_scales(index.cells[ids[0]])  # "221" for "$221 million"
-
-    def shows(k: int, figure: ParsedNumber, m: Decimal) -> bool:
-        return _rounds_or_truncates(figure, abs(index.val[k]) * m)
-
-    if any(shows(k, level, m) for k in ids[:2] for level in levels for m in scales):
-        return True
-    return any(shows(ids[0], a, m) and shows(ids[1], b, m) for a, b in ends for m in scales)
-
-
-def _amount_agrees(
-    index: DerivationIndex, ids: tuple[int, ...], kind: str, amount: ParsedNumber
-) -> bool:
-    """The cells' row moved by the sentence's amount: a percentage change's two cells differ
-    by it; a "% Change" column's row has two period levels that do (a row without two
-    levels is no counter-evidence); a points change is never a money change's percentage."""
-    cell = index.cells[ids[0]]
-    scales = _possible_scales(cell)  # "$7,502" in thousands, said nowhere
-
-    def moved(a: int, b: int) -> bool:
-        return any(
-            _rounds_or_truncates(amount, abs(index.val[a] - index.val[b]) * m) for m in scales
-        )
-
-    if kind == "pct_change":
-        return moved(ids[0], ids[1])
-    if kind in ("pp_change", "ratio_change"):
-        return False
-    if kind not in ("lookup", "raw_lookup") or not cell.change_column:
-        return True
-    levels = [
-        j
-        for j in index.by_row[(cell.table_index, cell.row)]
-        if not index.cells[j].change_column and not index.percent[j] and index.cells[j].years
-    ]
-    if len(levels) < 2:
-        return True
-    return any(moved(a, b) for a in levels for b in levels if a < b)
-
-
 def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str) -> str:
     """Why the first candidate was chosen, in words a reviewer can check."""
     score, kind, _, _ = found[0]
@@ -825,92 +513,6 @@ def _reason(found: list[tuple[float, str, tuple[int, ...], Decimal]], role: str)
     else:
         text += "; the only candidate"
     return text
-
-
-# For computed candidates and one-digit spans, the share of a row label's words the
-# sentence must name: "Interest income" is not named by "income tax expense ... [MASK]".
-# A lookup of a longer span needs one label word: its digits are evidence already.
-_MIN_LABEL_COVERAGE = 0.6
-# A lookup of a longer span: at least this share of its row label named (one word of
-# "Net income (loss) attributable to redeemable noncontrolling interests" is not).
-_MIN_LOOKUP_COVERAGE = 0.25
-# Label words that qualify a metric but never name one: sharing only these is no evidence.
-_GENERIC_WORDS = frozenset(
-    _tokens(
-        "average net other per day daily annual annually basic diluted adjusted related impact "
-        "effect result consolidated prior current including excluding"
-    )
-)
-# words of the blank's clause that make its figure a part of a line: a segment ("our
-# wholesale segment gross margin"), same-store or organic figures. Cells that say none of
-# them are the whole line's ("Consolidated gross margin"), not the part the sentence means.
-# A segment is named as "the / our / its NAME segment" ("Segment earnings" or "pre-tax
-# segment operating margin" name none).
-_SEGMENT_NAME = re.compile(
-    r"\b(?:[Tt]he|[Oo]ur|[Ii]ts)\s+((?:[\w&-]+\s+){0,4}?[\w&-]+)\s+[Ss]egment\b"
-)
-_SUBSET_WORDS = re.compile(
-    r"\b(same[- ]store|comparable[- ]store|organic|constant[- ]currency|like[- ]for[- ]like)\b",
-    re.I,
-)
-_NOT_A_SEGMENT = frozenset(
-    ["the", "and", "of", "each", "this", "that", "its", "their", "all", "reportable", "operating",
-     "business", "other", "same", "single", "pre-tax", "pretax", "total", "largest", "smallest",
-     "respective", "reporting", "two", "three", "four", "five", "first", "second", "third",
-     "fourth", "quarter", "year", "period", "fiscal", "new"]
-)  # fmt: skip
-# the blank's clause: after the last ";", ":", bullet, ", " or sentence end before it, or
-# "while", "whereas", "but"
-_CLAUSE_START = re.compile(r"[;:•]|,\s|(?<=[a-z)\d])\.(?=\s*[A-Z])|\b(?:while|whereas|but)\b")
-
-
-def _subset_qualifiers(before: str) -> set[str]:
-    """The part-of-a-line words of the blank's clause before it, lowercased, "-" as " "."""
-    # an aside in brackets ("increased 21% (11% on a constant currency basis) to [MASK]") is
-    # about another figure
-    clause = re.sub(r"\([^()]*\)", " ", _CLAUSE_START.split(before)[-1])
-    words = [m.group(1) for m in _SUBSET_WORDS.finditer(clause)]
-    # every word of the name: "our Latin America segment" is not "North America"
-    words += [
-        w
-        for m in _SEGMENT_NAME.finditer(clause)
-        for w in m.group(1).split()
-        if w.lower() not in _NOT_A_SEGMENT
-    ]
-    return {w.lower().replace("-", " ") for w in words}
-
-
-def _says_part(cell: Cell, words: set[str]) -> bool:
-    """The cell's row, the headings just above it, the header of the block it stands in (a
-    table of stacked segments repeats it: "DDS Segment | 2023 | 2022"), its column or the
-    table's pre-text names every one of the part's words."""
-    table = cell.table
-    said = [table.row_label(cell.row)]
-    headed = False
-    for r in range(cell.row - 1, -1, -1):
-        values = [v for v in table.cells[r][table.header_cols :] if v.strip()]
-        if values and not all(_YEAR.fullmatch(v.strip()) for v in values):
-            if headed:
-                break  # the rows of figures above a heading are another block's
-            continue  # a sibling line ("Wholesale net sales") says nothing of this one
-        said.append(table.row_label(r))
-        headed = True
-        if values:
-            break  # the block's own header row ("DDS Segment | 2023 | 2022")
-    text = " ".join([*said, " ".join(cell.heading_tokens), cell.col_text, table.pre_text[-300:]])
-    text = text.lower().replace("-", " ")
-    return all(re.search(rf"\b{re.escape(w)}", text) for w in words)
-
-
-# Words that set a line apart from its siblings (the three cash-flow sections, interest
-# against other expenses, preferred against common): a row label carrying one names a
-# different line unless the text names the qualifier too.
-_QUALIFIERS = frozenset(
-    _tokens(
-        "financing investing operating interest preferred discontinued deferred noncontrolling "
-        "real estate"
-    )
-)
 
 
 _SUM_CUE = re.compile(r"\b(?:combined|together|aggregate|in total|total of|sum of|plus)\b", re.I)
