@@ -416,3 +416,15 @@ def test_a_bullet_lists_other_items_are_neighbours_not_the_blanks_sentence() -> 
     # one bullet is no list: the whole sentence stays
     single = "•Digital revenue was [MASK], a 14% decrease, and connected fitness revenue fell."
     assert others - set(_tokens("total")) <= set(read_context(_instance([], single, "$1")).sentence)
+
+
+def test_change_column_titles_are_the_document_layers_plus_versus_and_slash():
+    # one change-title pattern (document.pipes.CHANGE_TITLE), which FAITH widens by
+    # "versus" and "2023/2022"; "Foreign exchange" is a line's title, not a change's
+    from finprobe.benchmarks.faith.cells import _change_header
+
+    for title in ("Change", "Increase (Decrease)", "2023 vs. 2022", "2023 versus 2022", "2023/2022",
+                  "Variance", "% Change"):  # fmt: skip
+        assert _change_header(title), title
+    for title in ("Foreign exchange", "Year Ended December 31, 2023", "Amount", "Interchange fees"):
+        assert not _change_header(title), title

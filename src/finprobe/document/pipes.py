@@ -175,7 +175,9 @@ def _compact_pipe_rows(rows: list[list[str]]) -> list[list[str]]:
 
 _TITLE_YEAR = re.compile(r"\b(?:19|20)\d\d\b")
 _PERIOD_TITLE = re.compile(r"\b(?:ended|ending|months|weeks|quarters?|as of|(?:19|20)\d\d)\b", re.I)
-_CHANGE_TITLE = re.compile(r"\b(?:change|increase|decrease|variance|vs\.?|v\.)", re.I)
+# a change column's title ("Change", "Increase (Decrease)", "2023 vs. 2022"); FAITH's table
+# reader builds on it
+CHANGE_TITLE = re.compile(r"\b(?:change|increase|decrease|variance|vs\.?|v\.)", re.I)
 _CAPTION = re.compile(r"^(?:table|exhibit|schedule)\s+[\dA-Z]+\.?$|^[a-z]\.$", re.I)
 _LABEL_NOTE = re.compile(r"\b(?:thousands|millions|billions|dollars|except)\b|:\s*$", re.I)
 
@@ -207,7 +209,7 @@ def _unlabelled_titles(row: list[str], n: int) -> list[str] | None:
         # ("2023 | 2022 | Change" over five columns: two, two, one); years alone sit over
         # the last columns (a text column comes first); repeated titles from the left
         changes = 0
-        while changes < len(row) - 1 and _CHANGE_TITLE.search(row[-1 - changes]):
+        while changes < len(row) - 1 and CHANGE_TITLE.search(row[-1 - changes]):
             changes += 1
         periods, width = len(row) - changes, n - changes
         if changes and width % periods == 0:

@@ -10,6 +10,7 @@ from typing import Any
 
 from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, period_months
 from finprobe.document import Table
+from finprobe.document.pipes import CHANGE_TITLE
 
 # the words of a column header that say only when (years, months, days, period lengths:
 # "Fifty-Three Weeks Ended March 31, 2024"), how a period's figures were reported
@@ -25,12 +26,15 @@ _PERIOD_HEADER_WORDS = re.compile(
     r"|[,():$%*\-–—]",
     re.I,
 )
-_CHANGE_HEADER = re.compile(r"chang|increase|decrease|variance|\bvs\.?\b|\bversus\b|/", re.I)
+# beyond the document layer's change titles: "2023 versus 2022", "2023/2022"
+_MORE_CHANGE_MARKS = re.compile(r"\bversus\b|/", re.I)
 
 
 def _change_header(label: str) -> bool:
     """A column header of changes: a change word, or two years ("2023 vs. 2022")."""
-    return bool(_CHANGE_HEADER.search(label)) or len(set(_YEAR.findall(label))) >= 2
+    if CHANGE_TITLE.search(label) or _MORE_CHANGE_MARKS.search(label):
+        return True
+    return len(set(_YEAR.findall(label))) >= 2
 
 
 def _level_columns(table: Table) -> list[int]:

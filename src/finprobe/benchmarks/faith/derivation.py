@@ -37,13 +37,20 @@ from finprobe.benchmarks.faith.evidence import (
     MIN_LABEL_COVERAGE,
     MIN_LOOKUP_COVERAGE,
     QUALIFIERS,
+    TWO_METRIC_KINDS,
     amount_agrees,
     are_ends,
+    distinct_rows,
+    fits_named_ratio,
+    implied_base,
     metric_tokens,
     naming,
     says_part,
+    says_ratio,
     stated_ends,
+    states_numerator,
     subset_qualifiers,
+    tax_rate_numerator,
 )
 from finprobe.benchmarks.faith.sentence import (
     _YEAR,
@@ -253,10 +260,9 @@ def find_derivation(
     def evidence(ids: tuple[int, ...], kind: str) -> bool:
         """The cells carry the span's metric and period, and the formula fits the blank's role."""
         cells = [index.cells[k] for k in ids]
-        named_cells = cells
-        if kind == "share" and not cells[1].table.row_label(cells[1].row).strip():
-            named_cells = cells[:1]  # an unlabelled row under the items is the column's total
-        rows = {(c.table_index, c.row): c for c in named_cells}.values()
+        # an unlabelled row under a share's items is the column's total: its numerator names it
+        total_base = kind == "share" and not cells[1].table.row_label(cells[1].row).strip()
+        rows = {(c.table_index, c.row): c for c in (cells[:1] if total_base else cells)}.values()
         # metric: most of every row's label words are in the sentence (or, for a second
         # row, its neighbours), and one row is named by the sentence itself
         # computed values and one-digit spans match many cells by chance: most of each
@@ -278,6 +284,8 @@ def find_derivation(
         named = [coverage(c, context_metric) >= need for c in rows]
         near_named = [coverage(c, context_metric | near) >= need for c in rows]
         if not any(named) or not all(near_named):
+            return False
+        if kind in TWO_METRIC_KINDS and not two_metrics_fit(ids, kind, need, total_base):
             return False
         if not any(coverage(c, own_metric) for c in rows):
             return False  # "the reserve totaled [MASK] and $141,000 in accrued interest"
@@ -321,6 +329,33 @@ def find_derivation(
             kind in ("lookup", "raw_lookup") and cells[0].change_column
         )
         return is_change == (role == "change")
+
+    def two_metrics_fit(ids: tuple[int, ...], kind: str, need: float, total_base: bool) -> bool:
+        """A share, ratio or change of a ratio is the pair the sentence means: a labelled
+        numerator, not the base's line again (an unlabelled base only as a share's column
+        total); the blank's own words name the numerator (or it is the
+        tax line of a stated tax rate); the sentence names the base (or a margin, tax rate or
+        "percentage of" implies it); the ratio the text names before the blank is the
+        pair's; a change of a ratio is told about a ratio; an amount written just before
+        the blank is the numerator."""
+        top, base = index.cells[ids[0]], index.cells[ids[1]]
+        if not distinct_rows([top, base], total_base):
+            return False  # "Net earnings / Net earnings" for a "1%" variation
+        if coverage(top, own_metric) < need and not tax_rate_numerator(top, sentence_context):
+            return False  # "Viator" revenue for "direct selling and marketing costs"
+        if (
+            not total_base
+            and coverage(base, context_metric) < need
+            and not implied_base(base, sentence_context)
+        ):
+            return False  # "of commercial and industrial loans" over real estate loans
+        if kind == "ratio_change" and not says_ratio(sentence_context, mask):
+            return False  # "metal spread decreased [MASK]" is no change of a ratio
+        before = sentence_context[: mask[0]] if mask else ""
+        if not fits_named_ratio(top, base, before):
+            return False  # "return on average allocated capital" is not expense / capital
+        # "$7.5 million, or [MASK] of net sales" is not a $100 million line's share
+        return kind == "ratio_change" or states_numerator(index, ids, before)
 
     def _companions_agree(index: DerivationIndex, k: int, kind: str) -> bool:
         """The looked-up row also gives the sentence's other-period figure, where it has that
@@ -600,7 +635,10 @@ def _describe(
         # million", "a loss of"): the recorded value negates the formula, and says so
         formula = f"-({formula})"
         reason = (reason + "; " if reason else "") + (
-            "the formula is negative on the signed cells; the sentence states its size, so "
+            # the value records a size; a span written negative ("(0.1)%") agrees in sign
+            "the formula is negative on the signed cells, as the span is; the value records its size"
+            if number.sign < 0
+            else "the formula is negative on the signed cells; the sentence states its size, so "
             "the value is its negation"
         )
     percent = kind in ("pct_change", "pp_change", "ratio", "share", "ratio_change") or (
