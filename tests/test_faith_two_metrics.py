@@ -146,3 +146,23 @@ def test_an_amount_before_the_blank_is_the_numerator():
     stated = "In 2023, operating income was $100.0 million, or 9.1% of net sales."
     found = _derive("9.1%", [table], stated)
     assert found is not None and found.kind == "share"
+
+
+def test_a_column_of_averages_answers_only_text_about_averages():
+    # BAC: "At March 31, 2024, the home equity portfolio made up [MASK] of the consumer
+    # portfolio" found the quarter's average balances
+    table = Table(
+        id="t0",
+        cells=[
+            ["", "Average Balance First Quarter 2024", "Average Balance First Quarter 2023"],
+            ["Home equity", "25,500", "26,000"],
+            ["Total consumer", "425,000", "420,000"],
+        ],
+    )
+    sentence = (
+        "At March 31, 2024, the home equity portfolio made up 6% of the total consumer portfolio."
+    )
+    assert _derive("6%", [table], sentence) is None
+    # the sentence before may set the basis ("On a year-to-date average basis, ...")
+    found = _derive("6%", [table], sentence, "On an average basis, consumer loans were flat.")
+    assert found is not None and found.kind == "share"

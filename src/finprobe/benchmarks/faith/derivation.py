@@ -33,6 +33,7 @@ from finprobe.benchmarks.faith.derivation_index import (
     supports,
 )
 from finprobe.benchmarks.faith.evidence import (
+    AVERAGES,
     GENERIC_WORDS,
     MIN_LABEL_COVERAGE,
     MIN_LOOKUP_COVERAGE,
@@ -40,6 +41,7 @@ from finprobe.benchmarks.faith.evidence import (
     TWO_METRIC_KINDS,
     amount_agrees,
     are_ends,
+    average_column,
     distinct_rows,
     fits_named_ratio,
     implied_base,
@@ -186,6 +188,9 @@ def find_derivation(
     if ref == 0:
         return None  # "$0" and "nil" match every dash in the tables
     context = set(_tokens(sentence_context))
+    # a column of averages answers only text that speaks of averages ("On a year-to-date
+    # average basis, ..." may be the sentence before)
+    speaks_of_averages = bool(AVERAGES.search(sentence_context) or AVERAGES.search(neighbours))
     near = set(_tokens(neighbours))
     # a span of one or two significant digits ("$0.6 million") equals many cells by chance
     digits = _significant_digits(number)
@@ -272,6 +277,8 @@ def find_derivation(
         said = cells[:1] if kind in ("share", "ratio") else cells
         if part and not all(says_part(c, part) for c in said):
             return False  # "our wholesale segment gross margin" is no consolidated margin
+        if not speaks_of_averages and any(average_column(c) for c in cells):
+            return False  # "at March 31, 2024 ... made up [MASK]" is no quarter's average balance
         if "multiple" in number.units and any("$" in c.text for c in cells):
             return False  # a covenant's "3.0x" is no "$3" of disposal proceeds
         if computed and any(not c.col_text.strip() for c in cells):

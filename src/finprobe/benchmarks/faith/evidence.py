@@ -323,3 +323,18 @@ def states_numerator(index: DerivationIndex, ids: tuple[int, ...], before: str) 
     return any(
         rounds_or_truncates(money[-1], value * m) for m in possible_scales(index.cells[ids[0]])
     )
+
+
+# --------------------------------------------------------------------------
+# basis: a column of averages ("Average Balance", "Average Market Risk VaR") is no
+# period-end figure, and matches one only by chance (four of Bank of America's 10-Q
+# instances: a quarter's average balances for "at March 31, 2024 ... made up [MASK]", a VaR
+# average for a share of home equity loans)
+
+AVERAGES = re.compile(r"averag", re.I)
+_AVERAGE_COLUMN = re.compile(r"\baverage|\bavg\b", re.I)
+
+
+def average_column(cell: Cell) -> bool:
+    """The cell's column is one of averages."""
+    return bool(_AVERAGE_COLUMN.search(cell.col_text))
