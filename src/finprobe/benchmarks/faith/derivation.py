@@ -340,11 +340,11 @@ def find_derivation(
     def two_metrics_fit(ids: tuple[int, ...], kind: str, need: float, total_base: bool) -> bool:
         """A share, ratio or change of a ratio is the pair the sentence means: a labelled
         numerator, not the base's line again (an unlabelled base only as a share's column
-        total); the blank's own words name the numerator (or it is the
-        tax line of a stated tax rate); the sentence names the base (or a margin, tax rate or
-        "percentage of" implies it); the ratio the text names before the blank is the
-        pair's; a change of a ratio is told about a ratio; an amount written just before
-        the blank is the numerator."""
+        total); the blank's own words name the numerator (or it is the tax line of a stated
+        tax rate); the sentence names the base (or a margin, tax rate or "percentage of"
+        implies it); the ratio the text names before the blank is the pair's; a change of a
+        ratio is told about a ratio; an amount written just before the blank is the
+        numerator."""
         top, base = index.cells[ids[0]], index.cells[ids[1]]
         if not distinct_rows([top, base], total_base):
             return False  # "Net earnings / Net earnings" for a "1%" variation
