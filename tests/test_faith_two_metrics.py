@@ -166,3 +166,36 @@ def test_a_column_of_averages_answers_only_text_about_averages():
     # the sentence before may set the basis ("On a year-to-date average basis, ...")
     found = _derive("6%", [table], sentence, "On an average basis, consumer loans were flat.")
     assert found is not None and found.kind == "share"
+
+
+def test_rates_and_points_of_other_things_are_no_ratio_words():
+    # review: "mortgage rates" or "earnings per share of $3" say nothing of a ratio
+    for tail in (", despite higher mortgage rates.", "; earnings per share of $3 rose."):
+        sentence = "Revenue from homes delivered and land sales increased 4% in 2023" + tail
+        assert _derive("4%", [HOMES], sentence) is None, tail
+
+
+def test_a_margin_is_a_profit_line_over_revenue():
+    # a margin names its base (revenue) though the sentence does not; its numerator is a
+    # profit line, not "Operating expenses" over "Total cost of revenue"
+    costs = _table(
+        [["Operating expenses", "180", "170"], ["Total cost of revenue", "1,000", "900"]]
+    )
+    sentence = "Operating margin was 18% in 2023, as operating expenses fell."
+    neighbours = "Total cost of revenue rose in 2023."
+    assert _derive("18%", [costs], sentence, neighbours) is None
+    income = _table([["Operating income", "180", "170"], ["Total revenue", "1,000", "900"]])
+    said = "Operating margin was 18% in 2023 on higher operating income."
+    found = _derive("18%", [income], said, "Total revenue rose in 2023.")
+    assert found is not None and found.kind == "share"
+
+
+def test_a_margin_in_another_clause_does_not_fix_the_pair():
+    # review: the ratio named is the blank's own clause's ("marginally" names none)
+    table = _table([["SG&A expenses", "91", "85"], ["Net sales", "1,000", "950"]])
+    for sentence in (
+        "Gross margin improved in 2023, while SG&A expenses were 9.1% of net sales.",
+        "SG&A expenses increased marginally to 9.1% of net sales in 2023.",
+    ):
+        found = _derive("9.1%", [table], sentence)
+        assert found is not None and found.kind == "share", sentence

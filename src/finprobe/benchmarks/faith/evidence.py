@@ -228,25 +228,42 @@ QUALIFIERS = frozenset(
 
 TWO_METRIC_KINDS = frozenset({"share", "ratio", "ratio_change"})
 _TAX_RATE = re.compile(r"tax rate|\betr\b", re.I)
-_TAX_LINE = re.compile(r"\btax", re.I)
-_PRE_TAX = re.compile(r"before|pre-?tax", re.I)
-_OF_REVENUE = re.compile(r"margin|as a percent|% of|percent of", re.I)
+# a line of income taxes ("Provision (benefit) for income taxes", "Income tax benefit"),
+# not payroll, deferred or other taxes
+_TAX_LINE = re.compile(r"income tax|tax (?:expense|benefit|provision)|provision for taxes", re.I)
+# pre-tax income ("Loss before income taxes", "Income before provision for income taxes"),
+# not earnings before interest, taxes, depreciation and amortization
+_PRE_TAX = re.compile(r"\bbefore (?!interest)(?:[\w()]+ ){0,4}?(?:income )?tax|pre-?tax", re.I)
+# a ratio over revenue or sales: a margin, or "as a percentage of (net) revenue"
+_OF_REVENUE = re.compile(
+    r"\bmargins?\b|percent(?:age)? of (?:[\w']+ ){0,3}?(?:revenues?|sales)\b", re.I
+)
 _REVENUE_LINE = re.compile(r"revenue|sales", re.I)
-# words of a ratio (a "%" or "percent" is any percentage's unit, so neither counts)
+# words that name a ratio (a "%" or "percent" is any percentage's unit, and "rates" or
+# "points" are often other things: mortgage rates, points of sale)
 _RATIO_WORDS = re.compile(
-    r"margin|\brates?\b|ratio|percentage|as a percent|percent of|% of|share of|proportion"
-    r"|basis points|\bbps\b|\bpoints\b",
+    r"\bmargins?\b|ratio|as a percent(?:age)? of|percentage of|percentage points?"
+    r"|basis points|\bbps\b|share of (?!\$)|proportion",
     re.I,
 )
 # a ratio the blank's words name, and what each side of it must be
 _NAMED_RATIO = re.compile(
-    r"margin|tax rate|\betr\b|return on (?:average )?(?:\w+ )?(?:capital|equity|assets)", re.I
+    r"\bmargins?\b|tax rate|\betr\b|return on (?:average )?(?:[\w'’]+ ){0,3}?(?:capital|equity|assets)",
+    re.I,
 )
+# the blank's clause for a named ratio: after the last sentence end, ";", ":", bullet,
+# "while", "whereas" or "but" ("Gross margin improved, while SG&A was [MASK] of sales")
+_RATIO_CLAUSE = re.compile(r"[;:•]|(?<=[a-z)\d])\.(?=\s*[A-Z])|\b(?:while|whereas|but)\b")
 _PROFIT_LINE = re.compile(r"income|profit|earnings|margin|ebitda", re.I)
-_COST_LINE = re.compile(r"cost|expense", re.I)
+_COST_LINE = re.compile(r"cost|expense|marketing|selling", re.I)
 _INCOME_LINE = re.compile(r"income|earnings", re.I)
-# "$7.5 million, or [MASK] of net sales" / "$32.9 million and [MASK] in the prior year"
-_STATED_NUMERATOR = re.compile(r"(\S+(?:\s+(?:million|billion|thousand))?),?\s+(?:or|and)\s*$")
+_RATIO_LINE = re.compile(r"return|ratio|yield|margin", re.I)
+# "$7.5 million, or [MASK] of net sales" / "$32.9 million in 2022, or [MASK]": the amount
+# written just before the blank
+_STATED_NUMERATOR = re.compile(
+    r"(\$\s?[\d.,]+(?:\s+(?:million|billion|thousand))?)"
+    r"(?:\s+(?:in|for|during)\s+[^$;]{0,40}?)?,?\s+(?:or|and)\s*$"
+)
 
 
 def distinct_rows(cells: list[Cell], total_base: bool = False) -> bool:
@@ -288,7 +305,7 @@ def fits_named_ratio(numerator: Cell, base: Cell, before: str) -> bool:
     """The last ratio the text before the blank names is the pair's: a margin is a profit
     line over revenue or sales, a tax rate a tax line over pre-tax income, a return on
     capital (equity, assets) an income line over that. Text naming none passes."""
-    named = list(_NAMED_RATIO.finditer(before))
+    named = list(_NAMED_RATIO.finditer(_RATIO_CLAUSE.split(before)[-1]))
     if not named:
         return True
     ratio = named[-1].group(0).lower()
@@ -301,7 +318,12 @@ def fits_named_ratio(numerator: Cell, base: Cell, before: str) -> bool:
             and not _COST_LINE.search(bottom)
         )
     if ratio.startswith("return"):
-        return bool(_INCOME_LINE.search(top)) and ratio.split()[-1] in bottom
+        # over the capital line, not the row of the return itself
+        return (
+            bool(_INCOME_LINE.search(top))
+            and ratio.split()[-1] in bottom
+            and not _RATIO_LINE.search(bottom)
+        )
     return bool(_TAX_LINE.search(top) and _PRE_TAX.search(bottom))
 
 
