@@ -33,13 +33,8 @@ from pathlib import Path
 from typing import Any
 
 from finprobe.benchmarks.faith.dataset import RELEASED_LABEL_FIELDS
-from finprobe.benchmarks.faith.derivation import (
-    SCENARIO_ORDER,
-    Derivation,
-    DerivationIndex,
-    find_derivation,
-    supports,
-)
+from finprobe.benchmarks.faith.derivation import SCENARIO_ORDER, Derivation, find_derivation
+from finprobe.benchmarks.faith.derivation_index import DerivationIndex, supports
 from finprobe.document import (
     FinancialDocument,
     Paragraph,
