@@ -199,3 +199,28 @@ def test_a_margin_in_another_clause_does_not_fix_the_pair():
     ):
         found = _derive("9.1%", [table], sentence)
         assert found is not None and found.kind == "share", sentence
+
+
+def test_a_tie_between_periods_goes_to_the_length_the_text_names():
+    # PYCR: "$0.8 million increase in stock-based compensation" in a three-month paragraph;
+    # the six months' columns (5,400 - 4,626) round to it as well as the quarter's
+    table = Table(
+        id="t0",
+        cells=[
+            [
+                "",
+                "Three Months Ended December 31, 2023",
+                "Three Months Ended December 31, 2022",
+                "Six Months Ended December 31, 2023",
+                "Six Months Ended December 31, 2022",
+            ],
+            ["Stock-based compensation expense", "3,470", "2,655", "5,400", "4,626"],
+        ],  # fmt: skip
+        pre_text="(in thousands)",
+    )
+    sentence = "The increase included a $0.8 million increase in stock-based compensation expense."
+    for months, said in (("Three", "three"), ("Six", "six")):
+        neighbours = f"Research and development expenses for the {said} months ended rose."
+        found = _derive("$0.8 million", [table], sentence, neighbours)
+        assert found is not None and found.kind == "change"
+        assert all(c["column_label"].startswith(months) for c in found.cells), found.formula

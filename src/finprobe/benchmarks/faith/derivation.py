@@ -59,6 +59,7 @@ from finprobe.benchmarks.faith.sentence import (
     _initials,
     _tokens,
     acronym_words,
+    period_months,
     stated_direction,
 )
 from finprobe.document import (
@@ -473,8 +474,23 @@ def find_derivation(
     found = [f for f in found if f[1] in ("lookup", "raw_lookup") or f[0] >= min_score]
     if not found:
         return None
-    # Best label and period fit first; among equals the simpler scenario, then fewer cells.
-    found.sort(key=lambda t: (-t[0], SCENARIO_ORDER.index(_KIND_SCENARIO[t[1]]), len(t[2])))
+    # Best label and period fit first; among equals the period length the text names (a
+    # three-month paragraph's change is the quarter's, though six months' columns round to
+    # it too), then the simpler scenario, then fewer cells.
+    said_months = period_months(sentence_context) or period_months(neighbours)
+
+    def other_length(ids: tuple[int, ...]) -> bool:
+        months = index.cells[ids[0]].period_months
+        return said_months is not None and months is not None and months != said_months
+
+    found.sort(
+        key=lambda t: (
+            -t[0],
+            other_length(t[2]),
+            SCENARIO_ORDER.index(_KIND_SCENARIO[t[1]]),
+            len(t[2]),
+        )
+    )
     score, kind, cell_ids, value = found[0]
     reason = _reason(found, role)
     derivation = _describe(index, kind, cell_ids, value, score, number, reason)
