@@ -1,7 +1,9 @@
 """Evidence checks of the FAITH derivation finder: whether the cells a derivation reads are
 the ones the sentence means. Row labels must name the metric (and any segment or subset the
-blank's clause names), a change must run between the levels the sentence states, and a
-change column's row must have moved by the sentence's amount."""
+blank's clause names), a change must run between the levels the sentence states, a change
+column's row must have moved by the sentence's amount, a share, ratio or change of a ratio
+must be the pair the sentence means, and a column of averages answers only text about
+averages."""
 
 from __future__ import annotations
 
@@ -252,7 +254,9 @@ _NAMED_RATIO = re.compile(
     re.I,
 )
 # the blank's clause for a named ratio: after the last sentence end, ";", ":", bullet,
-# "while", "whereas" or "but" ("Gross margin improved, while SG&A was [MASK] of sales")
+# "while", "whereas" or "but" ("Gross margin improved, while SG&A was [MASK] of sales");
+# unlike ``_CLAUSE_START``, a comma does not end it ("The return on average allocated
+# capital was 22 percent, up from [MASK]")
 _RATIO_CLAUSE = re.compile(r"[;:•]|(?<=[a-z)\d])\.(?=\s*[A-Z])|\b(?:while|whereas|but)\b")
 _PROFIT_LINE = re.compile(r"income|profit|earnings|margin|ebitda", re.I)
 _COST_LINE = re.compile(r"cost|expense|marketing|selling", re.I)
