@@ -2,14 +2,16 @@
 
 A share, ratio or change of a ratio divides two table lines, and a written percentage
 matches some quotient by chance far more often than it matches a cell. A hand read of the
-85 such instances built from the 134 reports in ``../shared`` found 43 wrong; each case
-below is one of them, rewritten on small tables of our own, with the right reading beside
-it where the sentence has one.
+85 such instances built from the 134 reports in ``../shared`` found 43 wrong; most cases
+below are one of them, rewritten on small tables of our own, with the right reading beside
+it where the sentence has one. The others come from the review of these checks (ratio words
+and named ratios read too widely), from the averages basis and from the period-length tie
+of a B audit.
 """
 
 from __future__ import annotations
 
-from finprobe.benchmarks.faith.derivation import find_derivation
+from finprobe.benchmarks.faith.derivation import Derivation, find_derivation
 from finprobe.document import Table
 
 YEARS = ["", "2023", "2022"]
@@ -24,7 +26,9 @@ def _mask(sentence: str, span: str) -> tuple[int, int]:
     return at, at + len(span)
 
 
-def _derive(span: str, tables: list[Table], sentence: str, neighbours: str = ""):
+def _derive(
+    span: str, tables: list[Table], sentence: str, neighbours: str = ""
+) -> Derivation | None:
     return find_derivation(
         span, tables, sentence, neighbours=neighbours, mask=_mask(sentence, span)
     )
