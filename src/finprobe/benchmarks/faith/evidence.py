@@ -170,7 +170,8 @@ _NOT_A_SEGMENT = frozenset(
 )  # fmt: skip
 # the blank's clause: after the last ";", ":", bullet, ", " or sentence end before it, or
 # "while", "whereas", "but"
-_CLAUSE_START = re.compile(r"[;:•]|,\s|(?<=[a-z)\d])\.(?=\s*[A-Z])|\b(?:while|whereas|but)\b")
+_CLAUSE_BREAK = r"[;:•]|(?<=[a-z)\d])\.(?=\s*[A-Z])|\b(?:while|whereas|but)\b"
+_CLAUSE_START = re.compile(r",\s|" + _CLAUSE_BREAK)
 
 
 def subset_qualifiers(before: str) -> set[str]:
@@ -253,11 +254,10 @@ _NAMED_RATIO = re.compile(
     r"\bmargins?\b|tax rate|\betr\b|return on (?:average )?(?:[\w'’]+ ){0,3}?(?:capital|equity|assets)",
     re.I,
 )
-# the blank's clause for a named ratio: after the last sentence end, ";", ":", bullet,
-# "while", "whereas" or "but" ("Gross margin improved, while SG&A was [MASK] of sales");
-# unlike ``_CLAUSE_START``, a comma does not end it ("The return on average allocated
-# capital was 22 percent, up from [MASK]")
-_RATIO_CLAUSE = re.compile(r"[;:•]|(?<=[a-z)\d])\.(?=\s*[A-Z])|\b(?:while|whereas|but)\b")
+# the blank's clause for a named ratio: ``_CLAUSE_START`` without the comma ("Gross margin
+# improved, while SG&A was [MASK] of sales" breaks at "while"; "The return on average
+# allocated capital was 22 percent, up from [MASK]" does not break)
+_RATIO_CLAUSE = re.compile(_CLAUSE_BREAK)
 _PROFIT_LINE = re.compile(r"income|profit|earnings|margin|ebitda", re.I)
 _COST_LINE = re.compile(r"cost|expense|marketing|selling", re.I)
 _INCOME_LINE = re.compile(r"income|earnings", re.I)
