@@ -3,6 +3,8 @@ the hard rules."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from faith_solver_cases import (
     DEBT_2024,
@@ -349,3 +351,45 @@ def test_unit_kind_part_and_naming_rules_hold_whatever_the_weights() -> None:
         weights.setdefault("period_target_match", 1.0)
         answer = solve_from_tables(metadata, SolverOptions(ranker=Ranker(weights))).answer
         assert reference_scorer_match(expected, answer), (metadata["masked_sentence"], answer)
+
+
+# AFGC's 10-K (dev15): earnings in millions, then per-share rows under a heading; the
+# table states no scale, so the sentence's "$263 million" implies one for the amounts
+PER_SHARE_UNDER_HEADING = _table(
+    "21",
+    [
+        ["", "Three months ended December 31, 2023", "Three months ended December 31, 2022"],
+        ["Net earnings from continuing operations", "263", "276"],
+        ["Net earnings", "$263", "$276"],
+        ["Diluted per share amounts:", "", ""],
+        ["Core net operating earnings", "$2.84", "$2.99"],
+        ["Net earnings", "$3.13", "$3.24"],
+    ],
+)
+
+
+def test_a_row_under_a_per_share_heading_is_not_scaled() -> None:
+    masked = (
+        "AFG reported net earnings of $263 million ([MASK], diluted) for the fourth quarter"
+        " of 2023 compared to $276 million ($3.24 per share, diluted) in the fourth quarter"
+        " of 2022."
+    )
+    _assert_answer(_instance([PER_SHARE_UNDER_HEADING], masked, "$1.00"), "$3.13")
+
+
+def test_a_scale_note_naming_per_share_is_no_per_share_heading() -> None:
+    # XL's 10-K (more40): "(in thousands, except per share amounts)" as a body row
+    from finprobe.benchmarks.faith.cells import numeric_cells
+    from finprobe.document import Table
+
+    table = Table(
+        id="t",
+        cells=[
+            ["", "2023", "2022"],
+            ["(in thousands, except per share amounts)", "", ""],
+            ["Revenues", "$79,859", "$23,194"],
+        ],
+    )
+    table.header_rows = 1
+    cells = numeric_cells(table, "1", implied_scale=Decimal(1000))
+    assert {c.value for c in cells} == {Decimal(79_859_000), Decimal(23_194_000)}

@@ -348,7 +348,14 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
     years = frozenset(y for c in range(table.n_cols) for y in _YEAR.findall(table.column_label(c)))
     for r in range(table.header_rows, table.n_rows):
         label = table.row_label(r)
-        per_unit = bool(_PER_SHARE_ROW.search(label))
+        # "Net earnings" under "Diluted per share amounts:" is a per-share figure too (not
+        # under the scale note "(in thousands, except per share amounts)")
+        heading = headings.get(r, "")
+        per_unit = bool(
+            _PER_SHARE_ROW.search(label)
+            or _PER_SHARE_ROW.search(heading)
+            and not re.search(r"\bexcept\b", heading, re.I)
+        )
         for c in range(table.header_cols, table.n_cols):
             raw = table.cells[r][c]
             if not raw or not any(ch.isdigit() for ch in raw):
