@@ -393,3 +393,83 @@ def test_a_scale_note_naming_per_share_is_no_per_share_heading() -> None:
     table.header_rows = 1
     cells = numeric_cells(table, "1", implied_scale=Decimal(1000))
     assert {c.value for c in cells} == {Decimal(79_859_000), Decimal(23_194_000)}
+
+
+# ALKT's 10-K (dev15): the blank's base is named only by "of our revenues", so the
+# Revenues row is not among the best-fitting cells the shares are paired from
+ALKT_OPERATIONS = _table(
+    "1",
+    [
+        ["", "Year ended December 31,", "Year ended December 31,", "Year ended December 31,"],
+        ["($ in thousands)", "2023", "2022", "2021"],
+        ["Revenues", "$264,831", "$204,270", "$152,159"],
+        ["Cost of revenues(1)", "120,720", "95,946", "68,352"],
+        ["Gross profit", "144,111", "108,324", "83,807"],
+        ["Operating expenses(1):", "", "", ""],
+        ["Research and development", "84,661", "69,329", "48,800"],
+        ["Sales and marketing", "48,557", "36,811", "24,174"],
+        ["General and administrative", "72,900", "71,247", "50,398"],
+        ["Total operating expenses", "207,816", "166,013", "126,723"],
+        ["Loss from operations", "(63,705)", "(57,689)", "(42,916)"],
+    ],
+    "The following table presents our selected consolidated statements of operations data.",
+)
+
+
+ALKT_COMPENSATION = _table(
+    "2",
+    [
+        ["", "Year ended December 31,", "Year ended December 31,", "Year ended December 31,"],
+        ["($ in thousands)", "2023", "2022", "2021"],
+        ["Cost of revenues", "$5,584", "$4,389", "$1,973"],
+        ["Research and development", "15,995", "11,398", "2,915"],
+        ["Sales and marketing", "7,220", "4,042", "1,028"],
+        ["Total stock-based compensation expenses", "$51,231", "$44,592", "$14,535"],
+    ],
+    "(1) Includes stock-based compensation expenses as follows:",
+)
+ALKT_EXPENSES = _table(
+    "6",
+    [
+        ["", "Year ended December 31,", "Year ended December 31,", "Change", "Change"],
+        ["($ in thousands)", "2023", "2022", "$", "%"],
+        ["Research and development", "$84,661", "$69,329", "$15,332", "22.1%"],
+        ["Sales and marketing", "48,557", "36,811", "11,746", "31.9%"],
+        ["General and administrative", "72,900", "71,247", "1,653", "2.3%"],
+        ["Total operating expenses", "$207,816", "$166,013", "$41,803", "25.2%"],
+    ],
+    "Operating Expenses",
+)
+
+
+def test_the_base_named_after_a_share_blank_is_paired() -> None:
+    masked = (
+        "We remain committed to investing in our platform, notably through our research and"
+        " development spend, which was [MASK] of our revenues for the year ended December 31,"
+        " 2023."
+    )
+    tables = [ALKT_OPERATIONS, ALKT_COMPENSATION, ALKT_EXPENSES]
+    _assert_answer(_instance(tables, masked, "32%"), "32%")
+
+
+def test_the_share_base_row_is_read_in_the_best_cells_table() -> None:
+    from finprobe.benchmarks.faith.cells import numeric_cells
+    from finprobe.benchmarks.faith.context import Scorer, read_context
+    from finprobe.benchmarks.faith.measures import MeasureReader, named_base_cells
+    from finprobe.document import Table
+
+    table = Table(id="t", cells=ALKT_OPERATIONS["cells"])
+    table.header_rows = 2
+    cells = numeric_cells(table, "1")
+    by_row: dict = {}
+    for cell in cells:
+        by_row.setdefault((cell.table_index, cell.row), []).append(cell)
+    masked = "our research and development spend, which was [MASK] of our revenues in 2023."
+    scorer = Scorer([table], read_context(_instance([ALKT_OPERATIONS], masked, "32%")))
+    reader = MeasureReader(by_row, scorer)
+    best = [c for c in cells if table.row_label(c.row) == "Research and development"]
+    based = named_base_cells(" of our revenues in 2023.", best, reader, by_row)
+    assert {table.row_label(c.row) for c in based} == {"Revenues"}
+    assert len(based) == 3
+    # no base named after the blank: nothing joins
+    assert named_base_cells(" in 2023.", best, reader, by_row) == []

@@ -427,13 +427,7 @@ def measure_candidates(
             found.append((measure, "sum", 3.0))
 
     # "X, or [MASK] of revenue" / "X as a percentage of Y was [MASK]"
-    of_total = re.match(
-        r"\s*(?:of|as a percent(?:age)? of)\s+(?:our\s+|the\s+|its\s+|total\s+|consolidated\s+)*"
-        r"((?:19|20)\d{2}\s+)?([a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b"
-        r"|\bat\b|\bas of\b|\bfrom\b|\bversus\b|\bvs\b)",
-        after,
-        re.I,
-    )
+    of_total = OF_BASE.match(after)
     as_pct = _percent_of(before)
     if as_pct and reader.states_share(_subject(as_pct[0]), as_pct[1]):
         as_pct = None  # a table states the share: its row is read, not recomputed
@@ -491,6 +485,16 @@ def measure_candidates(
     return out
 
 
+# the base a share's blank names right after it: "[MASK] of our revenues", "[MASK] as a
+# percentage of net sales" (group 2; group 1 a year that may lead it)
+OF_BASE = re.compile(
+    r"\s*(?:of|as a percent(?:age)? of)\s+(?:our\s+|the\s+|its\s+|total\s+|consolidated\s+)*"
+    r"((?:19|20)\d{2}\s+)?([a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b"
+    r"|\bat\b|\bas of\b|\bfrom\b|\bversus\b|\bvs\b)",
+    re.I,
+)
+
+
 # the verb that leads to the blank: "was", "increased to", "decreased by approximately"
 _TO_BLANK = (
     r"\s+(?:was|were|is|are|increased|decreased|rose|fell|declined|improved|grew|dropped|"
@@ -514,6 +518,25 @@ _PCT_CLAUSE = re.compile(
     r";|\.\s|,?\s+(?:while|whereas)\b|,\s+(?:and|but)\b|\b(?:as )?compared (?:with|to)\b|\bversus\b",
     re.I,
 )
+
+
+def named_base_cells(
+    after: str, best: list[Cell], reader: MeasureReader, by_row: dict[tuple[str, int], list[Cell]]
+) -> list[Cell]:
+    """The cells of the row a share's blank names as its base ("which was [MASK] of our
+    revenues"), in each table the best-fitting cells come from: the base's own words may fit
+    the sentence too little for its row to be among them."""
+    match = OF_BASE.match(after)
+    if match is None:
+        return []
+    out: list[Cell] = []
+    for table_index in dict.fromkeys(c.table_index for c in best):
+        hit = reader.phrase(match.group(2), table=table_index)
+        if hit is None or _table_of(hit[0]) != table_index:
+            continue
+        first = next(iter(hit[0].cells.values()))[0]
+        out += [c for c in by_row[(first.table_index, first.row)] if c not in best]
+    return out
 
 
 def _percent_of(before: str) -> tuple[str, str] | None:

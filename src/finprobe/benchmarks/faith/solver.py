@@ -88,6 +88,7 @@ from finprobe.benchmarks.faith.measures import (
     MeasureReader,
     _anchor_rows,
     measure_candidates,
+    named_base_cells,
     stated_points_change,
     stated_rate_endpoint,
 )
@@ -226,7 +227,9 @@ def rank_candidates(
         and c not in best_cells
         and _matches_anchor(c, context.anchors, c.percent)
     ]
-    candidates += _pairwise(best_cells + anchored[:6])
+    reader = MeasureReader(by_row, scorer)
+    based = named_base_cells(masked.partition("[MASK]")[2], best_cells, reader, by_row)
+    candidates += _pairwise(best_cells + anchored[:6] + based)
 
     listed = _listed_items(masked) if options.sensitivity else None
     row_parts = {
@@ -282,7 +285,6 @@ def rank_candidates(
     clause_rows = _clause_rows(metadata, [t for _, t in tables], by_row, bool(listed))
     candidates = admissible(candidates, context, masked, listed, clause_rows)
     top = candidates[0].score if candidates else 0.0
-    reader = MeasureReader(by_row, scorer)
     measured = []
     for cand in (
         measure_candidates(metadata, context, reader, scorer.current_year)
