@@ -473,3 +473,29 @@ def test_the_share_base_row_is_read_in_the_best_cells_table() -> None:
     assert len(based) == 3
     # no base named after the blank: nothing joins
     assert named_base_cells(" in 2023.", best, reader, by_row) == []
+
+
+# FTK's 10-K (ten): "PPP" abbreviates the first three words of the row's label
+FTK_OPERATIONS = _table(
+    "0",
+    [
+        ["", "Years ended December 31,", ""],
+        ["", "2023", "2022"],
+        ["Total revenues", "188,058", "136,092"],
+        ["Gain on lease termination", "—", "(584)"],
+        ["Income (loss) from operations", "23,223", "(35,421)"],
+        ["Paycheck protection plan loan forgiveness", "4,522", "—"],
+        ["Interest expense and other income, net", "(2,883)", "(6,906)"],
+        ["Income (loss) before income taxes", "24,862", "(42,327)"],
+    ],
+    "Consolidated Results of Operations (in thousands)",
+)
+
+
+def test_an_acronym_names_the_label_words_it_abbreviates() -> None:
+    masked = (
+        "Interest expense and other income for the year ended December 31, 2023 increased"
+        " $8.5 million, driven primarily by a [MASK] gain for the forgiveness of the Flotek"
+        " PPP loan and a $4.2 million decrease in interest expense."
+    )
+    _assert_answer(_instance([FTK_OPERATIONS], masked, "$4.5 million"), "$4.5 million")

@@ -25,6 +25,7 @@ from finprobe.benchmarks.faith.sentence import (
     _target_year,
     _tokens,
     change_direction,
+    initials_run,
     mask_role,
     parallel_clauses,
     period_months,
@@ -354,6 +355,10 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
             words = re.findall(r"[A-Za-z]+", label)
             if _initials(label) == letters and len(words) <= 2 * len(letters) + 2:
                 expansion = _tokens(label)
+            else:
+                # "the Flotek PPP loan" names "Paycheck protection plan loan forgiveness"
+                expansion = _tokens(" ".join(initials_run(label, letters)))
+            if expansion:
                 context.sentence.extend(expansion)
                 if acronym in near_text:
                     context.left.extend(expansion)

@@ -293,6 +293,19 @@ def _initials(label: str) -> str:
     return "".join(w[0].upper() for w in words if w.lower() not in _MINOR)
 
 
+def initials_run(label: str, letters: str) -> list[str]:
+    """The run of the label's words that an acronym of three or more letters abbreviates
+    ("PPP" in "Paycheck protection plan loan forgiveness"), or [] if none."""
+    if len(letters) < 3:
+        return []
+    words = [w for w in re.findall(r"[A-Za-z]+", label) if w.lower() not in _MINOR]
+    for i in range(len(words) - len(letters) + 1):
+        run = words[i : i + len(letters)]
+        if "".join(w[0].upper() for w in run) == letters:
+            return run
+    return []
+
+
 # -- periods named without a year -----------------------------------------------
 
 _PRIOR_PERIOD = re.compile(
