@@ -377,24 +377,6 @@ def test_a_row_under_a_per_share_heading_is_not_scaled() -> None:
     _assert_answer(_instance([PER_SHARE_UNDER_HEADING], masked, "$1.00"), "$3.13")
 
 
-def test_a_scale_note_naming_per_share_is_no_per_share_heading() -> None:
-    # XL's 10-K (more40): "(in thousands, except per share amounts)" as a body row
-    from finprobe.benchmarks.faith.cells import numeric_cells
-    from finprobe.document import Table
-
-    table = Table(
-        id="t",
-        cells=[
-            ["", "2023", "2022"],
-            ["(in thousands, except per share amounts)", "", ""],
-            ["Revenues", "$79,859", "$23,194"],
-        ],
-    )
-    table.header_rows = 1
-    cells = numeric_cells(table, "1", implied_scale=Decimal(1000))
-    assert {c.value for c in cells} == {Decimal(79_859_000), Decimal(23_194_000)}
-
-
 # ALKT's 10-K (dev15): the blank's base is named only by "of our revenues", so the
 # Revenues row is not among the best-fitting cells the shares are paired from
 ALKT_OPERATIONS = _table(
@@ -414,42 +396,6 @@ ALKT_OPERATIONS = _table(
     ],
     "The following table presents our selected consolidated statements of operations data.",
 )
-
-
-ALKT_COMPENSATION = _table(
-    "2",
-    [
-        ["", "Year ended December 31,", "Year ended December 31,", "Year ended December 31,"],
-        ["($ in thousands)", "2023", "2022", "2021"],
-        ["Cost of revenues", "$5,584", "$4,389", "$1,973"],
-        ["Research and development", "15,995", "11,398", "2,915"],
-        ["Sales and marketing", "7,220", "4,042", "1,028"],
-        ["Total stock-based compensation expenses", "$51,231", "$44,592", "$14,535"],
-    ],
-    "(1) Includes stock-based compensation expenses as follows:",
-)
-ALKT_EXPENSES = _table(
-    "6",
-    [
-        ["", "Year ended December 31,", "Year ended December 31,", "Change", "Change"],
-        ["($ in thousands)", "2023", "2022", "$", "%"],
-        ["Research and development", "$84,661", "$69,329", "$15,332", "22.1%"],
-        ["Sales and marketing", "48,557", "36,811", "11,746", "31.9%"],
-        ["General and administrative", "72,900", "71,247", "1,653", "2.3%"],
-        ["Total operating expenses", "$207,816", "$166,013", "$41,803", "25.2%"],
-    ],
-    "Operating Expenses",
-)
-
-
-def test_the_base_named_after_a_share_blank_is_paired() -> None:
-    masked = (
-        "We remain committed to investing in our platform, notably through our research and"
-        " development spend, which was [MASK] of our revenues for the year ended December 31,"
-        " 2023."
-    )
-    tables = [ALKT_OPERATIONS, ALKT_COMPENSATION, ALKT_EXPENSES]
-    _assert_answer(_instance(tables, masked, "32%"), "32%")
 
 
 def test_the_share_base_row_is_read_in_the_best_cells_table() -> None:
@@ -499,3 +445,58 @@ def test_an_acronym_names_the_label_words_it_abbreviates() -> None:
         " PPP loan and a $4.2 million decrease in interest expense."
     )
     _assert_answer(_instance([FTK_OPERATIONS], masked, "$4.5 million"), "$4.5 million")
+
+
+def test_an_amount_row_under_an_eps_heading_keeps_its_scale() -> None:
+    # an EPS note: the numerator and the share count sit under "Basic earnings per share:"
+    table = _table(
+        "3",
+        [
+            ["", "2023", "2022"],
+            ["Basic earnings per share:", "", ""],
+            ["Net income attributable to common shareholders", "$45,210", "$39,870"],
+            ["Weighted average shares outstanding", "20,150", "19,900"],
+            ["Basic earnings per share", "$2.24", "$2.00"],
+        ],
+        "Earnings per share (in thousands, except per share amounts)",
+    )
+    masked = (
+        "Net income attributable to common shareholders was [MASK] in 2023, compared to"
+        " $39.9 million in 2022."
+    )
+    _assert_answer(_instance([table], masked, "$45.2 million"), "$45.2 million")
+
+
+@pytest.mark.parametrize(
+    "note",
+    [
+        "(in thousands, except per share amounts)",
+        "(Dollars in thousands, other than per share data)",
+    ],
+)
+def test_a_scale_note_is_no_per_share_heading(note: str) -> None:
+    from finprobe.benchmarks.faith.cells import numeric_cells, per_share_heading
+    from finprobe.document import Table
+
+    assert not per_share_heading(note)
+    assert per_share_heading("Diluted per share amounts")
+    table = Table(
+        id="t", cells=[["", "2023", "2022"], [note, "", ""], ["Revenues", "$79.86", "$23.19"]]
+    )
+    table.header_rows = 1
+    # the note's thousands apply; read as a per-share heading the values would stay 79.86
+    cells = numeric_cells(table, "1")
+    assert {c.value for c in cells} == {Decimal("79860.00"), Decimal("23190.00")}
+
+
+def test_an_acronym_needs_a_word_beside_it_in_the_label() -> None:
+    from finprobe.benchmarks.faith.sentence import initials_run
+
+    label = "Paycheck protection plan loan forgiveness"
+    assert initials_run(label, "PPP", {"flotek", "loan"}) == ["Paycheck", "protection", "plan"]
+    assert initials_run(label, "PPP", {"flotek", "inquiry"}) == []
+    # "the SEC inquiry" is no "Severance and exit costs"; a run never crosses a comma
+    assert (
+        initials_run("Severance and exit costs, net of reversals", "SEC", {"the", "inquiry"}) == []
+    )
+    assert initials_run("General and administrative, amortization", "GAA", {"amortization"}) == []

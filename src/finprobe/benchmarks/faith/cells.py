@@ -283,6 +283,31 @@ _PER_SHARE_ROW = re.compile(
 )
 
 
+# a scale note ("(in thousands, except per share amounts)") names per share without being
+# the heading of per-share rows
+_SCALE_NOTE = re.compile(r"\b(?:except|excluding|other than)\b", re.I)
+
+
+def per_share_heading(heading: str) -> bool:
+    """A body heading over per-share rows ("Diluted per share amounts:")."""
+    return bool(_PER_SHARE_ROW.search(heading)) and not _SCALE_NOTE.search(heading)
+
+
+def _per_share_values(table: Table, r: int) -> bool:
+    """The row's figures read as per-share amounts: each written with decimals and under
+    1,000, and the label no share count ("Weighted average shares outstanding")."""
+    if re.search(r"\bshares\b|\bweighted\b", table.row_label(r), re.I):
+        return False
+    numbers = [
+        table.number(r, c)
+        for c in range(table.header_cols, table.n_cols)
+        if any(ch.isdigit() for ch in table.cells[r][c])
+    ]
+    return bool(numbers) and all(
+        n is not None and n.precision < 1 and abs(n.value) < 1000 for n in numbers
+    )
+
+
 def same_period_length(a: Cell, b: Cell) -> bool:
     """Two columns whose periods are equally long, or whose lengths are not both said: a
     10-Q's "Three Months Ended" against its "Nine Months Ended" compares no one metric."""
@@ -348,13 +373,10 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
     years = frozenset(y for c in range(table.n_cols) for y in _YEAR.findall(table.column_label(c)))
     for r in range(table.header_rows, table.n_rows):
         label = table.row_label(r)
-        # "Net earnings" under "Diluted per share amounts:" is a per-share figure too (not
-        # under the scale note "(in thousands, except per share amounts)")
-        heading = headings.get(r, "")
-        per_unit = bool(
-            _PER_SHARE_ROW.search(label)
-            or _PER_SHARE_ROW.search(heading)
-            and not re.search(r"\bexcept\b", heading, re.I)
+        # "Net earnings" under "Diluted per share amounts:" is a per-share figure too, when
+        # its values are written as one (an EPS note's "Net income | 45,210" is an amount)
+        per_unit = bool(_PER_SHARE_ROW.search(label)) or (
+            per_share_heading(headings.get(r, "")) and _per_share_values(table, r)
         )
         for c in range(table.header_cols, table.n_cols):
             raw = table.cells[r][c]

@@ -347,17 +347,25 @@ def expand_context(context: Context, tables: list[Table], masked: str) -> None:
             vocabulary.update(_tokens(table.column_label(c)))
     before, _, after = masked.partition("[MASK]")
     near_text = before[-80:] + " " + after[:80]
-    for acronym in dict.fromkeys(_ACRONYM.findall(masked)):
+    # each acronym once, with the words written right beside it ("the Flotek PPP loan")
+    beside: dict[str, set[str]] = {}
+    for found in _ACRONYM.finditer(masked):
+        left = re.findall(r"[A-Za-z]+", masked[max(0, found.start() - 30) : found.start()])
+        right = re.findall(r"[A-Za-z]+", masked[found.end() : found.end() + 30])
+        beside.setdefault(found.group(0), set()).update(w.lower() for w in left[-1:] + right[:1])
+    for acronym, next_to in beside.items():
         letters = acronym.replace("&", "")
         if len(letters) < 2:
             continue
         for label in labels:
             words = re.findall(r"[A-Za-z]+", label)
-            if _initials(label) == letters and len(words) <= 2 * len(letters) + 2:
-                expansion = _tokens(label)
+            if _initials(label) == letters:
+                # the whole label's initials ("R&D"), for a label not much longer than them
+                whole = len(words) <= 2 * len(letters) + 2
+                expansion = _tokens(label) if whole else []
             else:
                 # "the Flotek PPP loan" names "Paycheck protection plan loan forgiveness"
-                expansion = _tokens(" ".join(initials_run(label, letters)))
+                expansion = _tokens(" ".join(initials_run(label, letters, next_to)))
             if expansion:
                 context.sentence.extend(expansion)
                 if acronym in near_text:

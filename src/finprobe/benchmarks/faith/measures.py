@@ -55,8 +55,12 @@ class Measure:
     unit: str = "money"  # money | percent | plain
 
 
+def _first_cell(measure: Measure) -> Cell:
+    return next(iter(measure.cells.values()))[0]
+
+
 def _table_of(measure: Measure) -> str:
-    return next(iter(measure.cells.values()))[0].table_index
+    return _first_cell(measure).table_index
 
 
 def _row_measure(cells: list[Cell]) -> Measure | None:
@@ -534,7 +538,7 @@ def named_base_cells(
         hit = reader.phrase(match.group(2), table=table_index)
         if hit is None or _table_of(hit[0]) != table_index:
             continue
-        first = next(iter(hit[0].cells.values()))[0]
+        first = _first_cell(hit[0])
         out += [c for c in by_row[(first.table_index, first.row)] if c not in best]
     return out
 

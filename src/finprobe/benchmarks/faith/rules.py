@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from decimal import Decimal
 from functools import lru_cache
 
-from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell
+from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, per_share_heading
 from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
 from finprobe.benchmarks.faith.sensitivity import (
     confident_list,
@@ -422,7 +422,7 @@ def per_share_cell(cell: Cell) -> bool:
     """The cell is a per-share (per-unit) figure: its row, heading or column says so."""
     label = cell.table.row_label(cell.row)
     return bool(
-        _PER_SHARE_ROW.search(label) or _PER_SHARE_ROW.search(cell.heading)
+        _PER_SHARE_ROW.search(label) or per_share_heading(cell.heading)
         or _PER_SHARE_ROW.search(cell.col_text)
     )  # fmt: skip
 

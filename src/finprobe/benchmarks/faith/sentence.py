@@ -293,16 +293,21 @@ def _initials(label: str) -> str:
     return "".join(w[0].upper() for w in words if w.lower() not in _MINOR)
 
 
-def initials_run(label: str, letters: str) -> list[str]:
-    """The run of the label's words that an acronym of three or more letters abbreviates
-    ("PPP" in "Paycheck protection plan loan forgiveness"), or [] if none."""
+def initials_run(label: str, letters: str, beside: set[str]) -> list[str]:
+    """The run of a label's words that an acronym of three or more letters abbreviates
+    ("PPP" in "Paycheck protection plan loan forgiveness"), within one comma-free part of the
+    label, and only when a word the sentence writes beside the acronym ("PPP loan") is
+    another word of that part: "the SEC inquiry" does not name "Severance and exit costs".
+    [] if none."""
     if len(letters) < 3:
         return []
-    words = [w for w in re.findall(r"[A-Za-z]+", label) if w.lower() not in _MINOR]
-    for i in range(len(words) - len(letters) + 1):
-        run = words[i : i + len(letters)]
-        if "".join(w[0].upper() for w in run) == letters:
-            return run
+    for part in re.split(r"[,;:()]", label):
+        words = [w for w in re.findall(r"[A-Za-z]+", part) if w.lower() not in _MINOR]
+        for i in range(len(words) - len(letters) + 1):
+            run = words[i : i + len(letters)]
+            rest = {w.lower() for w in words} - {w.lower() for w in run}
+            if "".join(w[0].upper() for w in run) == letters and rest & beside:
+                return run
     return []
 
 

@@ -228,7 +228,12 @@ def rank_candidates(
         and _matches_anchor(c, context.anchors, c.percent)
     ]
     reader = MeasureReader(by_row, scorer)
-    based = named_base_cells(masked.partition("[MASK]")[2], best_cells, reader, by_row)
+    based: list[Cell] = []
+    if (context.wants_percent or context.wants_plain) and context.role != "change":
+        # "[MASK] of our revenues": a share's base, as the measure reader reads it
+        pool = best_cells + anchored[:6]
+        after = masked.partition("[MASK]")[2]
+        based = [c for c in named_base_cells(after, best_cells, reader, by_row) if c not in pool]
     candidates += _pairwise(best_cells + anchored[:6] + based)
 
     listed = _listed_items(masked) if options.sensitivity else None
