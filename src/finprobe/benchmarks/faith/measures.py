@@ -355,6 +355,16 @@ def _subject(before: str) -> str:
     return text.strip(" ,")
 
 
+# the base a share's blank names right after it: "[MASK] of our revenues", "[MASK] as a
+# percentage of net sales" (group 2; group 1 a year that may lead it)
+OF_BASE = re.compile(
+    r"\s*(?:of|as a percent(?:age)? of)\s+(?:our\s+|the\s+|its\s+|total\s+|consolidated\s+)*"
+    r"((?:19|20)\d{2}\s+)?([a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b"
+    r"|\bat\b|\bas of\b|\bfrom\b|\bversus\b|\bvs\b)",
+    re.I,
+)
+
+
 def measure_candidates(
     metadata: dict[str, Any],
     context: Context,
@@ -489,16 +499,6 @@ def measure_candidates(
     return out
 
 
-# the base a share's blank names right after it: "[MASK] of our revenues", "[MASK] as a
-# percentage of net sales" (group 2; group 1 a year that may lead it)
-OF_BASE = re.compile(
-    r"\s*(?:of|as a percent(?:age)? of)\s+(?:our\s+|the\s+|its\s+|total\s+|consolidated\s+)*"
-    r"((?:19|20)\d{2}\s+)?([a-z][a-z &'-]*?)\s*(?=,|\.|;|$|\bin\b|\bfor\b|\bduring\b|\bcompared\b"
-    r"|\bat\b|\bas of\b|\bfrom\b|\bversus\b|\bvs\b)",
-    re.I,
-)
-
-
 # the verb that leads to the blank: "was", "increased to", "decreased by approximately"
 _TO_BLANK = (
     r"\s+(?:was|were|is|are|increased|decreased|rose|fell|declined|improved|grew|dropped|"
@@ -528,8 +528,8 @@ def named_base_cells(
     after: str, best: list[Cell], reader: MeasureReader, by_row: dict[tuple[str, int], list[Cell]]
 ) -> list[Cell]:
     """The cells of the row a share's blank names as its base ("which was [MASK] of our
-    revenues"), in each table the best-fitting cells come from: the base's own words may fit
-    the sentence too little for its row to be among them."""
+    revenues"), in each table the best-fitting cells ``best`` come from: the base's own words
+    may fit the sentence too little for its row to be among them."""
     match = OF_BASE.match(after)
     if match is None:
         return []
@@ -539,7 +539,7 @@ def named_base_cells(
         if hit is None or _table_of(hit[0]) != table_index:
             continue
         first = _first_cell(hit[0])
-        out += [c for c in by_row[(first.table_index, first.row)] if c not in best]
+        out += by_row[(first.table_index, first.row)]
     return out
 
 

@@ -228,13 +228,12 @@ def rank_candidates(
         and _matches_anchor(c, context.anchors, c.percent)
     ]
     reader = MeasureReader(by_row, scorer)
-    based: list[Cell] = []
+    pool = best_cells + anchored[:6]
     if (context.wants_percent or context.wants_plain) and context.role != "change":
         # "[MASK] of our revenues": a share's base, as the measure reader reads it
-        pool = best_cells + anchored[:6]
         after = masked.partition("[MASK]")[2]
-        based = [c for c in named_base_cells(after, best_cells, reader, by_row) if c not in pool]
-    candidates += _pairwise(best_cells + anchored[:6] + based)
+        pool += [c for c in named_base_cells(after, best_cells, reader, by_row) if c not in pool]
+    candidates += _pairwise(pool)
 
     listed = _listed_items(masked) if options.sensitivity else None
     row_parts = {
