@@ -6,6 +6,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
+import pytest
+
 from finprobe.benchmarks.faith.cells import numeric_cells
 from finprobe.benchmarks.faith.context import read_context
 from finprobe.benchmarks.faith.dataset import unit_hint
@@ -1153,3 +1155,50 @@ def test_a_plain_rate_rows_move_in_points_stays_for_any_clause() -> None:
     masked = "Fleet utilization improved [MASK] in 2023 compared to 2022."
     ranked = rank_candidates(_instance([rates], masked, "5%"), SolverOptions())
     assert any(c.kind == "change" and c.percent and c.value == Decimal("5.0") for c in ranked)
+
+
+# VEEV: two revenue lines and their costs, in one table
+REVENUE_AND_COSTS = _table("5", _YEARS + [
+    ["Subscription services", "$1,896,000", "$1,651,000"],
+    ["Professional services and other", "$468,000", "$504,000"],
+    ["Total revenues", "$2,364,000", "$2,155,000"],
+    ["Cost of subscription services", "$290,000", "$271,000"],
+    ["Cost of professional services and other", "$392,000", "$379,000"],
+])  # fmt: skip
+
+
+def _share_bases(masked: str) -> set[str]:
+    ranked = rank_candidates(_instance([REVENUE_AND_COSTS], masked, "20%"), SolverOptions())
+    return {
+        c.cells[-1].table.row_label(c.cells[-1].row) for c in ranked if c.kind in ("share", "ratio")
+    }
+
+
+def test_a_share_divides_by_the_base_the_sentence_names():
+    # "[MASK] of total revenues": not a line's cost over the line (83.8% in VEEV's table)
+    masked = (
+        "For the year ended December 31, 2023, professional services and other revenues "
+        "constituted [MASK] of total revenues."
+    )
+    assert _share_bases(masked) == {"Total revenues"}
+    assert reference_scorer_match(_answer([REVENUE_AND_COSTS], masked, hint="20%"), "19.8%")
+    # a base no row names says nothing: every pairing stays
+    other = masked.replace("of total revenues", "of the total backlog")
+    assert len(_share_bases(other)) > 1
+
+
+@pytest.mark.parametrize(
+    ("masked", "truth"),
+    [
+        # the governing words name the share's part; its base is another row
+        ("In 2023, the cost of professional services and other was [MASK] of professional "
+         "services and other revenues.", "83.8%"),
+        ("In 2023, cost of subscription services was [MASK] of total revenues.", "12.3%"),
+        # a base no row names word for word still pairs the part with its own line
+        ("In 2023, cost of subscription services was [MASK] of subscription services "
+         "revenues.", "15.3%"),
+    ],
+)  # fmt: skip
+def test_a_share_of_a_governing_row_keeps_its_base(masked: str, truth: str) -> None:
+    answer = _answer([REVENUE_AND_COSTS], masked, hint="20%")
+    assert reference_scorer_match(answer, truth), answer

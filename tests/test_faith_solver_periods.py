@@ -11,6 +11,7 @@ from faith_solver_cases import (
     _table,
 )
 
+from finprobe.benchmarks.faith.context import _solver_role
 from finprobe.benchmarks.faith.ranker import HAND_RANKER
 from finprobe.benchmarks.faith.sentence import mask_role
 from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
@@ -428,3 +429,38 @@ def test_change_column_titles_are_the_document_layers_plus_versus_and_slash():
         assert _change_header(title), title
     for title in ("Foreign exchange", "Year Ended December 31, 2023", "Amount", "Interchange fees"):
         assert not _change_header(title), title
+
+
+@pytest.mark.parametrize(
+    ("masked", "role"),
+    [
+        # a "from" no move leads to is no comparison
+        ("Cash used was $3.3 million, which resulted from net loss of [MASK] in 2022.", "level"),
+        ("We recorded income from operations of [MASK] during 2023.", "level"),
+        # ... and the ones a move leads to are
+        ("Segment income was $5.1 million in 2023, down from net income of [MASK].", "older"),
+        ("Interest expense increased $4.0 million to $17.1 million from [MASK] in 2022.", "older"),
+        ("Gross margin improved 310 basis points from [MASK] in fiscal 2022.", "older"),
+        ("Our gross margin was 74% in 2023 from [MASK] to 76%.", "older"),
+    ],
+)
+def test_the_solver_reads_from_as_a_comparison_only_after_a_move(masked: str, role: str) -> None:
+    before, _, after = masked.partition("[MASK]")
+    assert _solver_role(before, after) == role
+
+
+def test_a_net_loss_a_cash_flow_resulted_from_is_the_sentences_year() -> None:
+    # dev15 3bd99b83: read as the older figure of a comparison, the 2023 column tied
+    table = _table("6", [
+        ["", "Year Ended December 31,", "Year Ended December 31,"],
+        ["", "2023", "2022"],
+        ["Net loss", "$(3,997,686)", "$(3,554,897)"],
+        ["Stock compensation", "441,000", "390,000"],
+        ["Net cash used in operating activities", "(2,950,000)", "(3,318,000)"],
+    ])  # fmt: skip
+    masked = (
+        "Net cash used in operating activities during the year ended December 31, 2022 was "
+        "approximately $3.3 million, which resulted from net loss of [MASK], non-cash charges "
+        "of $441,000 for stock compensation."
+    )
+    _assert_answer(_instance([table], masked, "$1"), "$3.6 million")

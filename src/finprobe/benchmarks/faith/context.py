@@ -15,7 +15,9 @@ from finprobe.benchmarks.faith.ranker import HAND_WEIGHTS
 from finprobe.benchmarks.faith.sentence import (
     _ACRONYM,
     _CHANGE_PAIR_BEFORE,
+    _CHANGE_WORD,
     _COLUMN_NOISE,
+    _COMPARED_BEFORE,
     _INCREASE,
     _RATIO,
     _SHARE,
@@ -218,6 +220,27 @@ _OVER_PERIOD_AFTER = re.compile(
 )
 
 
+# what makes a "from" a comparison: a move before it ("increased $4.0 million to $17.1
+# million in 2023 from", "up 17.6% from", "improved 310 basis points from")
+_MOVES = re.compile(
+    _CHANGE_WORD + r"|\b(?:up|down)\b|\bto\s+(?:approximately\s+|about\s+)?[$\d(]|\bpoints?\b"
+    r"|\bbps\b",
+    re.I,
+)
+
+
+def _bare_from(before: str, after: str) -> bool:
+    """The blank follows a "from" that no move leads to: "which resulted from net loss of
+    [MASK]", "We recorded income from operations of [MASK]"; not "from [MASK] to"."""
+    match = _COMPARED_BEFORE.search(before.rstrip())
+    return (
+        match is not None
+        and match.group(1).lower() == "from"
+        and not re.match(r"\s*to\b", after)
+        and not _MOVES.search(before[: match.start()])
+    )
+
+
 _BULLET = re.compile(r"\s*[•▪●◦·■\uf0b7]\s*")
 
 
@@ -289,6 +312,8 @@ def _solver_role(before: str, after: str) -> str:
     """``mask_role``, and two plain ways to say a change: "up [MASK]" and "[MASK]
     year-over-year" (the finder keeps ``mask_role`` as it is)."""
     role = mask_role(before, after)
+    if role == "older" and _bare_from(before, after):
+        role = "level"
     if role != "level" or re.search(r"\bto\s+(?:approximately\s+|about\s+)?\$?\s*$", before):
         return role  # "grew to [MASK] year-over-year" is the new level
     if (

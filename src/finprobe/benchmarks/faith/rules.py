@@ -35,6 +35,7 @@ from functools import lru_cache
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, per_share_heading
 from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
+from finprobe.benchmarks.faith.measures import OF_BASE
 from finprobe.benchmarks.faith.sensitivity import (
     confident_list,
     label_is_item,
@@ -136,6 +137,11 @@ def admissible(
         rules.append(lambda c: not _states_figure(c, ctx))
     if per_share_blank(ctx, masked):
         rules.append(lambda c: all(per_share_cell(cell) for cell in c.cells))
+    base = named_base(masked)
+    if base and any(c.kind in ("share", "ratio") and _base_is(c, base) for c in candidates):
+        # "[MASK] of total revenues": a share's base is the row the sentence names, not
+        # "Cost of services / Services"
+        rules.append(lambda c: c.kind not in ("share", "ratio") or _base_is(c, base))
     apart = part_words(masked)
     if apart:
         where = part_places(masked)  # "Canadian" is the row "Canada"
@@ -177,7 +183,9 @@ def admissible(
         # no such row has the blank's period (a discontinued operations table of earlier
         # years, a table of quarters): the name then is not enough
         def holds(c: Candidate) -> bool:
-            return all(_holds_phrase(cell, governing) for cell in c.cells)
+            # a share's base is another row: "cost of services was [MASK] of revenues"
+            cells = c.cells[:1] if c.kind in ("share", "ratio") else c.cells
+            return all(_holds_phrase(cell, governing) for cell in cells)
 
         if any(holds(c) and _fits_period(c) for c in candidates if c.kind in TABLE_KINDS):
             rules.append(holds)
@@ -198,6 +206,20 @@ def admissible(
         if any(c.kind in TABLE_KINDS for c in kept):
             candidates = kept
     return candidates
+
+
+def named_base(masked: str) -> str | None:
+    """The base the blank's share names right after it: "[MASK] of total revenues" ->
+    "revenues"; None when the blank is not followed by "of X"."""
+    match = OF_BASE.match(masked.partition("[MASK]")[2])
+    return match.group(2).strip() if match and match.group(2).strip() else None
+
+
+def _base_is(c: Candidate, base: str) -> bool:
+    """The share's denominator row is the named base, word for word or through a synonym
+    ("revenues" names "Net sales"; "Total revenues" names "revenues")."""
+    label = c.cells[-1].table.row_label(c.cells[-1].row)
+    return names_item_or_synonym(label, base)
 
 
 # the words that lead straight to the blank: "a net loss of [MASK]", "interest expense,
