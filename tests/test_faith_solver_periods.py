@@ -464,3 +464,20 @@ def test_a_net_loss_a_cash_flow_resulted_from_is_the_sentences_year() -> None:
         "of $441,000 for stock compensation."
     )
     _assert_answer(_instance([table], masked, "$1"), "$3.6 million")
+
+
+def test_a_tie_goes_to_the_row_the_sentence_names_not_its_neighbour() -> None:
+    # rest24 75db5726: rows named by the next sentence tie "Total loans" on coverage
+    table = _table("7", [
+        ["", "December 31,", "December 31,"],
+        ["(in thousands)", "2023", "2022"],
+        ["Real estate construction and development loans", "80,900", "102,600"],
+        ["Agricultural loans", "101,200", "107,200"],
+        ["Total loans", "786,400", "837,800"],
+    ])  # fmt: skip
+    post = (
+        "Real estate construction and development loans decreased 21.1%, and agricultural "
+        "loans decreased 5.6%."
+    )
+    _assert_answer(_instance([table], "Total loans decreased [MASK] during 2023.", "5%", post=post),
+                   "6.1%")  # fmt: skip

@@ -282,7 +282,7 @@ def rank_candidates(
                 feats["listed_other"] = 1.0  # the other items' rows hold the other figures
         cand.features = feats
         cand.score = ranker.score(feats)
-    candidates.sort(key=lambda c: c.score, reverse=True)
+    candidates.sort(key=_rank_key, reverse=True)
     # the what-if rules read their bases (a tax rate for a money blank) from every cell
     everything = candidates
     # what the blank can never be, whatever the weights (``rules.py``)
@@ -313,6 +313,15 @@ def rank_candidates(
     if measured:
         candidates = sorted(candidates + measured, key=lambda c: c.score, reverse=True)
     return candidates
+
+
+def _rank_key(cand: Candidate) -> tuple[float, float]:
+    """Score, then, for an exact tie, fewer label words named only by the neighbouring
+    sentences: ``coverage`` counts their words too, so a row named next door ("Real estate
+    construction loans decreased 16.6%") can tie the row the sentence names ("Total loans
+    decreased [MASK]")."""
+    feats = cand.features
+    return cand.score, feats.get("sentence_hits", 0.0) - feats.get("neighbour_hits", 0.0)
 
 
 # a pronoun points back to the other clause's row ("Operating income was $43.7 million,
