@@ -15,7 +15,7 @@ from faith_solver_cases import (
 
 from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
 from finprobe.benchmarks.faith.sensitivity import _listed_items
-from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
+from finprobe.benchmarks.faith.solver import SolverOptions, rank_candidates, solve_from_tables
 from finprobe.numbers import reference_scorer_match
 
 # -- measures the sentence defines: margins, rates, totals, definitions ----------------
@@ -795,3 +795,47 @@ def test_a_respectively_list_may_have_an_item_of_several_words() -> None:
         )
         is None
     )
+
+
+# a loss-making company's statement (more40 ca1a27fc): no income line before tax
+LOSS_STATEMENT = _table("12", [
+    ["", "Year Ended December 31,", "Year Ended December 31,"],
+    ["", "2023", "2022"],
+    ["Total sales", "286,020", "315,251"],
+    ["Gross profit", "97,511", "109,953"],
+    ["Impairment of goodwill and indefinite-lived intangible assets", "-", "92,311"],
+    ["Operating loss", "(21,107)", "(106,483)"],
+    ["Loss before income tax", "(20,079)", "(107,518)"],
+    ["Income tax benefit", "(4,291)", "(14,716)"],
+    ["Loss from continuing operations", "(15,788)", "(92,802)"],
+    ["Discontinued operations, net of tax", "5,642", "23,022"],
+    ["Net loss", "$(10,146)", "$(69,780)"],
+])  # fmt: skip
+# an insurer: pre-tax earnings, and a segment's loss line that excludes gains
+PRETAX_EARNINGS = _table("13", [
+    ["", "Year ended December 31,", "Year ended December 31,"],
+    ["(in millions)", "2023", "2022"],
+    ["GAAP earnings before income taxes", "$1,300", "$1,419"],
+    ["Loss before income taxes, excluding realized gains and losses", "(90)", "(86)"],
+])  # fmt: skip
+
+
+def test_a_tax_rate_of_a_loss_making_company_divides_by_the_loss_before_tax() -> None:
+    masked = (
+        "Our effective income tax rate was a benefit of [MASK] for the year ended December 31, "
+        "2022, and differed compared to the statutory tax rates due to the impact of impairment "
+        "of goodwill."
+    )
+    ranked = rank_candidates(_instance([LOSS_STATEMENT], masked, "10%"))
+    # the named measure is read (tax over the loss before tax), not only a table pairing
+    assert "effective income tax rate" in ranked[0].formula
+    assert reference_scorer_match("13.7%", f"{ranked[0].value:.1f}%")
+
+
+def test_pretax_earnings_do_not_name_a_loss_line() -> None:
+    # the refused first form read "Loss before income taxes" as any pre-tax line
+    masked = (
+        "Our insurance operations contributed $1.30 billion in GAAP pretax earnings in 2023 "
+        "compared to [MASK] in 2022."
+    )
+    _assert_answer(_instance([PRETAX_EARNINGS], masked, "$1"), "$1,419 million")

@@ -807,6 +807,11 @@ _MEASURE_ROWS: dict[str, Any] = {
     "pretax_income": lambda s: bool(
         re.search(r"(?:income|earnings)(?: \(loss\))?.* before (?:provision for )?income tax", s)
     ),
+    # read only as a tax rate's base, when no income line before tax is there: as a line
+    # the sentence's "pretax earnings" names, a loss is another line
+    "pretax_loss": lambda s: bool(
+        re.fullmatch(r"(?:net )?loss before (?:provision for |benefit from )?income tax(?:es)?", s)
+    ),
     "income_tax": _is_total_tax,
     "net_income": lambda s: bool(
         re.fullmatch(r"net (?:income|earnings)(?: \(loss\))?(?: attributable to [\w .,']+)?", s)

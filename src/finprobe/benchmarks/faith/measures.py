@@ -119,7 +119,7 @@ _NAMED_MEASURES: list[tuple[re.Pattern[str], str, tuple[str, ...], str]] = [
          "ratio", ("operating_income", "revenue"), "percent"),
         (r"net (?:profit |income )?margin|profit margin|net (?:income|earnings) as a percent(?:age)? of",
          "ratio", ("net_income", "revenue"), "percent"),
-        (r"effective (?:income )?tax rate|\bETR\b", "ratio", ("income_tax", "pretax_income"), "percent"),
+        (r"effective (?:income )?tax rate|\bETR\b", "ratio", ("income_tax", "pretax_income|pretax_loss"), "percent"),
         (r"current ratio", "ratio", ("current_assets", "current_liabilities"), "plain"),
         (r"debt[- ]to[- ]equity(?: ratio)?", "ratio", ("debt", "equity"), "plain"),
         (r"working capital", "diff", ("current_assets", "current_liabilities"), "money"),
@@ -390,7 +390,12 @@ def measure_candidates(
             # a table states the measure: its row is read, not recomputed
             if unit == "percent" and reader.stated_rate(pattern, masked[: match.start()]):
                 continue
-            parts = [reader.line(name) for name in lines]
+            # "a|b": the first line the tables show ("Loss before income tax" only when no
+            # income line before tax is there)
+            parts = [
+                next(filter(None, (reader.line(n) for n in name.split("|"))), None)
+                for name in lines
+            ]
             if any(p is None for p in parts):
                 continue
             if unit == "percent" and lines[1] == "revenue" and reader.states_rate(parts[0]):
