@@ -1202,3 +1202,40 @@ def test_a_share_divides_by_the_base_the_sentence_names():
 def test_a_share_of_a_governing_row_keeps_its_base(masked: str, truth: str) -> None:
     answer = _answer([REVENUE_AND_COSTS], masked, hint="20%")
     assert reference_scorer_match(answer, truth), answer
+
+
+# UBFO: amounts, then per-share rows under a heading
+EARNINGS_PER_SHARE = _table("14", _YEARS + [
+    ["Net interest income", "$49,321", "$44,630"],
+    ["Net income", "$19,796", "$15,686"],
+    ["Earnings per share:", "", ""],
+    ["Net income - Basic", "$1.16", "$0.92"],
+    ["Net income - Diluted", "$1.16", "$0.92"],
+])  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("masked", "truth"),
+    [
+        ("Net income for the year ended December 31, 2023 was $19.8 million, or [MASK] per basic "
+         "and diluted share, compared to $15.7 million, or $0.92 per basic and diluted share, for "
+         "the year ended December 31, 2022.", "$1.16"),
+        ("Net income for the year ended December 31, 2023 was $19.8 million, or $1.16 per basic "
+         "and diluted share, compared to [MASK], or $0.92 per basic and diluted share, for the "
+         "year ended December 31, 2022.", "$15.7 million"),
+    ],
+)  # fmt: skip
+def test_an_amount_and_its_per_share_form_each_read_their_own_row(masked: str, truth: str) -> None:
+    answer = _answer([EARNINGS_PER_SHARE], masked)
+    assert reference_scorer_match(answer, truth), answer
+
+
+@pytest.mark.parametrize(
+    "masked",
+    [
+        "Net income was $19.8 million, or [MASK] per basic and diluted share.",
+        "Net income was $19.8 million, or [MASK] per diluted or basic share.",
+    ],
+)
+def test_per_basic_and_diluted_share_is_per_share_wording(masked: str) -> None:
+    assert per_share_blank(read_context(_instance([EARNINGS_PER_SHARE], masked)), masked)

@@ -137,6 +137,10 @@ def admissible(
         rules.append(lambda c: not _states_figure(c, ctx))
     if per_share_blank(ctx, masked):
         rules.append(lambda c: all(per_share_cell(cell) for cell in c.cells))
+    elif ctx.wants_money and _PER_SHARE_TWIN.match(masked.partition("[MASK]")[2]):
+        # "compared to [MASK], or $0.92 per diluted share": the amount, whose per-share
+        # form the sentence writes beside it
+        rules.append(lambda c: not any(per_share_cell(cell) for cell in c.cells))
     base = named_base(masked)
     if base and any(c.kind in ("share", "ratio") and _base_is(c, base) for c in candidates):
         # "[MASK] of total revenues": a share's base is the row the sentence names, not
@@ -431,10 +435,17 @@ def per_share_blank(ctx: Context, masked: str) -> bool:
     return bool(_PER_SHARE_CLAUSE.search(own))
 
 
+# the blank's per-share form written right after it: "[MASK], or $0.92 per diluted share"
+_PER_SHARE_TWIN = re.compile(
+    r"\s*,?\s*(?:or|\()\s*\$?\s*\(?[\d.]+\)?\s+per\s+(?:(?:diluted|basic)(?:\s+(?:and|or)\s+"
+    r"(?:diluted|basic))?\s+)?(?:common\s+)?share",
+    re.I,
+)
 # per-share wording in the blank's clause: "per (diluted|basic) (common) share", EPS,
 # "per unit / BOE"; never "as per" nor "per our"
 _PER_SHARE_CLAUSE = re.compile(
-    r"(?<!\bas )\bper (?:diluted |basic )?(?:common |ordinary )?(?:share|unit|boe|bbl|mcf)\b|"
+    r"(?<!\bas )\bper (?:(?:diluted|basic)(?: (?:and|or) (?:diluted|basic))? )?"
+    r"(?:common |ordinary )?(?:share|unit|boe|bbl|mcf)\b|"
     r"\bEPS\b",
     re.I,
 )
