@@ -12,7 +12,7 @@ from finprobe.benchmarks.faith.cells import numeric_cells
 from finprobe.benchmarks.faith.context import read_context
 from finprobe.benchmarks.faith.dataset import unit_hint
 from finprobe.benchmarks.faith.ranker import HAND_RANKER, Ranker
-from finprobe.benchmarks.faith.rules import per_share_blank
+from finprobe.benchmarks.faith.rules import blank_clause, per_share_blank
 from finprobe.benchmarks.faith.sensitivity import _listed_items, confident_list
 from finprobe.benchmarks.faith.solver import SolverOptions, rank_candidates, solve_from_tables
 from finprobe.document import Table
@@ -1239,3 +1239,26 @@ def test_an_amount_and_its_per_share_form_each_read_their_own_row(masked: str, t
 )
 def test_per_basic_and_diluted_share_is_per_share_wording(masked: str) -> None:
     assert per_share_blank(read_context(_instance([EARNINGS_PER_SHARE], masked)), masked)
+
+
+# ALKT: a cash-flow statement's non-cash lines, three years
+NON_CASH = _table("15", [
+    ["", "Year ended December 31,", "Year ended December 31,", "Year ended December 31,"],
+    ["(in thousands)", "2023", "2022", "2021"],
+    ["Net loss", "$(47,364)", "$(60,922)", "$(91,584)"],
+    ["Depreciation and amortization", "10,631", "9,124", "4,316"],
+    ["Total stock-based compensation expenses", "51,231", "44,592", "14,535"],
+])  # fmt: skip
+
+
+def test_an_item_of_a_list_of_figures_is_its_own_row() -> None:
+    masked = (
+        "The non-cash charges were primarily comprised of depreciation and amortization "
+        "expense of [MASK], stock-based compensation expense of $51.2 million, partially offset "
+        "by accrued interest on marketable securities of $3.2 million."
+    )
+    assert blank_clause(masked) == (
+        "The non-cash charges were primarily comprised of depreciation and amortization "
+        "expense of [MASK]"
+    )
+    assert reference_scorer_match(_answer([NON_CASH], masked), "$10.6 million")

@@ -401,12 +401,25 @@ def blank_clause(masked: str, listed: bool = False) -> str | None:
 _LIST_ITEM = re.compile(r",\s*[A-Za-z][\w&/-]*(?:\s+[\w&/-]+){0,2}\s*$")
 
 
+# a list of items, each a noun phrase and its figure: "depreciation and amortization
+# expense of [MASK], stock-based compensation expense of $51.2 million": a comma after the
+# blank or a figure ends its item when another such item follows
+_PARALLEL_ITEM = re.compile(
+    r"(?:(?<=[\d%\]])|^)(?:\s*(?:million|billion|thousand))?,\s+(?:and\s+)?"
+    r"(?=(?!(?:or|to|from|compared|as|and|but|while|primarily|mainly|partially|largely|offset|"
+    r"due|driven|reflecting|representing|including|excluding|which|respectively|an?|up|down|"
+    r"for|in|during|versus|vs)\b)(?:[A-Za-z][\w&'/-]*\s+){1,7}of\s+(?:approximately\s+)?\$?\d)",
+    re.I,
+)
+
+
 def _clause_pieces(text: str) -> list[str]:
     """``text`` split at its clause ends; ", and" / ", but" after a list's item is the
     list's Oxford comma, not a clause end. A comma after a figure ends a clause when a
     parallel clause (a subject and its verb) follows."""
     ends = list(_NAMING_CLAUSE_END.finditer(text))
     ends += PARALLEL_CLAUSE_END.finditer(text)
+    ends += _PARALLEL_ITEM.finditer(text)
     pieces, start = [], 0
     for match in sorted(ends, key=lambda m: m.start()):
         if match.start() < start:
