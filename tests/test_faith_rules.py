@@ -1262,3 +1262,15 @@ def test_an_item_of_a_list_of_figures_is_its_own_row() -> None:
         "expense of [MASK]"
     )
     assert reference_scorer_match(_answer([NON_CASH], masked), "$10.6 million")
+
+
+def test_an_item_joined_by_and_is_its_own_clause() -> None:
+    # more40 a94707aa: "... of $98,451 and amortization of debt discount of $46,597 and an
+    # investment loss of [MASK]"
+    masked = (
+        "The primary components of the 2022 expense were interest expense of $98,451 and "
+        "amortization of debt discount of $46,597 and an investment loss of [MASK]."
+    )
+    clause = blank_clause(masked)
+    # the first item is cut off ("an" after "and" starts no item: ", an increase of")
+    assert clause == "amortization of debt discount of $46,597 and an investment loss of [MASK]."

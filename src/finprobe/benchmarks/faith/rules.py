@@ -403,9 +403,9 @@ _LIST_ITEM = re.compile(r",\s*[A-Za-z][\w&/-]*(?:\s+[\w&/-]+){0,2}\s*$")
 
 # a list of items, each a noun phrase and its figure: "depreciation and amortization
 # expense of [MASK], stock-based compensation expense of $51.2 million": a comma after the
-# blank or a figure ends its item when another such item follows
+# blank or a figure (or a plain "and") ends its item when another such item follows
 _PARALLEL_ITEM = re.compile(
-    r"(?:(?<=[\d%\]])|^)(?:\s*(?:million|billion|thousand))?,\s+(?:and\s+)?"
+    r"(?:(?<=[\d%\]])|^)(?:\s*(?:million|billion|thousand))?(?:,\s+(?:and\s+)?|\s+and\s+)"
     r"(?=(?!(?:or|to|from|compared|as|and|but|while|primarily|mainly|partially|largely|offset|"
     r"due|driven|reflecting|representing|including|excluding|which|respectively|an?|up|down|"
     r"for|in|during|versus|vs)\b)(?:[A-Za-z][\w&'/-]*\s+){1,7}of\s+(?:approximately\s+)?\$?\d)",
