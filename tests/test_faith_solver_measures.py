@@ -820,13 +820,21 @@ PRETAX_EARNINGS = _table("13", [
 ])  # fmt: skip
 
 
-def test_a_tax_rate_of_a_loss_making_company_divides_by_the_loss_before_tax() -> None:
+@pytest.mark.parametrize(
+    "label",
+    ["Loss before income tax", "Loss from continuing operations before income taxes"],
+)
+def test_a_tax_rate_of_a_loss_making_company_divides_by_the_loss_before_tax(label: str) -> None:
+    table = {**LOSS_STATEMENT, "cells": [
+        [label if row[0] == "Loss before income tax" else row[0], *row[1:]]
+        for row in LOSS_STATEMENT["cells"]
+    ]}  # fmt: skip
     masked = (
         "Our effective income tax rate was a benefit of [MASK] for the year ended December 31, "
         "2022, and differed compared to the statutory tax rates due to the impact of impairment "
         "of goodwill."
     )
-    ranked = rank_candidates(_instance([LOSS_STATEMENT], masked, "10%"))
+    ranked = rank_candidates(_instance([table], masked, "10%"))
     # the named measure is read (tax over the loss before tax), not only a table pairing
     assert "effective income tax rate" in ranked[0].formula
     assert reference_scorer_match("13.7%", f"{ranked[0].value:.1f}%")

@@ -442,6 +442,10 @@ def test_change_column_titles_are_the_document_layers_plus_versus_and_slash():
         ("Interest expense increased $4.0 million to $17.1 million from [MASK] in 2022.", "older"),
         ("Gross margin improved 310 basis points from [MASK] in fiscal 2022.", "older"),
         ("Our gross margin was 74% in 2023 from [MASK] to 76%.", "older"),
+        # review: a move whose verb is not a change word, and "to" later in the clause
+        ("Revenue climbed 10.6% from [MASK] in 2022.", "older"),
+        ("Net loss narrowed from [MASK] in 2022 to $3.1 million in 2023.", "older"),
+        ("Gross margin went from [MASK] to 45.1%.", "older"),
     ],
 )
 def test_the_solver_reads_from_as_a_comparison_only_after_a_move(masked: str, role: str) -> None:

@@ -221,24 +221,28 @@ _OVER_PERIOD_AFTER = re.compile(
 
 
 # what makes a "from" a comparison: a move before it ("increased $4.0 million to $17.1
-# million in 2023 from", "up 17.6% from", "improved 310 basis points from")
+# million in 2023 from", "up from", "improved 310 basis points from"), read in the whole text
+# before "from" (it leans to keeping "older"), or a money or percent figure in its own clause
+# ("Revenue climbed 10.6% from")
 _MOVES = re.compile(
     _CHANGE_WORD + r"|\b(?:up|down)\b|\bto\s+(?:approximately\s+|about\s+)?[$\d(]|\bpoints?\b"
     r"|\bbps\b",
     re.I,
 )
+_CLAUSE_FIGURE = re.compile(r"\$\s?\(?\d|\d\s*(?:%|percent\b)", re.I)
+# "from [MASK] in 2022 to $3.1 million": the newer figure later in the blank's clause
+_TO_FIGURE_AFTER = re.compile(r"^[^;,]*?\bto\s+(?:approximately\s+|about\s+)?[$\d(]", re.I)
 
 
 def _bare_from(before: str, after: str) -> bool:
     """The blank follows a "from" that no move leads to: "which resulted from net loss of
     [MASK]", "We recorded income from operations of [MASK]"; not "from [MASK] to"."""
     match = _COMPARED_BEFORE.search(before.rstrip())
-    return (
-        match is not None
-        and match.group(1).lower() == "from"
-        and not re.match(r"\s*to\b", after)
-        and not _MOVES.search(before[: match.start()])
-    )
+    if match is None or match.group(1).lower() != "from" or _TO_FIGURE_AFTER.match(after):
+        return False
+    lead = before[: match.start()]
+    own = re.split(r"[,;]", lead)[-1]
+    return not (_MOVES.search(lead) or _CLAUSE_FIGURE.search(own))
 
 
 _BULLET = re.compile(r"\s*[•▪●◦·■\uf0b7]\s*")
@@ -810,7 +814,11 @@ _MEASURE_ROWS: dict[str, Any] = {
     # read only as a tax rate's base, when no income line before tax is there: as a line
     # the sentence's "pretax earnings" names, a loss is another line
     "pretax_loss": lambda s: bool(
-        re.fullmatch(r"(?:net )?loss before (?:provision for |benefit from )?income tax(?:es)?", s)
+        re.fullmatch(
+            r"(?:net )?loss(?: from continuing operations)? before (?:provision for |benefit "
+            r"from )?income tax(?:es)?(?: (?:benefit|expense|provision))?",
+            s,
+        )
     ),
     "income_tax": _is_total_tax,
     "net_income": lambda s: bool(

@@ -111,7 +111,7 @@ def _combine(name: str, parts: list[Measure], op: str, unit: str = "money") -> M
 
 
 # measures a sentence names: (phrase, operation, lines, unit)
-_NAMED_MEASURES: list[tuple[re.Pattern[str], str, tuple[str, ...], str]] = [
+_NAMED_MEASURES: list[tuple[re.Pattern[str], str, tuple[str | tuple[str, ...], ...], str]] = [
     (re.compile(p, re.I), op, lines, unit)
     for p, op, lines, unit in [
         (r"gross (?:profit )?margin", "ratio", ("gross_profit", "revenue"), "percent"),
@@ -119,7 +119,7 @@ _NAMED_MEASURES: list[tuple[re.Pattern[str], str, tuple[str, ...], str]] = [
          "ratio", ("operating_income", "revenue"), "percent"),
         (r"net (?:profit |income )?margin|profit margin|net (?:income|earnings) as a percent(?:age)? of",
          "ratio", ("net_income", "revenue"), "percent"),
-        (r"effective (?:income )?tax rate|\bETR\b", "ratio", ("income_tax", "pretax_income|pretax_loss"), "percent"),
+        (r"effective (?:income )?tax rate|\bETR\b", "ratio", ("income_tax", ("pretax_income", "pretax_loss")), "percent"),
         (r"current ratio", "ratio", ("current_assets", "current_liabilities"), "plain"),
         (r"debt[- ]to[- ]equity(?: ratio)?", "ratio", ("debt", "equity"), "plain"),
         (r"working capital", "diff", ("current_assets", "current_liabilities"), "money"),
@@ -365,6 +365,16 @@ OF_BASE = re.compile(
 )
 
 
+def _first_line(reader: MeasureReader, name: str | tuple[str, ...]) -> Measure | None:
+    """The statement line ``name``; for alternatives, the first one the tables show (the
+    tax rate's base: "Loss before income tax" only when no income line before tax is)."""
+    for one in (name,) if isinstance(name, str) else name:
+        line = reader.line(one)
+        if line is not None:
+            return line
+    return None
+
+
 def measure_candidates(
     metadata: dict[str, Any],
     context: Context,
@@ -390,12 +400,7 @@ def measure_candidates(
             # a table states the measure: its row is read, not recomputed
             if unit == "percent" and reader.stated_rate(pattern, masked[: match.start()]):
                 continue
-            # "a|b": the first line the tables show ("Loss before income tax" only when no
-            # income line before tax is there)
-            parts = [
-                next(filter(None, (reader.line(n) for n in name.split("|"))), None)
-                for name in lines
-            ]
+            parts = [_first_line(reader, name) for name in lines]
             if any(p is None for p in parts):
                 continue
             if unit == "percent" and lines[1] == "revenue" and reader.states_rate(parts[0]):

@@ -42,7 +42,12 @@ from finprobe.benchmarks.faith.sensitivity import (
     names_item,
     names_item_or_synonym,
 )
-from finprobe.benchmarks.faith.sentence import PARALLEL_CLAUSE_END, _tokens, places
+from finprobe.benchmarks.faith.sentence import (
+    NOT_A_NEW_SUBJECT,
+    PARALLEL_CLAUSE_END,
+    _tokens,
+    places,
+)
 from finprobe.numbers import find_numbers
 
 # the candidate kinds these rules judge (measure and what-if rules place themselves)
@@ -216,14 +221,18 @@ def named_base(masked: str) -> str | None:
     """The base the blank's share names right after it: "[MASK] of total revenues" ->
     "revenues"; None when the blank is not followed by "of X"."""
     match = OF_BASE.match(masked.partition("[MASK]")[2])
-    return match.group(2).strip() if match and match.group(2).strip() else None
+    base = match.group(2).strip() if match else ""
+    return base or None
 
 
 def _base_is(c: Candidate, base: str) -> bool:
-    """The share's denominator row is the named base, word for word or through a synonym
-    ("revenues" names "Net sales"; "Total revenues" names "revenues")."""
+    """The share's denominator row is the named base: every word of its label is a word of
+    the base or a synonym ("Total revenues", "Net sales" for "revenues"), so "Cost of
+    revenues" and "Deferred revenue" are not. A table share is [part, base]
+    (``context._pairwise``); the base is also read singular, as the synonyms are listed."""
     label = c.cells[-1].table.row_label(c.cells[-1].row)
-    return names_item_or_synonym(label, base)
+    singular = re.sub(r"(?<=[a-z]{3})s$", "", base)
+    return label_is_item(label, base) or label_is_item(label, singular)
 
 
 # the words that lead straight to the blank: "a net loss of [MASK]", "interest expense,
@@ -402,15 +411,29 @@ _LIST_ITEM = re.compile(r",\s*[A-Za-z][\w&/-]*(?:\s+[\w&/-]+){0,2}\s*$")
 
 
 # a list of items, each a noun phrase and its figure: "depreciation and amortization
-# expense of [MASK], stock-based compensation expense of $51.2 million": a comma after the
-# blank or a figure (or a plain "and") ends its item when another such item follows
+# expense of [MASK], stock-based compensation expense of $51.2 million": a comma (or a plain
+# "and") ends an item when another such item follows (``_item_ends``: only after the blank
+# or a money or percent figure)
 _PARALLEL_ITEM = re.compile(
-    r"(?:(?<=[\d%\]])|^)(?:\s*(?:million|billion|thousand))?(?:,\s+(?:and\s+)?|\s+and\s+)"
-    r"(?=(?!(?:or|to|from|compared|as|and|but|while|primarily|mainly|partially|largely|offset|"
-    r"due|driven|reflecting|representing|including|excluding|which|respectively|an?|up|down|"
-    r"for|in|during|versus|vs)\b)(?:[A-Za-z][\w&'/-]*\s+){1,7}of\s+(?:approximately\s+)?\$?\d)",
+    rf"(?:,\s+(?:and\s+)?|\s+and\s+)(?=(?!(?:{NOT_A_NEW_SUBJECT}|net|after|before|inclusive|"
+    r"exclusive)\b)(?:[A-Za-z][\w&'/-]*\s+){1,7}of\s+(?:approximately\s+|about\s+)?"
+    r"(?:\$\s?\(?\d|\d[\d,.]*\s*(?:%|percent|million|billion|thousand)))",
     re.I,
 )
+# the figure an item ends with: money or a percentage, never a year ("for 2023, net of")
+_ITEM_FIGURE_END = re.compile(
+    r"(?:\$\s?\(?[\d,.]*\d\)?(?:\s*(?:million|billion|thousand))?|\d\s*(?:%|percent))\s*$", re.I
+)
+
+
+def _item_ends(text: str) -> list[re.Match[str]]:
+    """Where ``text`` moves on to another "item of $figure": after the blank (``text``
+    starts right after it) or after a money or percent figure."""
+    return [
+        m
+        for m in _PARALLEL_ITEM.finditer(text)
+        if m.start() == 0 or _ITEM_FIGURE_END.search(text, 0, m.start())
+    ]
 
 
 def _clause_pieces(text: str) -> list[str]:
@@ -419,7 +442,7 @@ def _clause_pieces(text: str) -> list[str]:
     parallel clause (a subject and its verb) follows."""
     ends = list(_NAMING_CLAUSE_END.finditer(text))
     ends += PARALLEL_CLAUSE_END.finditer(text)
-    ends += _PARALLEL_ITEM.finditer(text)
+    ends += _item_ends(text)
     pieces, start = [], 0
     for match in sorted(ends, key=lambda m: m.start()):
         if match.start() < start:

@@ -445,11 +445,16 @@ def stated_direction(before: str, after: str) -> int | None:
 # a comma after a figure ends a clause when a new subject and its verb follow, with or
 # without "and" (", and real estate loans decreased 3.7%"), but not ", or 10%", ", to $X",
 # ", compared with", ", primarily due to", nor a thousands separator
+# words that start no new subject after a figure's comma: ", or 10%", ", to $X", ", compared
+# with", ", primarily due to" (read by the parallel clauses here and by rules' list items)
+NOT_A_NEW_SUBJECT = (
+    r"or|to|from|compared|as|and|but|while|primarily|mainly|partially|largely|offset|due|"
+    r"driven|reflecting|representing|including|excluding|which|respectively|an?|up|down|for|"
+    r"in|during|versus|vs"
+)
 PARALLEL_CLAUSE_END = re.compile(
     r"(?:(?<=[\d%\]])|^)(?:\s*(?:million|billion|thousand|basis points|points|percent))?,\s+"
-    r"(?:and\s+)?(?=(?!(?:or|to|from|compared|as|and|but|while|primarily|mainly|partially|largely|"
-    r"offset|due|driven|reflecting|representing|including|excluding|which|respectively|"
-    r"an?|up|down|for|in|during|versus|vs)\b)"
+    rf"(?:and\s+)?(?=(?!(?:{NOT_A_NEW_SUBJECT})\b)"
     r"(?:[A-Za-z][\w&'/-]*\s+){1,7}"
     r"(?:increased|decreased|rose|fell|grew|declined|dropped|improved|was|were|totaled|"
     r"totalled|amounted|represented)\b)",

@@ -311,15 +311,15 @@ def rank_candidates(
     if options.sensitivity:
         measured += sensitivity_candidates(masked, context, everything, by_row)
     if measured:
-        candidates = sorted(candidates + measured, key=lambda c: c.score, reverse=True)
+        candidates = sorted(candidates + measured, key=_rank_key, reverse=True)
     return candidates
 
 
 def _rank_key(cand: Candidate) -> tuple[float, float]:
-    """Score, then, for an exact tie, fewer label words named only by the neighbouring
-    sentences: ``coverage`` counts their words too, so a row named next door ("Real estate
-    construction loans decreased 16.6%") can tie the row the sentence names ("Total loans
-    decreased [MASK]")."""
+    """Score, then, for an exact tie, the row the sentence names more than its neighbours do
+    (``sentence_hits`` less ``neighbour_hits``): ``coverage`` counts the neighbours' words
+    too, so a row named next door ("Real estate construction loans decreased 16.6%") can tie
+    the row the sentence names ("Total loans decreased [MASK]")."""
     feats = cand.features
     return cand.score, feats.get("sentence_hits", 0.0) - feats.get("neighbour_hits", 0.0)
 
