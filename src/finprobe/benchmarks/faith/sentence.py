@@ -440,11 +440,6 @@ def stated_direction(before: str, after: str) -> int | None:
     return None
 
 
-# a run of parallel clauses, each a subject, a verb and its figure: "construction loans
-# decreased 16.6%, commercial loans decreased [MASK], agricultural loans decreased 5.6%":
-# a comma after a figure ends a clause when a new subject and its verb follow, with or
-# without "and" (", and real estate loans decreased 3.7%"), but not ", or 10%", ", to $X",
-# ", compared with", ", primarily due to", nor a thousands separator
 # words that start no new subject after a figure's comma: ", or 10%", ", to $X", ", compared
 # with", ", primarily due to" (read by the parallel clauses here and by rules' list items)
 NOT_A_NEW_SUBJECT = (
@@ -452,6 +447,13 @@ NOT_A_NEW_SUBJECT = (
     r"driven|reflecting|representing|including|excluding|which|respectively|an?|up|down|for|"
     r"in|during|versus|vs"
 )
+
+
+# a run of parallel clauses, each a subject, a verb and its figure: "construction loans
+# decreased 16.6%, commercial loans decreased [MASK], agricultural loans decreased 5.6%":
+# a comma after a figure ends a clause when a new subject and its verb follow, with or
+# without "and" (", and real estate loans decreased 3.7%"), but not ", or 10%", ", to $X",
+# ", compared with", ", primarily due to", nor a thousands separator
 PARALLEL_CLAUSE_END = re.compile(
     r"(?:(?<=[\d%\]])|^)(?:\s*(?:million|billion|thousand|basis points|points|percent))?,\s+"
     rf"(?:and\s+)?(?=(?!(?:{NOT_A_NEW_SUBJECT})\b)"
