@@ -224,14 +224,14 @@ _OVER_PERIOD_AFTER = re.compile(
 # million in 2023 from", "up from", "improved 310 basis points from"), read in the whole text
 # before "from" (it leans to keeping "older"), or a money or percent figure in its own clause
 # ("Revenue climbed 10.6% from")
+_TO_FIGURE = r"\bto\s+(?:approximately\s+|about\s+)?[$\d(]"
 _MOVES = re.compile(
-    _CHANGE_WORD + r"|\b(?:up|down)\b|\bto\s+(?:approximately\s+|about\s+)?[$\d(]|\bpoints?\b"
-    r"|\bbps\b",
+    _CHANGE_WORD + r"|\b(?:up|down)\b|" + _TO_FIGURE + r"|\bpoints?\b|\bbps\b",
     re.I,
 )
 _CLAUSE_FIGURE = re.compile(r"\$\s?\(?\d|\d\s*(?:%|percent\b)", re.I)
 # "from [MASK] in 2022 to $3.1 million": the newer figure later in the blank's clause
-_TO_FIGURE_AFTER = re.compile(r"^[^;,]*?\bto\s+(?:approximately\s+|about\s+)?[$\d(]", re.I)
+_TO_FIGURE_AFTER = re.compile(r"^[^;,]*?" + _TO_FIGURE, re.I)
 
 
 def _bare_from(before: str, after: str) -> bool:

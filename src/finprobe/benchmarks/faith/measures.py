@@ -365,6 +365,13 @@ OF_BASE = re.compile(
 )
 
 
+def named_base(after: str) -> str | None:
+    """The base a share's blank names right after it, read from the text after the blank:
+    "[MASK] of total revenues" -> "revenues"; None when no "of X" follows."""
+    match = OF_BASE.match(after)
+    return match.group(2).strip() if match else None
+
+
 def _first_line(reader: MeasureReader, name: str | tuple[str, ...]) -> Measure | None:
     """The statement line ``name``; for alternatives, the first one the tables show (the
     tax rate's base: "Loss before income tax" only when no income line before tax is)."""
@@ -451,12 +458,12 @@ def measure_candidates(
             found.append((measure, "sum", 3.0))
 
     # "X, or [MASK] of revenue" / "X as a percentage of Y was [MASK]"
-    of_total = OF_BASE.match(after)
+    of_total = named_base(after)
     as_pct = _percent_of(before)
     if as_pct and reader.states_share(_subject(as_pct[0]), as_pct[1]):
         as_pct = None  # a table states the share: its row is read, not recomputed
     if (context.wants_percent or context.wants_plain) and (of_total or as_pct):
-        base_phrase = of_total.group(2) if of_total else as_pct[1]  # type: ignore[index]
+        base_phrase = of_total if of_total else as_pct[1]  # type: ignore[index]
         base = reader.phrase(base_phrase)
         part: Measure | None = None
         if base is not None:
@@ -540,12 +547,12 @@ def named_base_cells(
     """The cells of the row a share's blank names as its base ("which was [MASK] of our
     revenues"), in each table the best-fitting cells ``best`` come from: the base's own words
     may fit the sentence too little for its row to be among them."""
-    match = OF_BASE.match(after)
-    if match is None:
+    base = named_base(after)
+    if base is None:
         return []
     out: list[Cell] = []
     for table_index in dict.fromkeys(c.table_index for c in best):
-        hit = reader.phrase(match.group(2), table=table_index)
+        hit = reader.phrase(base, table=table_index)
         if hit is None or _table_of(hit[0]) != table_index:
             continue
         first = _first_cell(hit[0])

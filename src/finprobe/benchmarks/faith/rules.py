@@ -35,7 +35,7 @@ from functools import lru_cache
 
 from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, per_share_heading
 from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
-from finprobe.benchmarks.faith.measures import OF_BASE
+from finprobe.benchmarks.faith.measures import named_base
 from finprobe.benchmarks.faith.sensitivity import (
     confident_list,
     label_is_item,
@@ -146,7 +146,7 @@ def admissible(
         # "compared to [MASK], or $0.92 per diluted share": the amount, whose per-share
         # form the sentence writes beside it
         rules.append(lambda c: not any(per_share_cell(cell) for cell in c.cells))
-    base = named_base(masked)
+    base = named_base(masked.partition("[MASK]")[2])
     if base and any(c.kind in ("share", "ratio") and _base_is(c, base) for c in candidates):
         # "[MASK] of total revenues": a share's base is the row the sentence names, not
         # "Cost of services / Services"
@@ -215,14 +215,6 @@ def admissible(
         if any(c.kind in TABLE_KINDS for c in kept):
             candidates = kept
     return candidates
-
-
-def named_base(masked: str) -> str | None:
-    """The base the blank's share names right after it: "[MASK] of total revenues" ->
-    "revenues"; None when the blank is not followed by "of X"."""
-    match = OF_BASE.match(masked.partition("[MASK]")[2])
-    base = match.group(2).strip() if match else ""
-    return base or None
 
 
 def _base_is(c: Candidate, base: str) -> bool:

@@ -306,7 +306,7 @@ def initials_run(label: str, letters: str, beside: set[str]) -> list[str]:
         for i in range(len(words) - len(letters) + 1):
             run = words[i : i + len(letters)]
             rest = {w.lower() for w in words} - {w.lower() for w in run}
-            if "".join(w[0].upper() for w in run) == letters and rest & beside:
+            if _initials(" ".join(run)) == letters and rest & beside:
                 return run
     return []
 
