@@ -1,7 +1,8 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
     python perf/faith_solver_folds.py [--write] [--fit NAME] [--bag N] [--seed S] [--spread K]
-        [--l2 X] [--free] [--holdout FILE] PILOT.json [BUILT.json ...] [--train MORE.json ...]
+        [--l2 X] [--free] [--holdout FILE] [--mix A,B,C,D] PILOT.json [BUILT.json ...]
+        [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
 candidates its hard rules admit (``faith/rules.py``: the cache holds only those). This
@@ -23,7 +24,12 @@ script reports, in the released scorer's ``reference`` mode:
 figures the fit did not tune, and so is ``shipped`` when ``--write`` runs in the same call
 (otherwise ``shipped`` is whatever weights are installed).
 
-By report, by scenario (A/B/C/D; built files: the derivation finder's scenario).
+By report, by scenario (A/B/C/D; built files: the derivation finder's scenario). Under
+each file's overall row, ``95% CI``: a percentile bootstrap over whole reports (spans of
+one report are not independent draws, so an interval over spans would be too narrow).
+``--mix A,B,C,D`` (e.g. the held-out pilot set's ``83,44,11,2``) adds ``mix``: each
+figure re-weighted to that mix of scenarios, with its interval over reports (a resample
+that lacks a weighted scenario is left out; a file without one gives ``-``).
 ``--write`` refits on everything given and writes the shipped weights. Files after
 ``--train`` only add training blanks (to every fit), and are not scored.
 
@@ -83,6 +89,7 @@ from finprobe.benchmarks.faith.solver import (
     solve_from_tables,
 )
 from finprobe.files import write_text_atomic
+from finprobe.likeness import clustered_bootstrap, mix_weighted
 
 SHIPPED = Path(__file__).resolve().parents[1] / "src/finprobe/data/faith_ranker.json"
 # Feature extraction is the slow part (minutes per 1,000 blanks); its result is kept
@@ -291,6 +298,22 @@ def _pct(hits: int, n: int) -> str:
     return f"{100 * hits / n:6.2f} (n={n})" if n else "   -  "
 
 
+# ``--mix A,B,C,D``: another set's spans by scenario; each figure is also given re-weighted
+# to it (the held-out pilot set is 83,44,11,2: pilot-dev's own mix is mostly lookups)
+MIX: dict[str, float] = {}
+
+
+def _mixed(sample: list[Blank], setup: str) -> float | None:
+    """A setup's accuracy re-weighted to ``MIX`` (None: a resample lacks a scenario)."""
+    return mix_weighted(
+        sample, lambda blank: blank.scenario, lambda blank: blank.verdicts[setup], MIX
+    )
+
+
+def _interval(bounds: tuple[float, float] | None) -> str:
+    return f"[{bounds[0]:5.1f}, {bounds[1]:5.1f}]" if bounds else "-"
+
+
 def table(blanks: list[Blank], setups: list[str]) -> None:
     print(f"    {'':10s}" + "".join(f"{s:>20s}" for s in setups))
     for sc in ("all", "A", "B", "C", "D", "none"):
@@ -298,6 +321,28 @@ def table(blanks: list[Blank], setups: list[str]) -> None:
         if group:
             cells = [_pct(sum(b.verdicts[s] for b in group), len(group)) for s in setups]
             print(f"    {sc:10s}" + "".join(f"{c:>20s}" for c in cells))
+        if sc == "all":
+            # spans of one report are not independent draws: resample whole reports
+            cells = [
+                _interval(
+                    clustered_bootstrap(
+                        blanks,
+                        lambda b: b.report,
+                        lambda sample, s=s: 100 * sum(b.verdicts[s] for b in sample) / len(sample),
+                    )
+                )
+                for s in setups
+            ]
+            print(f"    {'95% CI':10s}" + "".join(f"{c:>20s}" for c in cells))
+            if MIX:
+                cells = []
+                for s in setups:
+                    figure = _mixed(blanks, s)
+                    bounds = clustered_bootstrap(
+                        blanks, lambda blank: blank.report, lambda sample, s=s: _mixed(sample, s)
+                    )
+                    cells.append(f"{figure:.2f} {_interval(bounds)}" if figure is not None else "-")
+                print(f"    {'mix':10s}" + "".join(f"{c:>20s}" for c in cells))
     reports = sorted({b.report for b in blanks})
     for rep in reports:
         group = [b for b in blanks if b.report == rep]
@@ -344,6 +389,12 @@ def main(argv: list[str]) -> None:
     spread, argv = _option(argv, "--spread", "0")
     holdout, argv = _option(argv, "--holdout", "")
     bag_size, argv = _option(argv, "--bag", "")
+    mix, argv = _option(argv, "--mix", "")
+    if mix:
+        counts = mix.split(",")
+        if len(counts) != 4 or not all(c.strip().isdigit() for c in counts):
+            raise SystemExit(f"--mix {mix}: four span counts, A,B,C,D (e.g. 83,44,11,2)")
+        MIX.update(zip("ABCD", map(float, counts), strict=True))
     balanced, bag = FITS[name]
     if bag_size:
         if not bag_size.isdigit() or int(bag_size) < 1:

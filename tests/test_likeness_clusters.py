@@ -1,0 +1,60 @@
+"""Intervals over whole reports and accuracy re-weighted to another set's scenario mix
+(the figures ``perf/faith_solver_folds.py`` prints beside each fold accuracy)."""
+
+from __future__ import annotations
+
+import pytest
+
+from finprobe.likeness import bootstrap, clustered_bootstrap, mix_weighted
+
+
+def _accuracy(sample: list[tuple[str, bool]]) -> float:
+    return 100 * sum(ok for _, ok in sample) / len(sample)
+
+
+def _reports(right: int, wrong: int, spans: int = 20) -> list[tuple[str, bool]]:
+    """Reports whose spans are all right or all wrong: the correlation a report brings."""
+    out = [(f"r{i}", True) for i in range(right) for _ in range(spans)]
+    return out + [(f"w{i}", False) for i in range(wrong) for _ in range(spans)]
+
+
+def test_an_interval_over_reports_is_wider_than_one_over_spans_when_reports_differ() -> None:
+    records = _reports(6, 4)
+    by_span = bootstrap(records, _accuracy)
+    by_report = clustered_bootstrap(records, lambda r: r[0], _accuracy)
+    assert by_span is not None and by_report is not None
+    assert by_span[0] <= 60.0 <= by_span[1] and by_report[0] <= 60.0 <= by_report[1]
+    # 200 spans but only 10 independent reports: the honest interval is several times wider
+    assert by_report[1] - by_report[0] > 2.5 * (by_span[1] - by_span[0])
+
+
+def test_reports_that_agree_inside_give_the_same_width_as_spans() -> None:
+    # every report half right: resampling reports moves nothing, spans still vary
+    records = [(f"r{i}", j % 2 == 0) for i in range(8) for j in range(10)]
+    by_report = clustered_bootstrap(records, lambda r: r[0], _accuracy)
+    assert by_report == (50.0, 50.0)
+
+
+def test_a_clustered_interval_needs_two_reports_and_is_the_same_on_every_run() -> None:
+    assert clustered_bootstrap(_reports(1, 0), lambda r: r[0], _accuracy) is None
+    records = _reports(3, 2) + _reports(0, 0)
+    first = clustered_bootstrap(records, lambda r: r[0], _accuracy, seed=7)
+    again = clustered_bootstrap(list(reversed(records)), lambda r: r[0], _accuracy, seed=7)
+    assert first == again  # cluster order is fixed, not the order records came in
+
+
+def test_mix_weighting_averages_each_scenario_by_the_target_mix() -> None:
+    records = [("A", True)] * 9 + [("A", False)] + [("B", True), ("B", False)]
+    mix = {"A": 83, "B": 44}
+    figure = mix_weighted(records, lambda r: r[0], lambda r: r[1], mix)
+    assert figure == pytest.approx(100 * (83 * 0.9 + 44 * 0.5) / 127)
+    # plain accuracy over these records is 10 / 12 = 83.3: the mix pulls it to B's share
+    assert figure < 100 * 10 / 12
+
+
+def test_a_scenario_the_mix_weighs_but_the_records_lack_gives_no_figure() -> None:
+    records = [("A", True), ("B", False)]
+    assert mix_weighted(records, lambda r: r[0], lambda r: r[1], {"A": 1, "B": 1, "C": 1}) is None
+    # a zero weight asks nothing of the records
+    assert mix_weighted(records, lambda r: r[0], lambda r: r[1], {"A": 1, "C": 0}) == 100.0
+    assert mix_weighted(records, lambda r: r[0], lambda r: r[1], {}) is None
