@@ -341,7 +341,12 @@ def table(blanks: list[Blank], setups: list[str]) -> None:
                     bounds = clustered_bootstrap(
                         blanks, lambda blank: blank.report, lambda sample, s=s: _mixed(sample, s)
                     )
-                    cells.append(f"{figure:.2f} {_interval(bounds)}" if figure is not None else "-")
+                    if figure is None:
+                        cells.append("-")
+                    elif bounds is None:
+                        cells.append(f"{figure:.2f}")
+                    else:
+                        cells.append(f"{figure:.2f} [{bounds[0]:.0f}-{bounds[1]:.0f}]")
                 print(f"    {'mix':10s}" + "".join(f"{c:>20s}" for c in cells))
     reports = sorted({b.report for b in blanks})
     for rep in reports:
