@@ -134,3 +134,59 @@ def test_findver_paragraphs() -> None:
         == "We incurred net losses of $88.5 million and $86.9 million for the years ended December 31, 2023 and 2022, respectively."
         for s in first
     )
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "Sales rose in the United States.Domestic sales decreased $20,433.",
+            ["Sales rose in the United States.", "Domestic sales decreased $20,433."],
+        ),
+        (
+            "Sales rose at the Adventure segment of $221.Cost of goods sold fell.",
+            ["Sales rose at the Adventure segment of $221.", "Cost of goods sold fell."],
+        ),
+        (
+            "Revenue grew 5%.Net income fell (see Note 2).The board met.",
+            ["Revenue grew 5%.", "Net income fell (see Note 2).", "The board met."],
+        ),
+        (
+            "See the Form 10-K.Asset managers and funds increased $3.0 billion.",
+            ["See the Form 10-K.", "Asset managers and funds increased $3.0 billion."],
+        ),
+        (
+            "See our Annual Report on Form 10-K. Net income rose.",
+            ["See our Annual Report on Form 10-K.", "Net income rose."],
+        ),
+    ],
+)
+def test_sentences_glued_where_a_paragraph_break_was_lost_are_split(
+    text: str, expected: list[str]
+) -> None:
+    assert texts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "We bank with U.S.Bancorp and Amazon.com at a rate of 3.5%.",
+        "Goals: a.Revenue growth of 5% and b.Operating margins of 10%.",
+        "Shares were issued to J. Smith at $0.45 per share.",
+    ],
+)
+def test_stops_inside_names_list_markers_and_initials_stay(sentence: str) -> None:
+    assert texts(sentence) == [sentence]
+
+
+def test_a_findver_paragraph_that_lost_its_breaks_is_split() -> None:
+    path = SHARED / "data" / "findver" / "reports" / "CLAR-2024-03-07_10-K.json.gz"
+    if not path.exists():
+        pytest.skip("shared FinDVer data absent")
+    from finprobe.document import load_findver_report
+
+    doc = load_findver_report(path)
+    out = texts(doc.block("c55").text)
+    glued = [s for s in out if "States.Domestic" in s]
+    assert not glued
+    assert any(s.startswith("Domestic sales decreased $20,433, or 15.4%") for s in out)

@@ -9,7 +9,8 @@ Rules, in order:
 1. Blank lines are hard breaks.
 2. A sentence ends after ".", "!" or "?" (plus closing quotes or brackets)
    followed by whitespace and a capital letter, digit, opening quote/bracket,
-   "$" or a bullet. It does not end after an abbreviation ("Inc.", "U.S.",
+   "$" or a bullet, or after a "." glued to a capitalised word ("States.Domestic",
+   "$221.Cost": paragraphs whose break was lost). It does not end after an abbreviation ("Inc.", "U.S.",
    "No.", "approx.", "e.g.", "Jan." ...), after a single initial ("J."), or
    after "Item 7." / "Note 5." style numbering. Corporate suffixes and
    dotted acronyms ("Inc.", "U.S.") do end a sentence when the next word is
@@ -88,9 +89,18 @@ _NUMBERING = re.compile(
 )
 
 _BULLETS = "•●▪◦‣○■□◆►➢✓"
-_END = re.compile(r"[.!?…]+[\"”’')\]]*(?=\s|$)")
+# a stop, then space or the end; or a stop glued to the next sentence's first word, as in
+# texts whose paragraphs lost their breaks ("... the United States.Domestic sales ...",
+# "... of $221.Cost of goods sold", "... Form 10-K.Asset managers"): two lower-case
+# letters, a digit, "%", ")" or a form name before it, a capital and a lower-case letter
+# after it (not "U.S.Bancorp", "3.5", "Amazon.com", nor a list's "b.Operating margins")
+_END = re.compile(
+    r"[.!?…]+[\"”’')\]]*(?=\s|$)"
+    r"|(?:(?<=[a-z]{2})|(?<=[0-9%)])|(?<=10-[KQ]))\.(?=[A-Z][a-z])"
+)
 _BULLET_START = re.compile(rf"(?m)(?:(?<=\s)|^)[{_BULLETS}](?=\s|$)|^[ \t]*[-–](?=[ \t])")
 _BLANK_LINE = re.compile(r"\n[ \t\u00a0\u200b]*\n")
+_FORM_NAME = re.compile(r"\b\d+-[A-Z]$")  # "10-K", "10-Q", "8-K" right before the stop
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.&'’]*)$")
 _LETTER = re.compile(r"[^\W\d_]")
 _TERMINAL = re.compile(r"[.!?:;…][\"”’')\]]*$")
@@ -113,6 +123,8 @@ def _is_boundary(text: str, dot: int, end: int) -> bool:
     if not m:
         return True  # "... 12.5%." or a digit: a real end
     word = m.group(1).lower().rstrip(".")
+    if _FORM_NAME.search(text, 0, dot):
+        return True  # "... on Form 10-K. Net income ...": a form's name, not an initial
     if len(word) == 1 and word.isalpha() and text[dot - 1].isupper() and nxt.isupper():
         return False  # an initial: "J. Smith"
     if word in _ABBREVIATIONS or re.fullmatch(r"(?:[a-z]\.)+[a-z]", word):
