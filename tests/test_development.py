@@ -124,7 +124,10 @@ def test_a_faith_build_from_the_rankers_training_reports_is_marked_tuned(tmp_pat
     ids = [str(s.id) for s in faith_samples(out)]
     assert ids
     record = developed_on("faith", "finprobe/faith-solver", ids)
-    assert record is not None and record["share"] >= 0.9
+    # 7 of INOD's 12 spans are ones the ranker saw (12 before round 24, which split paragraphs
+    # glued at a full stop: the other sentences changed, so their spans are new ones)
+    assert record is not None and record["share"] >= 0.5
+    assert is_tuned({"developed_on": record})
     # spans the ranker never saw are not in the record: CNSL's tables were read anew
     # (pipe blocks cut into their tables) after the fit, and most of its spans are new
     out = tmp_path / "cnsl.json"
