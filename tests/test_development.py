@@ -124,8 +124,8 @@ def test_a_faith_build_from_the_rankers_training_reports_is_marked_tuned(tmp_pat
     ids = [str(s.id) for s in faith_samples(out)]
     assert ids
     record = developed_on("faith", "finprobe/faith-solver", ids)
-    # 7 of INOD's 12 spans are ones the ranker saw (12 before round 24, which split paragraphs
-    # glued at a full stop: the other sentences changed, so their spans are new ones)
+    # 12 of INOD's 21 spans are ones the ranker saw (all 21 before round 24, which split
+    # paragraphs glued at a full stop: the other sentences changed, so their spans are new)
     assert record is not None and record["share"] >= 0.5
     assert is_tuned({"developed_on": record})
     # spans the ranker never saw are not in the record: CNSL's tables were read anew
