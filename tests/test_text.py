@@ -159,6 +159,16 @@ def test_findver_paragraphs() -> None:
             "See our Annual Report on Form 10-K. Net income rose.",
             ["See our Annual Report on Form 10-K.", "Net income rose."],
         ),
+        ("Filed on Form 8-K.The report.", ["Filed on Form 8-K.", "The report."]),
+        (
+            "Exposure rose in most industries.Non-U.S. Commercial loans fell.",
+            ["Exposure rose in most industries.", "Non-U.S. Commercial loans fell."],
+        ),
+        (
+            "See Segment Operations on page 8.Average loans were flat.",
+            ["See Segment Operations on page 8.", "Average loans were flat."],
+        ),
+        ("Filed on Form 20-F. The report.", ["Filed on Form 20-F.", "The report."]),
     ],
 )
 def test_sentences_glued_where_a_paragraph_break_was_lost_are_split(
@@ -172,6 +182,10 @@ def test_sentences_glued_where_a_paragraph_break_was_lost_are_split(
     [
         "We bank with U.S.Bancorp and Amazon.com at a rate of 3.5%.",
         "Goals: a.Revenue growth of 5% and b.Operating margins of 10%.",
+        "Goals:\n1.Revenue growth of 5%;\n2.Operating margins of 10%.",
+        "Goals: (a).Revenue growth of 5% and (b).Operating margins of 10%.",
+        "Our website (www.AdvanSix.com) lists our “Use.Design.Build.Engineer.Repeat” motto.",
+        "The Series 2019-A. Notes bear interest at 5%.",
         "Shares were issued to J. Smith at $0.45 per share.",
     ],
 )

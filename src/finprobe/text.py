@@ -96,11 +96,20 @@ _BULLETS = "•●▪◦‣○■□◆►➢✓"
 # after it (not "U.S.Bancorp", "3.5", "Amazon.com", nor a list's "b.Operating margins")
 _END = re.compile(
     r"[.!?…]+[\"”’')\]]*(?=\s|$)"
-    r"|(?:(?<=[a-z]{2})|(?<=[0-9%)])|(?<=10-[KQ]))\.(?=[A-Z][a-z])"
+    r"|(?:(?<=[a-z]{2})|(?<=[0-9%)])|(?<=\d-[KQF]))\.(?=[A-Z][a-z])"
 )
 _BULLET_START = re.compile(rf"(?m)(?:(?<=\s)|^)[{_BULLETS}](?=\s|$)|^[ \t]*[-–](?=[ \t])")
 _BLANK_LINE = re.compile(r"\n[ \t\u00a0\u200b]*\n")
-_FORM_NAME = re.compile(r"\b\d+-[A-Z]$")  # "10-K", "10-Q", "8-K" right before the stop
+# "10-K", "10-Q", "8-K", "20-F" right before the stop (searched in the last few characters)
+_FORM_NAME = re.compile(r"\b\d{1,2}-[KQF]$")
+# a glued stop that is no sentence's end: a list marker before it, a number starting a line
+# or following a colon ("\n2.Financial Statement Schedules") or a bracketed one
+# ("(a).Revenue"), not a reference's number ("see ... on page 8.Average loans ..."); or a
+# dotted name around it ("www.AdvanSix.com", "Use.Design.Build"): a stop after two letters
+# and before a letter in the word before or after (not an abbreviation's single letters:
+# "... industries.Non-U.S. Commercial ...")
+_GLUED_MARKER = re.compile(r"(?:(?:^|\n|:)[ \t]*\d{1,2}|(?:^|\s)\([0-9a-z]{1,2}\))$")
+_DOTTED = re.compile(r"[A-Za-z]{2}\.[A-Za-z]")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.&'’]*)$")
 _LETTER = re.compile(r"[^\W\d_]")
 _TERMINAL = re.compile(r"[.!?:;…][\"”’')\]]*$")
@@ -116,6 +125,13 @@ def _is_boundary(text: str, dot: int, end: int) -> bool:
         return False
     if text[dot] != ".":
         return True  # "!" and "?" have no abbreviation ambiguity
+    if end < len(text) and not text[end].isspace():  # glued: "States.Domestic"
+        start = max(text.rfind(" ", 0, dot), text.rfind("\n", 0, dot)) + 1
+        after = re.match(r"\S*", text[end:])
+        if _GLUED_MARKER.search(text, max(0, dot - 8), dot) or _DOTTED.search(
+            text[start:dot] + " " + (after.group(0) if after else "")
+        ):
+            return False
     before = text[max(0, dot - 40) : dot + 1]
     if _NUMBERING.search(before):
         return False
@@ -123,7 +139,7 @@ def _is_boundary(text: str, dot: int, end: int) -> bool:
     if not m:
         return True  # "... 12.5%." or a digit: a real end
     word = m.group(1).lower().rstrip(".")
-    if _FORM_NAME.search(text, 0, dot):
+    if _FORM_NAME.search(text, max(0, dot - 6), dot):
         return True  # "... on Form 10-K. Net income ...": a form's name, not an initial
     if len(word) == 1 and word.isalpha() and text[dot - 1].isupper() and nxt.isupper():
         return False  # an initial: "J. Smith"
