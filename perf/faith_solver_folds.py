@@ -29,7 +29,8 @@ each file's overall row, ``95% CI``: a percentile bootstrap over whole reports (
 one report are not independent draws, so an interval over spans would be too narrow).
 ``--mix A,B,C,D`` (e.g. the held-out pilot set's ``83,44,11,2``) adds ``mix``: each
 figure re-weighted to that mix of scenarios, with its interval over reports (a resample
-that lacks a weighted scenario is left out; a file without one gives ``-``).
+that lacks a weighted scenario is left out, and the script says how many were; a file
+without one gives ``-``).
 ``--write`` refits on everything given and writes the shipped weights. Files after
 ``--train`` only add training blanks (to every fit), and are not scored.
 
@@ -89,7 +90,7 @@ from finprobe.benchmarks.faith.solver import (
     solve_from_tables,
 )
 from finprobe.files import write_text_atomic
-from finprobe.likeness import clustered_bootstrap, mix_weighted
+from finprobe.likeness import BOOTSTRAP_RESAMPLES, clustered_bootstrap, left_out, mix_weighted
 
 SHIPPED = Path(__file__).resolve().parents[1] / "src/finprobe/data/faith_ranker.json"
 # Feature extraction is the slow part (minutes per 1,000 blanks); its result is kept
@@ -348,6 +349,16 @@ def table(blanks: list[Blank], setups: list[str]) -> None:
                     else:
                         cells.append(f"{figure:.2f} [{bounds[0]:.0f}-{bounds[1]:.0f}]")
                 print(f"    {'mix':10s}" + "".join(f"{c:>20s}" for c in cells))
+                # a resample without a weighted scenario has no mixed figure: the interval is
+                # over the others only, so say how many those are
+                lacking = left_out(
+                    blanks, lambda blank: blank.report, lambda x: _mixed(x, setups[0])
+                )
+                if lacking:
+                    print(
+                        f"    {'':10s}(mix intervals: {lacking} of {BOOTSTRAP_RESAMPLES} "
+                        "resamples of reports lack a weighted scenario and are left out)"
+                    )
     reports = sorted({b.report for b in blanks})
     for rep in reports:
         group = [b for b in blanks if b.report == rep]

@@ -28,8 +28,8 @@ def test_an_interval_over_reports_is_wider_than_one_over_spans_when_reports_diff
     assert by_report[1] - by_report[0] > 2.5 * (by_span[1] - by_span[0])
 
 
-def test_reports_that_agree_inside_give_the_same_width_as_spans() -> None:
-    # every report half right: resampling reports moves nothing, spans still vary
+def test_reports_alike_inside_and_between_give_an_interval_of_no_width() -> None:
+    # every report half right: any resample of reports is half right, whatever the spans
     records = [(f"r{i}", j % 2 == 0) for i in range(8) for j in range(10)]
     by_report = clustered_bootstrap(records, lambda r: r[0], _accuracy)
     assert by_report == (50.0, 50.0)
@@ -37,10 +37,13 @@ def test_reports_that_agree_inside_give_the_same_width_as_spans() -> None:
 
 def test_a_clustered_interval_needs_two_reports_and_is_the_same_on_every_run() -> None:
     assert clustered_bootstrap(_reports(1, 0), lambda r: r[0], _accuracy) is None
-    records = _reports(3, 2) + _reports(0, 0)
+    # reports of different accuracy (2 of 10 right up to 9 of 10): which report a draw
+    # picks matters, so a cluster order that followed the records' order would show
+    records = [(f"r{i}", j < i + 2) for i in range(8) for j in range(10)]
     first = clustered_bootstrap(records, lambda r: r[0], _accuracy, seed=7)
     again = clustered_bootstrap(list(reversed(records)), lambda r: r[0], _accuracy, seed=7)
     assert first == again  # cluster order is fixed, not the order records came in
+    assert first is not None and first[0] < first[1]
 
 
 def test_mix_weighting_averages_each_scenario_by_the_target_mix() -> None:
@@ -58,3 +61,21 @@ def test_a_scenario_the_mix_weighs_but_the_records_lack_gives_no_figure() -> Non
     # a zero weight asks nothing of the records
     assert mix_weighted(records, lambda r: r[0], lambda r: r[1], {"A": 1, "C": 0}) == 100.0
     assert mix_weighted(records, lambda r: r[0], lambda r: r[1], {}) is None
+
+
+def test_resamples_without_a_weighted_scenario_are_counted_as_left_out() -> None:
+    from finprobe.likeness import left_out
+
+    # scenario D only in report r4: a resample of reports without r4 has no D figure
+    records = [(f"r{i}", "A", i % 2 == 0) for i in range(5) for _ in range(4)]
+    records += [("r4", "D", False)]
+
+    def mixed(mix: dict[str, float]):  # noqa: ANN202
+        return lambda sample: mix_weighted(sample, lambda r: r[1], lambda r: r[2], mix)
+
+    dropped = left_out(records, lambda r: r[0], mixed({"A": 83, "D": 2}))
+    # (4/5)^5 of the resamples miss r4: about 66 of 200
+    assert 40 < dropped < 95
+    assert left_out(records, lambda r: r[0], mixed({"A": 83})) == 0
+    # the interval is taken over the others only, so it still exists
+    assert clustered_bootstrap(records, lambda r: r[0], mixed({"A": 83, "D": 2})) is not None

@@ -125,25 +125,43 @@ def wilson(share: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _resampled(
+    records: Sequence[Any], figure: Callable[[list[Any]], float | None], resamples: int, seed: int
+) -> list[float | None]:
+    """``figure`` of each sample drawn with replacement (the same draws for one seed)."""
+    rng = random.Random(seed)
+    return [
+        figure([records[rng.randrange(len(records))] for _ in records]) for _ in range(resamples)
+    ]
+
+
 def bootstrap(
     records: Sequence[Any],
     figure: Callable[[list[Any]], float | None],
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = 0,
 ) -> tuple[float, float] | None:
-    """2.5th and 97.5th percentiles of ``figure`` over samples drawn with replacement."""
+    """2.5th and 97.5th percentiles of ``figure`` over samples drawn with replacement.
+    A sample whose figure is None (it cannot be computed there) is left out, so the
+    interval is conditional on the samples that have one (``left_out`` counts them)."""
     if len(records) < 2:
         return None
-    rng = random.Random(seed)
-    values = []
-    for _ in range(resamples):
-        value = figure([records[rng.randrange(len(records))] for _ in records])
-        if value is not None:
-            values.append(value)
+    values = sorted(v for v in _resampled(records, figure, resamples, seed) if v is not None)
     if not values:
         return None
-    values.sort()
     return values[int(0.025 * (len(values) - 1))], values[int(math.ceil(0.975 * (len(values) - 1)))]
+
+
+def _by_cluster(
+    records: Sequence[Any], cluster: Callable[[Any], Any], figure: Callable[[list[Any]], Any]
+) -> tuple[list[Any], Callable[[list[Any]], Any]]:
+    """The clusters in a fixed order (the same interval on every run), and ``figure`` of a
+    sample of clusters as ``figure`` of their records."""
+    groups: dict[Any, list[Any]] = {}
+    for record in records:
+        groups.setdefault(cluster(record), []).append(record)
+    keys = sorted(groups, key=str)
+    return keys, lambda drawn: figure([r for key in drawn for r in groups[key]])
 
 
 def clustered_bootstrap(
@@ -155,20 +173,27 @@ def clustered_bootstrap(
 ) -> tuple[float, float] | None:
     """``bootstrap`` over whole clusters (e.g. reports): spans of one report share its
     tables and its writer, so they are not independent draws, and resampling them one by
-    one makes the interval too narrow. Needs two clusters or more."""
-    groups: dict[Any, list[Any]] = {}
-    for record in records:
-        groups.setdefault(cluster(record), []).append(record)
-    if len(groups) < 2:
+    one makes the interval too narrow. Needs two clusters or more. With few clusters (five
+    reports) a percentile interval is, if anything, too narrow."""
+    keys, of_clusters = _by_cluster(records, cluster, figure)
+    if len(keys) < 2:
         return None
-    keys = sorted(groups, key=str)  # a fixed order: the same interval on every run
-    bounds = bootstrap(
-        keys,
-        lambda drawn: figure([r for key in drawn for r in groups[key]]),
-        resamples=resamples,
-        seed=seed,
-    )
-    return bounds
+    return bootstrap(keys, of_clusters, resamples=resamples, seed=seed)
+
+
+def left_out(
+    records: Sequence[Any],
+    cluster: Callable[[Any], Any],
+    figure: Callable[[list[Any]], float | None],
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> int:
+    """How many of ``clustered_bootstrap``'s resamples (same seed) have no figure and so
+    are not in its interval."""
+    keys, of_clusters = _by_cluster(records, cluster, figure)
+    if len(keys) < 2:
+        return 0
+    return sum(v is None for v in _resampled(keys, of_clusters, resamples, seed))
 
 
 def mix_weighted(
@@ -180,7 +205,9 @@ def mix_weighted(
     """Accuracy (0-100) re-weighted to another set's mix of strata: the mean of each
     stratum's accuracy weighted by ``mix`` (FAITH's held-out set is 83 A, 44 B, 11 C, 2 D
     spans, where pilot-dev is mostly A). None when a stratum the mix weighs has no record
-    here: its accuracy is unknown, not zero."""
+    here (its accuracy is unknown, not zero), or when no stratum has a positive weight.
+    Records of strata outside the mix, and strata of zero or negative weight, count for
+    nothing."""
     total = sum(w for w in mix.values() if w > 0)
     if total <= 0:
         return None
