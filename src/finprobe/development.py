@@ -13,7 +13,9 @@ Refresh the record after a baseline is developed on more data:
 
     python -m finprobe.development faith "what the data is, in words" pilot-dev.json ten.json ...
 
-(every file the baseline was developed or fitted on; the record keeps their union)
+(every file the baseline was developed or fitted on; the record keeps their union). With
+``--add`` the ids already recorded stay and these files' are added: a rebuild of the same
+reports (new sentences give new span ids) is still the data the baseline was developed on.
 """
 
 from __future__ import annotations
@@ -87,18 +89,26 @@ def _baselines(benchmark: str) -> list[str]:
     return sorted(import_module(f"finprobe.benchmarks.{benchmark}.task").BASELINES)
 
 
+def record_path() -> Path:
+    """The record in the source tree (what ``main`` writes)."""
+    return Path(__file__).parent / "data" / RECORD
+
+
 def main(argv: list[str] | None = None) -> None:
-    args = sys.argv[1:] if argv is None else argv
+    args = list(sys.argv[1:] if argv is None else argv)
+    add = "--add" in args
+    args = [a for a in args if a != "--add"]
     if len(args) < 3:
         raise SystemExit(__doc__)
     benchmark, words, paths = args[0], args[1], [Path(a) for a in args[2:]]
     ids = [i for path in paths for i in _sample_ids(benchmark, path)]
-    target = Path(__file__).parent / "data" / RECORD
+    target = record_path()
     record = json.loads(target.read_text(encoding="utf-8")) if target.exists() else {}
+    kept = set(record.get(benchmark, {}).get("ids", [])) if add else set()
     record[benchmark] = {
         "baselines": _baselines(benchmark),
         "data": words,
-        "ids": sorted({id_hash(benchmark, i.split("#", 1)[0]) for i in ids}),
+        "ids": sorted(kept | {id_hash(benchmark, i.split("#", 1)[0]) for i in ids}),
     }
     from finprobe.files import write_text_atomic
 
