@@ -10,8 +10,9 @@ Rules, in order:
 2. A sentence ends after ".", "!" or "?" (plus closing quotes or brackets)
    followed by whitespace and a capital letter, digit, opening quote/bracket,
    "$" or a bullet, or after a "." glued to a capitalised word ("States.Domestic",
-   "$221.Cost": paragraphs whose break was lost). It does not end after an abbreviation ("Inc.", "U.S.",
-   "No.", "approx.", "e.g.", "Jan." ...), after a single initial ("J."), or
+   "$221.Cost": paragraphs whose break was lost; not after a list marker or inside
+   a dotted name, "www.AdvanSix.com"). It does not end after an abbreviation
+   ("Inc.", "U.S.", "No.", "approx.", "e.g.", "Jan." ...), after a single initial ("J."), or
    after "Item 7." / "Note 5." style numbering. Corporate suffixes and
    dotted acronyms ("Inc.", "U.S.") do end a sentence when the next word is
    a typical sentence opener ("The", "We", "In" ...).
@@ -110,6 +111,7 @@ _FORM_NAME = re.compile(r"\b\d{1,2}-[KQF]$")
 # "... industries.Non-U.S. Commercial ...")
 _GLUED_MARKER = re.compile(r"(?:(?:^|\n|:)[ \t]*\d{1,2}|(?:^|\s)\([0-9a-z]{1,2}\))$")
 _DOTTED = re.compile(r"[A-Za-z]{2}\.[A-Za-z]")
+_WORD_AFTER = re.compile(r"\S*")
 _WORD_BEFORE = re.compile(r"([A-Za-z][A-Za-z.&'’]*)$")
 _LETTER = re.compile(r"[^\W\d_]")
 _TERMINAL = re.compile(r"[.!?:;…][\"”’')\]]*$")
@@ -126,8 +128,10 @@ def _is_boundary(text: str, dot: int, end: int) -> bool:
     if text[dot] != ".":
         return True  # "!" and "?" have no abbreviation ambiguity
     if end < len(text) and not text[end].isspace():  # glued: "States.Domestic"
-        start = max(text.rfind(" ", 0, dot), text.rfind("\n", 0, dot)) + 1
-        after = re.match(r"\S*", text[end:])
+        # the words either side, read within a bounded window (no scan of the whole text)
+        lo = max(0, dot - 80)
+        start = max(text.rfind(" ", lo, dot), text.rfind("\n", lo, dot), lo - 1) + 1
+        after = _WORD_AFTER.match(text, end, end + 80)
         if _GLUED_MARKER.search(text, max(0, dot - 8), dot) or _DOTTED.search(
             text[start:dot] + " " + (after.group(0) if after else "")
         ):
