@@ -354,7 +354,7 @@ def table(blanks: list[Blank], setups: list[str]) -> None:
                 lacking = left_out(
                     blanks, lambda blank: blank.report, lambda x: _mixed(x, setups[0])
                 )
-                if lacking:
+                if 0 < lacking < BOOTSTRAP_RESAMPLES:  # all: the row shows '-' already
                     print(
                         f"    {'':10s}(mix intervals: {lacking} of {BOOTSTRAP_RESAMPLES} "
                         "resamples of reports lack a weighted scenario and are left out)"
