@@ -90,7 +90,13 @@ from finprobe.benchmarks.faith.solver import (
     solve_from_tables,
 )
 from finprobe.files import write_text_atomic
-from finprobe.likeness import BOOTSTRAP_RESAMPLES, clustered_bootstrap, left_out, mix_weighted
+from finprobe.likeness import (
+    BOOTSTRAP_RESAMPLES,
+    clustered_bootstrap,
+    clustered_resamples,
+    mix_weighted,
+    percentile_interval,
+)
 
 SHIPPED = Path(__file__).resolve().parents[1] / "src/finprobe/data/faith_ranker.json"
 # Feature extraction is the slow part (minutes per 1,000 blanks); its result is kept
@@ -337,11 +343,16 @@ def table(blanks: list[Blank], setups: list[str]) -> None:
             print(f"    {'95% CI':10s}" + "".join(f"{c:>20s}" for c in cells))
             if MIX:
                 cells = []
+                lacking = 0
                 for s in setups:
                     figure = _mixed(blanks, s)
-                    bounds = clustered_bootstrap(
+                    resampled = clustered_resamples(
                         blanks, lambda blank: blank.report, lambda sample, s=s: _mixed(sample, s)
                     )
+                    bounds = percentile_interval(resampled)
+                    # a resample without a weighted scenario has no mixed figure (the same
+                    # resamples for every setup): the interval is over the others only
+                    lacking = sum(v is None for v in resampled)
                     if figure is None:
                         cells.append("-")
                     elif bounds is None:
@@ -349,11 +360,6 @@ def table(blanks: list[Blank], setups: list[str]) -> None:
                     else:
                         cells.append(f"{figure:.2f} [{bounds[0]:.0f}-{bounds[1]:.0f}]")
                 print(f"    {'mix':10s}" + "".join(f"{c:>20s}" for c in cells))
-                # a resample without a weighted scenario has no mixed figure: the interval is
-                # over the others only, so say how many those are
-                lacking = left_out(
-                    blanks, lambda blank: blank.report, lambda x: _mixed(x, setups[0])
-                )
                 if 0 < lacking < BOOTSTRAP_RESAMPLES:  # all: the row shows '-' already
                     print(
                         f"    {'':10s}(mix intervals: {lacking} of {BOOTSTRAP_RESAMPLES} "

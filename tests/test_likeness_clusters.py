@@ -64,7 +64,7 @@ def test_a_scenario_the_mix_weighs_but_the_records_lack_gives_no_figure() -> Non
 
 
 def test_resamples_without_a_weighted_scenario_are_counted_as_left_out() -> None:
-    from finprobe.likeness import left_out
+    from finprobe.likeness import clustered_resamples
 
     # scenario D only in report r4: a resample of reports without r4 has no D figure
     records = [(f"r{i}", "A", i % 2 == 0) for i in range(5) for _ in range(4)]
@@ -73,9 +73,10 @@ def test_resamples_without_a_weighted_scenario_are_counted_as_left_out() -> None
     def mixed(mix: dict[str, float]):  # noqa: ANN202
         return lambda sample: mix_weighted(sample, lambda r: r[1], lambda r: r[2], mix)
 
-    dropped = left_out(records, lambda r: r[0], mixed({"A": 83, "D": 2}))
+    resampled = clustered_resamples(records, lambda r: r[0], mixed({"A": 83, "D": 2}))
+    dropped = sum(v is None for v in resampled)
     # (4/5)^5 of the resamples miss r4: about 66 of 200
     assert 40 < dropped < 95
-    assert left_out(records, lambda r: r[0], mixed({"A": 83})) == 0
+    assert None not in clustered_resamples(records, lambda r: r[0], mixed({"A": 83}))
     # the interval is taken over the others only, so it still exists
     assert clustered_bootstrap(records, lambda r: r[0], mixed({"A": 83, "D": 2})) is not None

@@ -135,33 +135,48 @@ def _resampled(
     ]
 
 
+def percentile_interval(values: Sequence[float | None]) -> tuple[float, float] | None:
+    """2.5th and 97.5th percentiles of resampled figures. A resample whose figure is None
+    (it cannot be computed there) is left out, so the interval is conditional on the
+    resamples that have one; None when none has."""
+    kept = sorted(v for v in values if v is not None)
+    if not kept:
+        return None
+    return kept[int(0.025 * (len(kept) - 1))], kept[int(math.ceil(0.975 * (len(kept) - 1)))]
+
+
 def bootstrap(
     records: Sequence[Any],
     figure: Callable[[list[Any]], float | None],
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = 0,
 ) -> tuple[float, float] | None:
-    """2.5th and 97.5th percentiles of ``figure`` over samples drawn with replacement.
-    A sample whose figure is None (it cannot be computed there) is left out, so the
-    interval is conditional on the samples that have one (``left_out`` counts them)."""
+    """``percentile_interval`` of ``figure`` over samples drawn with replacement."""
     if len(records) < 2:
         return None
-    values = sorted(v for v in _resampled(records, figure, resamples, seed) if v is not None)
-    if not values:
-        return None
-    return values[int(0.025 * (len(values) - 1))], values[int(math.ceil(0.975 * (len(values) - 1)))]
+    return percentile_interval(_resampled(records, figure, resamples, seed))
 
 
-def _by_cluster(
-    records: Sequence[Any], cluster: Callable[[Any], Any], figure: Callable[[list[Any]], Any]
-) -> tuple[list[Any], Callable[[list[Any]], Any]]:
-    """The clusters in a fixed order (the same interval on every run), and ``figure`` of a
-    sample of clusters as ``figure`` of their records."""
+def clustered_resamples(
+    records: Sequence[Any],
+    cluster: Callable[[Any], Any],
+    figure: Callable[[list[Any]], float | None],
+    resamples: int = BOOTSTRAP_RESAMPLES,
+    seed: int = 0,
+) -> list[float | None]:
+    """``figure`` of each resample of whole clusters (e.g. reports), drawn with replacement:
+    spans of one report share its tables and its writer, so they are not independent draws,
+    and resampling them one by one makes an interval too narrow. Clusters are drawn in a
+    fixed order (the same figures on every run); none with fewer than two clusters."""
     groups: dict[Any, list[Any]] = {}
     for record in records:
         groups.setdefault(cluster(record), []).append(record)
+    if len(groups) < 2:
+        return []
     keys = sorted(groups, key=str)
-    return keys, lambda drawn: figure([r for key in drawn for r in groups[key]])
+    return _resampled(
+        keys, lambda drawn: figure([r for key in drawn for r in groups[key]]), resamples, seed
+    )
 
 
 def clustered_bootstrap(
@@ -171,29 +186,9 @@ def clustered_bootstrap(
     resamples: int = BOOTSTRAP_RESAMPLES,
     seed: int = 0,
 ) -> tuple[float, float] | None:
-    """``bootstrap`` over whole clusters (e.g. reports): spans of one report share its
-    tables and its writer, so they are not independent draws, and resampling them one by
-    one makes the interval too narrow. Needs two clusters or more. With few clusters (five
-    reports) a percentile interval is, if anything, too narrow."""
-    keys, of_clusters = _by_cluster(records, cluster, figure)
-    if len(keys) < 2:
-        return None
-    return bootstrap(keys, of_clusters, resamples=resamples, seed=seed)
-
-
-def left_out(
-    records: Sequence[Any],
-    cluster: Callable[[Any], Any],
-    figure: Callable[[list[Any]], float | None],
-    resamples: int = BOOTSTRAP_RESAMPLES,
-    seed: int = 0,
-) -> int:
-    """How many of ``clustered_bootstrap``'s resamples (same seed) have no figure and so
-    are not in its interval."""
-    keys, of_clusters = _by_cluster(records, cluster, figure)
-    if len(keys) < 2:
-        return 0
-    return sum(v is None for v in _resampled(keys, of_clusters, resamples, seed))
+    """``percentile_interval`` of ``clustered_resamples``. Needs two clusters or more. With
+    few clusters (five reports) a percentile interval is, if anything, too narrow."""
+    return percentile_interval(clustered_resamples(records, cluster, figure, resamples, seed))
 
 
 def mix_weighted(
