@@ -173,6 +173,15 @@ def test_find_numbers_ranges_and_following_currency() -> None:
     assert [s.number.sign for s in find_numbers("$5-$10")] == [1, 1]
 
 
+def test_percent_range_second_half_is_not_negative() -> None:
+    # "10%-15%" is a range (a FinDVer sentence gave the span "-15%"); a minus after a
+    # space still signs its number.
+    spans = find_numbers("Operating margins increase by 10%-15% in the initial year")
+    assert [(s.text, s.number.sign) for s in spans] == [("10%", 1), ("15%", 1)]
+    assert [s.text for s in find_numbers("10%-$15 million")] == ["10%", "$15 million"]
+    assert [s.number.sign for s in find_numbers("rates of 5% and -2%")] == [1, -1]
+
+
 def test_scaled_values_print_plainly() -> None:
     assert str(parse_number("$1,230 million").value) == "1230000000"
     assert str(parse_number("1.15亿元").value) == "115000000"

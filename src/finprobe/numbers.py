@@ -448,7 +448,7 @@ def _scan_at(text: str, core: re.Match[str], groups: UnitGroups) -> _Raw:
             units.append(cur.name)
     elif not ordinal:
         p = cs
-        if p > 0 and text[p - 1] in "-−" and (p < 2 or not text[p - 2].isalnum()):
+        if p > 0 and text[p - 1] in "-−" and (p < 2 or not _joins(text[p - 2])):
             negative = True
             p -= 1
         # "( 92,291)": split table cells leave a space inside the parenthesis.
@@ -498,10 +498,16 @@ def _scan_at(text: str, core: re.Match[str], groups: UnitGroups) -> _Raw:
     )
 
 
+def _joins(before: str) -> bool:
+    """A hyphen after this character joins two things ("2019-2023", "10%-15%"): a range
+    dash, not a minus sign."""
+    return before.isalnum() or before == "%"
+
+
 def _sign_ok(text: str, m: re.Match[str]) -> bool:
     """A '-' before a currency is a sign only when it does not join two words ("2019-$5")."""
     s = m.start("s1") if m.group("s1") else -1
-    if s > 0 and text[s - 1].isalnum():
+    if s > 0 and _joins(text[s - 1]):
         return False
     # A letter-initial currency code must not continue a word ("FUSD 5").
     c = m.start("cur")

@@ -117,9 +117,15 @@ _LETTER = re.compile(r"[^\W\d_]")
 _TERMINAL = re.compile(r"[.!?:;…][\"”’')\]]*$")
 
 
+_NOT_SPACE = re.compile(r"\S")
+
+
 def _is_boundary(text: str, dot: int, end: int) -> bool:
     """Does the punctuation run text[dot:end] end a sentence?"""
-    rest = text[end:].lstrip()
+    # the next word, read in a window: copying the rest of the text at every stop was
+    # quadratic in the segment's length
+    after_space = _NOT_SPACE.search(text, end)
+    rest = text[after_space.start() : after_space.start() + 40] if after_space else ""
     if not rest:
         return True
     nxt = rest[0]
