@@ -1,7 +1,8 @@
 """FAITH solver accuracy on reports its weights never saw: folds grouped by report.
 
     python perf/faith_solver_folds.py [--write] [--fit NAME] [--bag N] [--seed S] [--spread K]
-        [--l2 X] [--free] [--holdout FILE] [--mix A,B,C,D] PILOT.json [BUILT.json ...]
+        [--l2 X] [--free] [--holdout FILE] [--mix A,B,C,D] [--verdicts OUT.json]
+        PILOT.json [BUILT.json ...]
         [--train MORE.json ...]
 
 The solver scores each candidate with a linear ranker (``faith/ranker.py``), among the
@@ -31,6 +32,8 @@ one report are not independent draws, so an interval over spans would be too nar
 figure re-weighted to that mix of scenarios, with its interval over reports (a resample
 that lacks a weighted scenario is left out, and the script says how many were; a file
 without one gives ``-``).
+``--verdicts OUT.json`` writes each scored blank's verdicts, so that two arms (say, with and
+without a feature) can be compared blank by blank: ``perf/faith_compare_arms.py``.
 ``--write`` refits on everything given and writes the shipped weights. Files after
 ``--train`` only add training blanks (to every fit), and are not scored.
 
@@ -412,6 +415,7 @@ def main(argv: list[str]) -> None:
     holdout, argv = _option(argv, "--holdout", "")
     bag_size, argv = _option(argv, "--bag", "")
     mix, argv = _option(argv, "--mix", "")
+    verdicts_out, argv = _option(argv, "--verdicts", "")
     if mix:
         counts = mix.split(",")
         if len(counts) != 4 or not all(c.strip().isdigit() for c in counts):
@@ -490,7 +494,24 @@ def main(argv: list[str]) -> None:
         setups += ["folds", "cross"] if cross else ["folds"]
         print(f"\n== {path}: {len(mine)} answerable blanks; accuracy % (reference mode)")
         table(mine, setups)
+    if verdicts_out:
+        write_verdicts(verdicts_out, [b for path in paths for b in blanks if b.source == path])
     print(f"\n{time.perf_counter() - started:.0f} s")
+
+
+def write_verdicts(path: str, blanks: list[Blank]) -> None:
+    """Each scored blank's verdicts, in the order the files were given, for
+    ``perf/faith_compare_arms.py`` (two arms on the same files pair blank by blank)."""
+    records = [
+        {
+            "file": Path(b.source).name, "report": b.report, "scenario": b.scenario,
+            "truth": b.truth, "masked_sentence": b.visible.get("masked_sentence", ""),
+            "verdicts": b.verdicts,
+        }
+        for b in blanks
+    ]  # fmt: skip
+    write_text_atomic(Path(path), json.dumps(records, indent=0) + "\n")
+    print(f"wrote {len(records)} blanks' verdicts to {path}")
 
 
 if __name__ == "__main__":

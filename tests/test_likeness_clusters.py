@@ -80,3 +80,35 @@ def test_resamples_without_a_weighted_scenario_are_counted_as_left_out() -> None
     assert None not in clustered_resamples(records, lambda r: r[0], mixed({"A": 83}))
     # the interval is taken over the others only, so it still exists
     assert clustered_bootstrap(records, lambda r: r[0], mixed({"A": 83, "D": 2})) is not None
+
+
+def test_a_paired_difference_counts_what_each_arm_wins_alone() -> None:
+    from finprobe.likeness import paired_difference
+
+    # (report, first arm right, second arm right): the second wins 3 blanks, loses 1
+    records = [("a", True, True), ("a", False, True), ("a", False, True), ("b", True, False)]
+    records += [("b", False, True), ("c", True, True), ("c", False, False), ("c", True, True)]
+    d = paired_difference(records, lambda r: r[0], lambda r: r[1], lambda r: r[2])
+    assert (d.n, d.gained, d.lost) == (8, 3, 1)
+    assert d.first == 50.0 and d.second == 75.0 and d.difference == 25.0
+    assert d.interval is not None and d.interval[0] <= 25.0 <= d.interval[1]
+
+
+def test_a_paired_interval_is_narrower_than_either_arms_when_the_arms_share_difficulty() -> None:
+    from finprobe.likeness import paired_difference
+
+    # reports all right or all wrong in both arms, and one blank more right in the second
+    # arm in each of two reports: the accuracies swing over resamples, the difference hardly
+    records = [(r, ok, ok) for r, ok in _reports(5, 5, spans=10)]
+    records[0] = ("r0", False, True)
+    records[10] = ("r1", False, True)
+    d = paired_difference(records, lambda r: r[0], lambda r: r[1], lambda r: r[2])
+    first = clustered_bootstrap(
+        records, lambda r: r[0], lambda s: _accuracy([(k, a) for k, a, _ in s])
+    )
+    assert d.interval is not None and first is not None
+    assert d.interval[1] - d.interval[0] < (first[1] - first[0]) / 5
+    assert d.interval[0] >= 0.0  # the second arm is never worse in any resample
+    # an arm against itself differs by nothing, in every resample
+    same = paired_difference(records, lambda r: r[0], lambda r: r[1], lambda r: r[1])
+    assert (same.difference, same.interval, same.gained, same.lost) == (0.0, (0.0, 0.0), 0, 0)
