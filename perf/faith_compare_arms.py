@@ -9,8 +9,12 @@ interval over whole reports (``likeness.paired_difference``): spans of one repor
 tables and its writer, and the two arms share every span's difficulty, so the interval of
 the paired difference is the one to read, not the two accuracies' intervals side by side.
 
-A decision rule should still be declared before the arm is run; the interval says how much
-of a difference five reports (pilot-dev) or forty (``q45``) can show at all.
+What the interval covers: which reports were drawn, with each arm's fitted rankers held
+fixed. It leaves out the fit's own noise (another bootstrap seed moves pilot-dev's folds by
+a blank or so: ``--spread``), so a difference of a blank or two is noise whatever the
+interval says. A decision rule should still be declared before the arm is run; the
+interval shows how much of a difference five reports (pilot-dev) or a few dozen (``q45``)
+can show at all.
 """
 
 from __future__ import annotations
@@ -22,30 +26,44 @@ from typing import Any
 
 from finprobe.likeness import BOOTSTRAP_RESAMPLES, PairedDifference, paired_difference
 
+_KEYS = ("file", "report", "truth", "masked_sentence")
+
 
 def _load(path: str) -> list[dict[str, Any]]:
     try:
         records = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as err:
         raise SystemExit(f"{path}: cannot read verdicts ({err})") from None
-    if not isinstance(records, list):
-        raise SystemExit(f"{path}: not a list of blanks (write it with --verdicts)")
+    if not isinstance(records, list) or not records:
+        raise SystemExit(f"{path}: not a non-empty list of blanks (write it with --verdicts)")
+    for i, record in enumerate(records):
+        if not (
+            isinstance(record, dict)
+            and all(k in record for k in (*_KEYS, "scenario"))
+            and isinstance(record.get("verdicts"), dict)
+        ):
+            raise SystemExit(
+                f"{path}: blank {i} is not a verdict record (write it with --verdicts)"
+            )
     return records
 
 
-def pair(base: list[dict[str, Any]], arm: list[dict[str, Any]], setup: str) -> list[dict]:
+def pair(
+    base: list[dict[str, Any]], arm: list[dict[str, Any]], setup: str, names: tuple[str, str]
+) -> list[dict]:
     """The two files' blanks side by side; they must be the same blanks in the same order."""
     if len(base) != len(arm):
-        raise SystemExit(f"the arms scored different blanks: {len(base)} against {len(arm)}")
+        raise SystemExit(f"{names[0]} has {len(base)} blanks and {names[1]} {len(arm)}: "
+                         "the arms scored different blanks")  # fmt: skip
     pairs = []
     for i, (a, b) in enumerate(zip(base, arm, strict=True)):
-        same = all(a.get(k) == b.get(k) for k in ("file", "report", "truth", "masked_sentence"))
-        if not same:
-            raise SystemExit(f"blank {i} differs between the arms ({a.get('file')}, "
-                             f"{a.get('report')}): were they run on the same files?")  # fmt: skip
-        if setup not in a["verdicts"] or setup not in b["verdicts"]:
-            raise SystemExit(f"blank {i}: no {setup!r} verdict (setups: "
-                             f"{', '.join(sorted(a['verdicts']))})")  # fmt: skip
+        if any(a[k] != b[k] for k in _KEYS):
+            raise SystemExit(f"blank {i} differs between the arms ({a['file']}, "
+                             f"{a['report']}): were they run on the same files?")  # fmt: skip
+        for name, record in zip(names, (a, b), strict=True):
+            if setup not in record["verdicts"]:
+                raise SystemExit(f"{name}: blank {i} has no {setup!r} verdict (it has "
+                                 f"{', '.join(sorted(record['verdicts'])) or 'none'})")  # fmt: skip
         pairs.append({"file": a["file"], "report": a["report"], "scenario": a["scenario"],
                       "first": bool(a["verdicts"][setup]), "second": bool(b["verdicts"][setup])})  # fmt: skip
     return pairs
@@ -63,11 +81,11 @@ def compare(pairs: list[dict], resamples: int = BOOTSTRAP_RESAMPLES) -> dict[str
 
 
 def main(argv: list[str]) -> None:
-    if len(argv) < 2 or "-h" in argv or "--help" in argv:
+    if "-h" in argv[:1] or "--help" in argv[:1]:
         print(__doc__)
-        raise SystemExit(0 if "-h" in argv or "--help" in argv else 2)
+        return
     setup, resamples = "folds", BOOTSTRAP_RESAMPLES
-    rest = []
+    files = []
     it = iter(argv)
     for token in it:
         if token in ("--setup", "--resamples"):
@@ -80,19 +98,22 @@ def main(argv: list[str]) -> None:
                 resamples = int(value)
             else:
                 raise SystemExit(f"--resamples {value}: not a positive whole number")
+        elif token.startswith("-"):
+            raise SystemExit(f"{token}: unknown option (--setup NAME, --resamples N)")
         else:
-            rest.append(token)
-    if len(rest) != 2:
-        raise SystemExit("give two verdict files: BASE.json ARM.json")
-    results = compare(pair(_load(rest[0]), _load(rest[1]), setup), resamples)
-    print(f"{setup}: {rest[0]} -> {rest[1]} (points; 95% interval over reports)")
-    print(
-        f"    {'file':<16} {'n':>5} {'base':>7} {'arm':>7} {'diff':>7}  {'interval':<16} gained lost"
-    )
+            files.append(token)
+    if len(files) != 2:
+        raise SystemExit("usage: faith_compare_arms.py BASE.json ARM.json [--setup folds] "
+                         "[--resamples N]")  # fmt: skip
+    pairs = pair(_load(files[0]), _load(files[1]), setup, (files[0], files[1]))
+    results = compare(pairs, resamples)
+    print(f"{setup}: {files[0]} -> {files[1]} (points; 95% interval over reports)")
+    header = f"{'file':<16} {'n':>5} {'base':>7} {'arm':>7} {'diff':>8}  {'interval':<18}"
+    print(f"    {header} gained lost")
     for name, d in results.items():
         interval = f"[{d.interval[0]:+.2f}, {d.interval[1]:+.2f}]" if d.interval else "-"
         print(f"    {Path(name).stem:<16} {d.n:>5} {d.first:>7.2f} {d.second:>7.2f} "
-              f"{d.difference:>+7.2f}  {interval:<16} {d.gained:>6} {d.lost:>4}")  # fmt: skip
+              f"{d.difference:>+8.2f}  {interval:<18} {d.gained:>6} {d.lost:>4}")  # fmt: skip
 
 
 if __name__ == "__main__":

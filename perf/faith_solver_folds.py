@@ -416,6 +416,8 @@ def main(argv: list[str]) -> None:
     bag_size, argv = _option(argv, "--bag", "")
     mix, argv = _option(argv, "--mix", "")
     verdicts_out, argv = _option(argv, "--verdicts", "")
+    if verdicts_out and spread != "0":
+        raise SystemExit("--verdicts writes one run's verdicts: not with --spread")
     if mix:
         counts = mix.split(",")
         if len(counts) != 4 or not all(c.strip().isdigit() for c in counts):

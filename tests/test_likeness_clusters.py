@@ -112,3 +112,5 @@ def test_a_paired_interval_is_narrower_than_either_arms_when_the_arms_share_diff
     # an arm against itself differs by nothing, in every resample
     same = paired_difference(records, lambda r: r[0], lambda r: r[1], lambda r: r[1])
     assert (same.difference, same.interval, same.gained, same.lost) == (0.0, (0.0, 0.0), 0, 0)
+    with pytest.raises(ValueError, match="no records"):
+        paired_difference([], lambda r: r[0], lambda r: r[1], lambda r: r[2])

@@ -219,8 +219,12 @@ def paired_difference(
     """Two arms (e.g. a ranker with and without a feature) scored on the same samples:
     their accuracies, the samples each wins alone, and a 95% interval of the difference
     over whole clusters (reports). Paired, because the arms share every sample's
-    difficulty: the difference varies far less than either accuracy does."""
+    difficulty: the difference varies far less than either accuracy does. The interval
+    covers which clusters were drawn, not the noise of whatever produced the verdicts
+    (a refit with another seed)."""
     n = len(records)
+    if not n:
+        raise ValueError("paired_difference: no records to compare")
 
     def delta(sample: list[Any]) -> float | None:
         if not sample:
@@ -229,8 +233,8 @@ def paired_difference(
 
     return PairedDifference(
         n=n,
-        first=100 * sum(map(first, records)) / n if n else 0.0,
-        second=100 * sum(map(second, records)) / n if n else 0.0,
+        first=100 * sum(map(first, records)) / n,
+        second=100 * sum(map(second, records)) / n,
         gained=sum(1 for r in records if second(r) and not first(r)),
         lost=sum(1 for r in records if first(r) and not second(r)),
         interval=clustered_bootstrap(records, cluster, delta, resamples, seed),

@@ -173,7 +173,10 @@ def _raw_pieces(text: str, lo: int, hi: int) -> list[tuple[int, int]]:
         if _is_boundary(seg, m.start(), m.end()):
             cuts.add(lo + m.end())
     for m in _BULLET_START.finditer(seg):
-        if seg[: m.start()].rstrip().endswith(":"):
+        before = m.start()
+        while before > 0 and seg[before - 1].isspace():  # not seg[:i].rstrip(): a copy a bullet
+            before -= 1
+        if before > 0 and seg[before - 1] == ":":
             continue  # a lead-in "... the following:" keeps its first bullet (as FAITH does)
         cuts.add(lo + m.start() + (len(m.group(0)) - len(m.group(0).lstrip())))
     bounds = sorted(cuts)
