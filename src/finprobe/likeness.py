@@ -226,9 +226,8 @@ def paired_difference(
     if not n:
         raise ValueError("paired_difference: no records to compare")
 
-    def delta(sample: list[Any]) -> float | None:
-        if not sample:
-            return None
+    def delta(sample: list[Any]) -> float:
+        # a resample of two or more non-empty clusters is never empty
         return 100 * (sum(map(second, sample)) - sum(map(first, sample))) / len(sample)
 
     return PairedDifference(
