@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 from faith_solver_cases import (
+    BALANCE,
     DEBT_2024,
     REPORT,
     _assert_answer,
@@ -847,3 +848,52 @@ def test_pretax_earnings_do_not_name_a_loss_line() -> None:
         "compared to [MASK] in 2022."
     )
     _assert_answer(_instance([PRETAX_EARNINGS], masked, "$1"), "$1,419 million")
+
+
+# -- a measure rule's candidate gets the checks a table's own candidates get (round 26) --
+
+QUARTERS = _table(
+    "9",
+    [
+        ["", "Three Months Ended December 31, 2024", "Three Months Ended December 31, 2023"],
+        ["Revenue", "300", "250"],
+        ["Gross profit", "135", "100"],
+    ],
+    "Fourth quarter results (in millions)",
+)
+
+
+def _measure_rule_candidates(metadata: dict) -> list:
+    return [
+        c
+        for c in rank_candidates(metadata)
+        if c.formula.lower().startswith("change in gross margin")
+    ]
+
+
+def test_a_measure_change_against_the_stated_direction_is_not_offered() -> None:
+    # the annual gross margin rose from 37.5% to 40%: "decreased [MASK]" is not that change
+    up = "Gross margin increased [MASK] in 2024 compared to 2023."
+    down = "Gross margin decreased [MASK] in 2024 compared to 2023."
+    assert _measure_rule_candidates(_instance(REPORT, up, "1%"))
+    assert not _measure_rule_candidates(_instance(REPORT, down, "1%"))
+    _assert_answer(_instance(REPORT, up, "1%"), "2.5%")
+
+
+def test_a_years_measure_is_not_computed_from_quarter_columns() -> None:
+    # an annual report (the balance sheet's year columns) whose only gross profit line is
+    # a quarter's: the year's margin cannot be computed, the quarter's can
+    masked = "Gross margin increased [MASK] in 2024 compared to 2023."
+    assert not _measure_rule_candidates(_instance([QUARTERS, BALANCE], masked, "1%"))
+    quarter = "Gross margin increased [MASK] in the fourth quarter of 2024."
+    (cand,) = _measure_rule_candidates(_instance([QUARTERS, BALANCE], quarter, "1%"))
+    assert {c.period_months for c in cand.cells} == {3} and cand.value == 5
+
+
+def test_a_measure_named_after_the_blank_with_its_own_figure_is_not_the_blanks() -> None:
+    masked = (
+        "Cost of revenue increased $100 million, or [MASK], in 2024 compared to 2023, "
+        "generating a gross margin of 40.0%."
+    )
+    assert not _measure_rule_candidates(_instance(REPORT, masked, "1%"))
+    _assert_answer(_instance(REPORT, masked, "1%"), "20%")

@@ -164,6 +164,12 @@ _SEGMENT_AFTER = re.compile(
     r"|(?-i:[A-Z][\w&'.-]*\s+){1,6}(?:business(?:es)?|subsidiar(?:y|ies)|brands?))\b",
     re.I,
 )
+# a measure's own figure right after its name: "gross margin of 54.4%", "margin was 12%"
+_OWN_FIGURE = re.compile(
+    r"\s*(?:percentage\s+)?(?:of|was|were|is|at|to|reached)\s+(?:approximately\s+|about\s+)?"
+    r"[$(]?\s*\d",
+    re.I,
+)
 _SEGMENT_BEFORE = re.compile(r"\b(?:segments?|divisions?)(?:'s?)?\s+$", re.I)
 
 
@@ -404,6 +410,9 @@ def measure_candidates(
             )
             if distance > 90 or distance < -40 or _not_the_blanks(masked, match, mask_at):
                 continue
+            # "..., or [MASK], generating a gross margin of 54.4%": that measure has its figure
+            if match.start() > mask_at and _OWN_FIGURE.match(masked, match.end()):
+                continue
             # a table states the measure: its row is read, not recomputed
             if unit == "percent" and reader.stated_rate(pattern, masked[: match.start()]):
                 continue
@@ -627,6 +636,13 @@ def _measure_values(
     value = measure.values[target]
 
     def make(v: Decimal, percent: bool, kind: str, formula: str, cells: list[Cell]) -> None:
+        # the checks a table's own candidates get: "in 2023" is not read from "Three Months
+        # Ended" columns, and "increased [MASK]" is not a change that fell
+        lengths = {c.period_months for c in cells} - {None}
+        if context.period_months is not None and lengths and lengths != {context.period_months}:
+            return
+        if context.role == "change" and context.moves and v and (v > 0) != (context.moves > 0):
+            return
         scenario = "D" if kind == "multi_step" or len(cells) > 2 else "C"
         out.append(Candidate(abs(v), percent, kind, scenario, cells, formula))
 
