@@ -8,6 +8,7 @@ from faith_solver_cases import (
     BALANCE,
     DEBT_2024,
     REPORT,
+    STATEMENTS,
     _assert_answer,
     _instance,
     _synthetic_instances,
@@ -894,6 +895,24 @@ def test_a_measure_named_after_the_blank_with_its_own_figure_is_not_the_blanks()
     masked = (
         "Cost of revenue increased $100 million, or [MASK], in 2024 compared to 2023, "
         "generating a gross margin of 40.0%."
+    )
+    assert not _measure_rule_candidates(_instance(REPORT, masked, "1%"))
+    _assert_answer(_instance(REPORT, masked, "1%"), "20%")
+
+
+def test_a_gross_profit_margin_is_not_the_net_profit_margin() -> None:
+    # no gross profit line to compute it from, but net income and revenue: "profit margin"
+    # inside "gross profit margin" names no net margin (9%); the stated margin is read
+    lines = [row for row in STATEMENTS["cells"] if row[0] != "Gross profit"]
+    margins = _table("8", [["", "2024", "2023"], ["Merchandise sales margin", "41.0%", "37.5%"]])
+    masked = "The gross profit margin on merchandise sales was [MASK] in 2024."
+    _assert_answer(_instance([_table("5", lines), margins], masked, "1%"), "41%")
+
+
+def test_a_rate_is_not_the_percent_form_of_a_money_change() -> None:
+    # a heading glued to the sentence names the margin; the blank pairs with a money change
+    masked = (
+        "Gross Margin Cost of revenue increased $100 million, or [MASK], in 2024 compared to 2023."
     )
     assert not _measure_rule_candidates(_instance(REPORT, masked, "1%"))
     _assert_answer(_instance(REPORT, masked, "1%"), "20%")

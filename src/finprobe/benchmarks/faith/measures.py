@@ -117,7 +117,8 @@ _NAMED_MEASURES: list[tuple[re.Pattern[str], str, tuple[str | tuple[str, ...], .
         (r"gross (?:profit )?margin", "ratio", ("gross_profit", "revenue"), "percent"),
         (r"operating (?:profit |income )?margin|operating income as a percent(?:age)? of",
          "ratio", ("operating_income", "revenue"), "percent"),
-        (r"net (?:profit |income )?margin|profit margin|net (?:income|earnings) as a percent(?:age)? of",
+        (r"net (?:profit |income )?margin|(?<!gross )(?<!operating )profit margin"
+         r"|net (?:income|earnings) as a percent(?:age)? of",
          "ratio", ("net_income", "revenue"), "percent"),
         (r"effective (?:income )?tax rate|\bETR\b", "ratio", ("income_tax", ("pretax_income", "pretax_loss")), "percent"),
         (r"current ratio", "ratio", ("current_assets", "current_liabilities"), "plain"),
@@ -168,6 +169,10 @@ _SEGMENT_AFTER = re.compile(
 _OWN_FIGURE = re.compile(
     r"\s*(?:percentage\s+)?(?:of|was|were|is|at|to|reached)\s+(?:approximately\s+|about\s+)?"
     r"[$(]?\s*\d",
+    re.I,
+)
+_MONEY_OR_BLANK = re.compile(
+    r"\$\s?\d[\d,.]*\s*(?:thousand|million|billion)?,?\s+or\s+(?:approximately\s+|about\s+)?$",
     re.I,
 )
 _SEGMENT_BEFORE = re.compile(r"\b(?:segments?|divisions?)(?:'s?)?\s+$", re.I)
@@ -412,6 +417,10 @@ def measure_candidates(
                 continue
             # "..., or [MASK], generating a gross margin of 54.4%": that measure has its figure
             if match.start() > mask_at and _OWN_FIGURE.match(masked, match.end()):
+                continue
+            # "decreased by $11.4 million, or [MASK]": the percent form of a money change, never
+            # a rate's (a rate does not move in dollars)
+            if unit == "percent" and _MONEY_OR_BLANK.search(before):
                 continue
             # a table states the measure: its row is read, not recomputed
             if unit == "percent" and reader.stated_rate(pattern, masked[: match.start()]):
