@@ -853,7 +853,7 @@ def test_pretax_earnings_do_not_name_a_loss_line() -> None:
 
 # -- a measure rule's candidate gets the checks a table's own candidates get (round 26) --
 
-QUARTERS = _table(
+QUARTER_MARGINS = _table(
     "9",
     [
         ["", "Three Months Ended December 31, 2024", "Three Months Ended December 31, 2023"],
@@ -885,9 +885,9 @@ def test_a_years_measure_is_not_computed_from_quarter_columns() -> None:
     # an annual report (the balance sheet's year columns) whose only gross profit line is
     # a quarter's: the year's margin cannot be computed, the quarter's can
     masked = "Gross margin increased [MASK] in 2024 compared to 2023."
-    assert not _measure_rule_candidates(_instance([QUARTERS, BALANCE], masked, "1%"))
+    assert not _measure_rule_candidates(_instance([QUARTER_MARGINS, BALANCE], masked, "1%"))
     quarter = "Gross margin increased [MASK] in the fourth quarter of 2024."
-    (cand,) = _measure_rule_candidates(_instance([QUARTERS, BALANCE], quarter, "1%"))
+    (cand,) = _measure_rule_candidates(_instance([QUARTER_MARGINS, BALANCE], quarter, "1%"))
     assert {c.period_months for c in cand.cells} == {3} and cand.value == 5
 
 

@@ -485,3 +485,22 @@ def test_a_tie_goes_to_the_row_the_sentence_names_not_its_neighbour() -> None:
     )
     _assert_answer(_instance([table], "Total loans decreased [MASK] during 2023.", "5%", post=post),
                    "6.1%")  # fmt: skip
+
+
+def test_a_count_the_sentence_writes_unscaled_is_read_unscaled() -> None:
+    # "(In thousands)" is for the table's money; the sentence writes the count's other
+    # year as the cell is written, so the blank is a count too (DTGI, q45r)
+    metrics = _table(
+        "4",
+        [
+            ["", "2024", "2023"],
+            ["Revenue", "$12,500", "$11,900"],
+            ["Total Customers", "4,298", "4,464"],
+        ],
+        "Key metrics (In thousands)",
+    )
+    masked = "Our total number of customers decreased from 4,464 in 2023 to [MASK] in 2024."
+    _assert_answer(_instance([metrics], masked, "4,298"), "4,298")
+    # the money row keeps the table's scale
+    money = "Revenue increased to [MASK] in 2024 from $11.9 million in 2023."
+    _assert_answer(_instance([metrics], money, "$12.5 million"), "$12.5 million")

@@ -158,6 +158,8 @@ def rank_candidates(
     by_row: dict[tuple[str, int], list[Cell]] = {}
     for cell in cells:
         by_row.setdefault((cell.table_index, cell.row), []).append(cell)
+    if not (context.wants_money or context.wants_percent):
+        _unscale_written_rows(by_row, context.anchors)
     row_fit = {
         key: scorer.label_fit(group[0].row_tokens, group[0].heading_tokens)
         + scorer.table_fit(group[0].table)
@@ -313,6 +315,20 @@ def rank_candidates(
     if measured:
         candidates = sorted(candidates + measured, key=_rank_key, reverse=True)
     return candidates
+
+
+def _unscale_written_rows(by_row: dict[tuple[str, int], list[Cell]], anchors: list[Any]) -> None:
+    """A row the sentence quotes as its cells are written is read unscaled: "customers
+    decreased from 4,464 ... to [MASK]" beside a table noted "(In thousands)" counts
+    customers, not thousands of them (the note is for the table's money)."""
+    plain = {abs(a.value) for a in anchors if a.value and not a.units and a.scale == 1}
+    if not plain:
+        return
+    for group in by_row.values():
+        if any(c.raw in plain and c.value not in plain for c in group if not c.percent):
+            for cell in group:
+                if not cell.percent:
+                    cell.value = cell.raw
 
 
 def _rank_key(cand: Candidate) -> tuple[float, float]:
