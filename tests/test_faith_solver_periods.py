@@ -504,3 +504,19 @@ def test_a_count_the_sentence_writes_unscaled_is_read_unscaled() -> None:
     # the money row keeps the table's scale
     money = "Revenue increased to [MASK] in 2024 from $11.9 million in 2023."
     _assert_answer(_instance([metrics], money, "$12.5 million"), "$12.5 million")
+
+
+def test_a_change_that_ends_at_the_sentences_figure_is_the_blanks() -> None:
+    # segment columns beside their total tie on every other feature; only the total's
+    # change ends at "$2.7 billion" (BAC, q45r)
+    segments = _table(
+        "3",
+        [
+            ["", "Deposits", "Deposits", "Lending", "Lending", "Total", "Total"],
+            ["", "2024", "2023", "2024", "2023", "2024", "2023"],
+            ["Net income", "1,500", "1,700", "1,200", "1,452", "2,700", "3,152"],
+        ],
+        "Consumer Banking (in millions)",
+    )
+    masked = "Net income for Consumer Banking decreased [MASK] to $2.7 billion in 2024."
+    _assert_answer(_instance([segments], masked, "$1 million"), "$452 million")

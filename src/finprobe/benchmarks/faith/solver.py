@@ -212,6 +212,7 @@ def rank_candidates(
     ]
     ranked_rows = sorted(row_fit, key=row_fit.get, reverse=True)[:12]
     beside = _beside_blank(masked)
+    ends = _change_ends(masked) if context.role == "change" else []
     moved_rows = _rows_moved_by(by_row, beside)
     if set(moved_rows) & {*anchor_rows, *ranked_rows}:
         moved_rows = []  # a row the sentence names moved by it: no need to look further
@@ -262,6 +263,10 @@ def rank_candidates(
             feats["per_share_other"] = 1.0
         if _companion(cand, by_row, context.anchors, beside):
             feats["companion"] = 1.0
+        if cand.kind in ("change", "pct_change") and any(
+            _matches_anchor(c, ends, c.percent) for c in cand.cells
+        ):
+            feats["companion"] = 1.0  # the change ends at the sentence's figure
         if cand.kind == "lookup" and _level_moved_by(
             cand.cells[0], by_row[(cand.cells[0].table_index, cand.cells[0].row)], level_moves
         ):
@@ -386,6 +391,20 @@ _BESIDE_AFTER = re.compile(
     re.I,
 )
 _BESIDE_BEFORE = re.compile(r"([$\d](?:[^,;()]|,(?=\d{3}))*?)\s*,?\s*(?:or|\()\s*\[MASK\]", re.I)
+
+
+# "decreased [MASK] to $2.7 billion", "fell [MASK], from $3.1 billion to $2.9 billion": the
+# figures a change blank moves to or from
+_ENDS_AFTER = re.compile(
+    r"\[MASK\]\s*,?\s*((?:(?:to|from)\s+(?:approximately\s+|about\s+)?\$?\s*\d[\d.,]*"
+    r"(?:\s*(?:thousand|million|billion|%|percent))?\s*(?:,\s*|and\s+)?){1,2})",
+    re.I,
+)
+
+
+def _change_ends(masked: str) -> list[Any]:
+    match = _ENDS_AFTER.search(masked)
+    return figures(match.group(1)) if match else []
 
 
 # "Interest expense was [MASK], up $2.2 million from the prior year", "revenue of [MASK],
