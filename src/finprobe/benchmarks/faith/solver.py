@@ -403,8 +403,11 @@ _ENDS_AFTER = re.compile(
 
 
 def _change_ends(masked: str) -> list[Any]:
+    """Amounts only: rates a change moves between are the stated-rates rule's, or shares of
+    another base ("income tax expense increased [MASK], from 21.0% to 24.5% of pretax
+    income": the amount's change is the blank)."""
     match = _ENDS_AFTER.search(masked)
-    return figures(match.group(1)) if match else []
+    return [n for n in figures(match.group(1)) if "percent" not in n.units] if match else []
 
 
 # "Interest expense was [MASK], up $2.2 million from the prior year", "revenue of [MASK],
