@@ -879,6 +879,9 @@ def test_a_measure_change_against_the_stated_direction_is_not_offered() -> None:
     assert _measure_rule_candidates(_instance(REPORT, up, "1%"))
     assert not _measure_rule_candidates(_instance(REPORT, down, "1%"))
     _assert_answer(_instance(REPORT, up, "1%"), "2.5%")
+    # "improved" says no way: a cost or a loss may improve either way
+    improved = "Gross margin improved [MASK] in 2024 compared to 2023."
+    assert _measure_rule_candidates(_instance(REPORT, improved, "1%"))
 
 
 def test_a_years_measure_is_not_computed_from_quarter_columns() -> None:
@@ -893,11 +896,13 @@ def test_a_years_measure_is_not_computed_from_quarter_columns() -> None:
 
 def test_a_measure_named_after_the_blank_with_its_own_figure_is_not_the_blanks() -> None:
     masked = (
-        "Cost of revenue increased $100 million, or [MASK], in 2024 compared to 2023, "
-        "generating a gross margin of 40.0%."
+        "Revenue increased [MASK] in 2024 compared to 2023, generating a gross margin of 40.0%."
     )
     assert not _measure_rule_candidates(_instance(REPORT, masked, "1%"))
-    _assert_answer(_instance(REPORT, masked, "1%"), "20%")
+    _assert_answer(_instance(REPORT, masked, "1%"), "25%")
+    # a year after the name is no figure of the measure's
+    at_levels = "Gross margin increased [MASK], back to gross margin at 2021 levels."
+    assert _measure_rule_candidates(_instance(REPORT, at_levels, "1%"))
 
 
 def test_a_gross_profit_margin_is_not_the_net_profit_margin() -> None:
@@ -916,3 +921,6 @@ def test_a_rate_is_not_the_percent_form_of_a_money_change() -> None:
     )
     assert not _measure_rule_candidates(_instance(REPORT, masked, "1%"))
     _assert_answer(_instance(REPORT, masked, "1%"), "20%")
+    # a level paired with its money figure is still the measure's share
+    level = "Gross margin was $400 million, or [MASK] of revenue, in 2024."
+    _assert_answer(_instance(REPORT, level, "1%"), "40%")

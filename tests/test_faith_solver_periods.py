@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from faith_solver_cases import (
     QUARTERS,
+    REPORT,
     THREE_YEARS,
     _assert_answer,
     _instance,
@@ -501,9 +502,9 @@ def test_a_count_the_sentence_writes_unscaled_is_read_unscaled() -> None:
     )
     masked = "Our total number of customers decreased from 4,464 in 2023 to [MASK] in 2024."
     _assert_answer(_instance([metrics], masked, "4,298"), "4,298")
-    # the money row keeps the table's scale
-    money = "Revenue increased to [MASK] in 2024 from $11.9 million in 2023."
-    _assert_answer(_instance([metrics], money, "$12.5 million"), "$12.5 million")
+    # a money row that holds a figure of the sentence, unnamed there, keeps its scale
+    masked = "Store count reached 400 in 2024, and our current ratio was [MASK] at year-end 2024."
+    _assert_answer(_instance(REPORT, masked, "2.5"), "2.50")
 
 
 def test_a_change_that_ends_at_the_sentences_figure_is_the_blanks() -> None:
@@ -520,3 +521,6 @@ def test_a_change_that_ends_at_the_sentences_figure_is_the_blanks() -> None:
     )
     masked = "Net income for Consumer Banking decreased [MASK] to $2.7 billion in 2024."
     _assert_answer(_instance([segments], masked, "$1 million"), "$452 million")
+    # each end is its own cell: "to" the newer, "from" the older
+    both = "Net income decreased [MASK] to $2,700 million from $3,152 million in 2024."
+    _assert_answer(_instance([segments], both, "$1 million"), "$452 million")

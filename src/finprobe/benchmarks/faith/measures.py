@@ -19,7 +19,7 @@ from finprobe.benchmarks.faith.context import (
     _label,
     older_year,
 )
-from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens
+from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens, stated_direction
 from finprobe.numbers import find_numbers
 
 _SALES = {"sales", "revenue", "revenues"}  # one base, however a table words it
@@ -168,7 +168,7 @@ _SEGMENT_AFTER = re.compile(
 # a measure's own figure right after its name: "gross margin of 54.4%", "margin was 12%"
 _OWN_FIGURE = re.compile(
     r"\s*(?:percentage\s+)?(?:of|was|were|is|at|to|reached)\s+(?:approximately\s+|about\s+)?"
-    r"[$(]?\s*\d",
+    r"[$(]?\s*(?!(?:19|20)\d\d\b)\d",
     re.I,
 )
 _MONEY_OR_BLANK = re.compile(
@@ -420,7 +420,7 @@ def measure_candidates(
                 continue
             # "decreased by $11.4 million, or [MASK]": the percent form of a money change, never
             # a rate's (a rate does not move in dollars)
-            if unit == "percent" and _MONEY_OR_BLANK.search(before):
+            if unit == "percent" and context.role == "change" and _MONEY_OR_BLANK.search(before):
                 continue
             # a table states the measure: its row is read, not recomputed
             if unit == "percent" and reader.stated_rate(pattern, masked[: match.start()]):
@@ -644,13 +644,24 @@ def _measure_values(
     out: list[Candidate] = []
     value = measure.values[target]
 
-    def make(v: Decimal, percent: bool, kind: str, formula: str, cells: list[Cell]) -> None:
+    # the blank's own words ("increased [MASK]"), never "improved" (a cost or a loss may
+    # improve either way), and only between two positive levels (a deficit's "decrease")
+    moves = stated_direction(*masked.split("[MASK]", 1)) if context.role == "change" else None
+
+    def make(
+        v: Decimal,
+        percent: bool,
+        kind: str,
+        formula: str,
+        cells: list[Cell],
+        way: int | None = None,
+    ) -> None:
         # the checks a table's own candidates get: "in 2023" is not read from "Three Months
         # Ended" columns, and "increased [MASK]" is not a change that fell
         lengths = {c.period_months for c in cells} - {None}
         if context.period_months is not None and lengths and lengths != {context.period_months}:
             return
-        if context.role == "change" and context.moves and v and (v > 0) != (context.moves > 0):
+        if way and v and (v > 0) != (way > 0):
             return
         scenario = "D" if kind == "multi_step" or len(cells) > 2 else "C"
         out.append(Candidate(abs(v), percent, kind, scenario, cells, formula))
@@ -672,14 +683,16 @@ def _measure_values(
             old = measure.values[prior]
             cells = measure.cells[target] + measure.cells[prior]
             kind = "multi_step"
+            way = moves if value > 0 and old > 0 else None
             if measure.unit == "money":
-                make(value - old, False, kind, f"change in {measure.name} {prior}-{target}", cells)
+                make(value - old, False, kind, f"change in {measure.name} {prior}-{target}", cells,
+                     way)  # fmt: skip
                 if old:
                     make((value - old) / abs(old) * 100, True, kind,
-                         f"percentage change in {measure.name} {prior}-{target}", cells)  # fmt: skip
+                         f"percentage change in {measure.name} {prior}-{target}", cells, way)  # fmt: skip
             else:  # a change of a ratio is in points
                 make(value - old, measure.unit == "percent", kind,
-                     f"change in {measure.name} {prior}-{target}", cells)  # fmt: skip
+                     f"change in {measure.name} {prior}-{target}", cells, way)  # fmt: skip
     else:
         kind = {"share": "share", "sum": "sum"}.get(
             how, "ratio" if measure.unit != "money" else "sum"

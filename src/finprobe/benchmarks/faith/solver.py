@@ -159,7 +159,9 @@ def rank_candidates(
     for cell in cells:
         by_row.setdefault((cell.table_index, cell.row), []).append(cell)
     if not (context.wants_money or context.wants_percent):
-        _unscale_written_rows(by_row, context.anchors)
+        words = set(context.sentence)
+        named = {key for key, group in by_row.items() if group[0].row_tokens <= words}
+        _unscale_written_rows(by_row, context.anchors, named)
     row_fit = {
         key: scorer.label_fit(group[0].row_tokens, group[0].heading_tokens)
         + scorer.table_fit(group[0].table)
@@ -263,9 +265,7 @@ def rank_candidates(
             feats["per_share_other"] = 1.0
         if _companion(cand, by_row, context.anchors, beside):
             feats["companion"] = 1.0
-        if cand.kind in ("change", "pct_change") and any(
-            _matches_anchor(c, ends, c.percent) for c in cand.cells
-        ):
+        if ends and cand.kind in ("change", "pct_change") and _ends_match(cand, ends):
             feats["companion"] = 1.0  # the change ends at the sentence's figure
         if cand.kind == "lookup" and _level_moved_by(
             cand.cells[0], by_row[(cand.cells[0].table_index, cand.cells[0].row)], level_moves
@@ -322,14 +322,23 @@ def rank_candidates(
     return candidates
 
 
-def _unscale_written_rows(by_row: dict[tuple[str, int], list[Cell]], anchors: list[Any]) -> None:
-    """A row the sentence quotes as its cells are written is read unscaled: "customers
-    decreased from 4,464 ... to [MASK]" beside a table noted "(In thousands)" counts
-    customers, not thousands of them (the note is for the table's money)."""
+def _unscale_written_rows(
+    by_row: dict[tuple[str, int], list[Cell]],
+    anchors: list[Any],
+    named: set[tuple[str, int]],
+) -> None:
+    """A row the sentence names (every word of its label) and quotes as its cells are
+    written is read unscaled:
+    "customers decreased from 4,464 ... to [MASK]" beside a table noted "(In thousands)"
+    counts customers, not thousands of them (the note is for the table's money). Only a
+    named row without "$": "Store count reached 400" says nothing of a "Gross profit" row
+    that holds 400 (in millions)."""
     plain = {abs(a.value) for a in anchors if a.value and not a.units and a.scale == 1}
     if not plain:
         return
-    for group in by_row.values():
+    for key, group in by_row.items():
+        if key not in named or any("$" in c.text for c in group):
+            continue
         if any(c.raw in plain and c.value not in plain for c in group if not c.percent):
             for cell in group:
                 if not cell.percent:
@@ -402,12 +411,35 @@ _ENDS_AFTER = re.compile(
 )
 
 
-def _change_ends(masked: str) -> list[Any]:
-    """Amounts only: rates a change moves between are the stated-rates rule's, or shares of
-    another base ("income tax expense increased [MASK], from 21.0% to 24.5% of pretax
-    income": the amount's change is the blank)."""
+_END_WORD = re.compile(
+    r"\b(to|from)\s+(?:approximately\s+|about\s+)?"
+    r"(\$?\s*\d[\d.,]*\d?(?:\s*(?:thousand|million|billion|percent)|\s*%)?)",
+    re.I,
+)
+
+
+def _change_ends(masked: str) -> list[tuple[str, Any]]:
+    """The ends a change blank moves between, each with its word ("to": the newer cell,
+    "from": the older). Amounts only: rates a change moves between are the stated-rates
+    rule's, or shares of another base ("income tax expense increased [MASK], from 21.0% to
+    24.5% of pretax income": the amount's change is the blank)."""
     match = _ENDS_AFTER.search(masked)
-    return [n for n in figures(match.group(1)) if "percent" not in n.units] if match else []
+    if not match:
+        return []
+    ends = []
+    for end in _END_WORD.finditer(match.group(1)):
+        numbers = [n for n in figures(end.group(2)) if "percent" not in n.units]
+        if len(numbers) == 1:
+            ends.append((end.group(1).lower(), numbers[0]))
+    return ends
+
+
+def _ends_match(cand: Candidate, ends: list[tuple[str, Any]]) -> bool:
+    """Every stated end is the candidate's own cell at that end."""
+    newer, older = cand.cells
+    return all(
+        _matches_anchor(newer if word == "to" else older, [number], False) for word, number in ends
+    )
 
 
 # "Interest expense was [MASK], up $2.2 million from the prior year", "revenue of [MASK],
