@@ -524,3 +524,23 @@ def test_a_change_that_ends_at_the_sentences_figure_is_the_blanks() -> None:
     # each end is its own cell: "to" the newer, "from" the older
     both = "Net income decreased [MASK] to $2,700 million from $3,152 million in 2024."
     _assert_answer(_instance([segments], both, "$1 million"), "$452 million")
+
+
+def test_a_tie_between_parts_and_their_total_goes_to_the_total() -> None:
+    # one label under each region's heading and the total's: the sentence names no region
+    # (MHO, q45r)
+    regions = _table(
+        "3",
+        [
+            ["", "2024", "2023"],
+            ["Northern Region", "", ""],
+            ["New contracts, net", "1,162", "828"],
+            ["Southern Region", "", ""],
+            ["New contracts, net", "1,385", "1,343"],
+            ["Total", "", ""],
+            ["New contracts, net", "2,547", "2,171"],
+        ],
+        "Selected operating information by reportable segment:",
+    )
+    masked = "Our new contracts increased [MASK] in 2024 compared to 2023."
+    _assert_answer(_instance([regions], masked, "17%"), "17%")

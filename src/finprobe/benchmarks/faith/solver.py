@@ -345,13 +345,22 @@ def _unscale_written_rows(
                     cell.value = cell.raw
 
 
-def _rank_key(cand: Candidate) -> tuple[float, float]:
+_WHOLE = re.compile(r"\b(?:total|consolidated)\b", re.I)
+
+
+def _rank_key(cand: Candidate) -> tuple[float, float, bool]:
     """Score, then, for an exact tie, the row the sentence names more than its neighbours do
     (``sentence_hits`` less ``neighbour_hits``): ``coverage`` counts the neighbours' words
     too, so a row named next door ("Real estate construction loans decreased 16.6%") can tie
-    the row the sentence names ("Total loans decreased [MASK]")."""
+    the row the sentence names ("Total loans decreased [MASK]"). Then the whole over its
+    parts: one label under the headings "Northern Region", "Southern Region" and "Total"
+    ties on every feature when the sentence names no region ("our new contracts increased
+    [MASK]"), and a part the sentence names already scores higher."""
     feats = cand.features
-    return cand.score, feats.get("sentence_hits", 0.0) - feats.get("neighbour_hits", 0.0)
+    whole = bool(cand.cells) and all(
+        _WHOLE.search(cell.heading) or _WHOLE.search(cell.col_text) for cell in cand.cells
+    )
+    return cand.score, feats.get("sentence_hits", 0.0) - feats.get("neighbour_hits", 0.0), whole
 
 
 # a pronoun points back to the other clause's row ("Operating income was $43.7 million,
