@@ -308,6 +308,15 @@ def _per_share_values(table: Table, r: int) -> bool:
     )
 
 
+def period_length_fits(cells: list[Cell], months: int | None) -> bool | None:
+    """Whether the cells' periods are as long as the sentence's (``months``); None when
+    either length is unsaid."""
+    lengths = {c.period_months for c in cells} - {None}
+    if not lengths or months is None:
+        return None
+    return lengths == {months}
+
+
 def same_period_length(a: Cell, b: Cell) -> bool:
     """Two columns whose periods are equally long, or whose lengths are not both said: a
     10-Q's "Three Months Ended" against its "Nine Months Ended" compares no one metric."""

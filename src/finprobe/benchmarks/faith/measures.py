@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-from finprobe.benchmarks.faith.cells import Cell, _near
+from finprobe.benchmarks.faith.cells import Cell, _near, period_length_fits
 from finprobe.benchmarks.faith.context import (
     _MEASURE_NAMES,
     _MEASURE_ROWS,
@@ -658,8 +658,7 @@ def _measure_values(
     ) -> None:
         # the checks a table's own candidates get: "in 2023" is not read from "Three Months
         # Ended" columns, and "increased [MASK]" is not a change that fell
-        lengths = {c.period_months for c in cells} - {None}
-        if context.period_months is not None and lengths and lengths != {context.period_months}:
+        if period_length_fits(cells, context.period_months) is False:
             return
         if way and v and (v > 0) != (way > 0):
             return

@@ -68,7 +68,13 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, implied_scale, numeric_cells
+from finprobe.benchmarks.faith.cells import (
+    _PER_SHARE_ROW,
+    Cell,
+    implied_scale,
+    numeric_cells,
+    period_length_fits,
+)
 from finprobe.benchmarks.faith.context import (
     FIGURE_UNITS,
     Candidate,
@@ -159,9 +165,7 @@ def rank_candidates(
     for cell in cells:
         by_row.setdefault((cell.table_index, cell.row), []).append(cell)
     if not (context.wants_money or context.wants_percent):
-        words = set(context.sentence)
-        named = {key for key, group in by_row.items() if group[0].row_tokens <= words}
-        _unscale_written_rows(by_row, context.anchors, named)
+        _unscale_written_rows(by_row, context.anchors, set(context.sentence))
     row_fit = {
         key: scorer.label_fit(group[0].row_tokens, group[0].heading_tokens)
         + scorer.table_fit(group[0].table)
@@ -325,7 +329,7 @@ def rank_candidates(
 def _unscale_written_rows(
     by_row: dict[tuple[str, int], list[Cell]],
     anchors: list[Any],
-    named: set[tuple[str, int]],
+    words: set[str],
 ) -> None:
     """A row the sentence names (every word of its label) and quotes as its cells are
     written is read unscaled:
@@ -336,8 +340,8 @@ def _unscale_written_rows(
     plain = {abs(a.value) for a in anchors if a.value and not a.units and a.scale == 1}
     if not plain:
         return
-    for key, group in by_row.items():
-        if key not in named or any("$" in c.text for c in group):
+    for group in by_row.values():
+        if not group[0].row_tokens <= words or any("$" in c.text for c in group):
             continue
         if any(c.raw in plain and c.value not in plain for c in group if not c.percent):
             for cell in group:
@@ -413,18 +417,13 @@ _BESIDE_BEFORE = re.compile(r"([$\d](?:[^,;()]|,(?=\d{3}))*?)\s*,?\s*(?:or|\()\s
 
 # "decreased [MASK] to $2.7 billion", "fell [MASK], from $3.1 billion to $2.9 billion": the
 # figures a change blank moves to or from
-_ENDS_AFTER = re.compile(
-    r"\[MASK\]\s*,?\s*((?:(?:to|from)\s+(?:approximately\s+|about\s+)?\$?\s*\d[\d.,]*"
-    r"(?:\s*(?:thousand|million|billion|%|percent))?\s*(?:,\s*|and\s+)?){1,2})",
-    re.I,
+# one end: its word and its amount ("to $2.7 billion", "from approximately 3,152")
+_END = (
+    r"(to|from)\s+(?:approximately\s+|about\s+)?"
+    r"(\$?\s*\d[\d.,]*(?:\s*(?:thousand|million|billion|percent)|\s*%)?)"
 )
-
-
-_END_WORD = re.compile(
-    r"\b(to|from)\s+(?:approximately\s+|about\s+)?"
-    r"(\$?\s*\d[\d.,]*\d?(?:\s*(?:thousand|million|billion|percent)|\s*%)?)",
-    re.I,
-)
+_ENDS_AFTER = re.compile(r"\[MASK\]\s*,?\s*((?:" + _END + r"\s*(?:,\s*|and\s+)?){1,2})", re.I)
+_END_WORD = re.compile(r"\b" + _END, re.I)
 
 
 def _change_ends(masked: str) -> list[tuple[str, Any]]:
@@ -617,9 +616,8 @@ def _features(
     else:
         feats.update(_year_parts(first.years, ctx))
     # the period's length: "three months ended" against a year's column
-    lengths = {c.period_months for c in cand.cells} - {None}
-    if lengths and ctx.period_months is not None:
-        fits = lengths == {ctx.period_months}
+    fits = period_length_fits(cand.cells, ctx.period_months)
+    if fits is not None:
         feats["period_length_match" if fits else "period_length_miss"] = 1.0
 
     # what the blank is: a change, or a level of one period
