@@ -921,6 +921,10 @@ def test_a_rate_is_not_the_percent_form_of_a_money_change() -> None:
     )
     assert not _measure_rule_candidates(_instance(REPORT, masked, "1%"))
     _assert_answer(_instance(REPORT, masked, "1%"), "20%")
+    # however the money change is written: short scales, brackets, other currencies
+    for change in ("$100M", "$(100) million", "€100 million"):
+        written = masked.replace("$100 million", change)
+        assert not _measure_rule_candidates(_instance(REPORT, written, "1%")), change
     # a level paired with its money figure is still the measure's share
     level = "Gross margin was $400 million, or [MASK] of revenue, in 2024."
     _assert_answer(_instance(REPORT, level, "1%"), "40%")

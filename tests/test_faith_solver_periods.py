@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+
 import pytest
 from faith_solver_cases import (
     QUARTERS,
@@ -15,7 +17,7 @@ from faith_solver_cases import (
 from finprobe.benchmarks.faith.context import _solver_role
 from finprobe.benchmarks.faith.ranker import HAND_RANKER
 from finprobe.benchmarks.faith.sentence import mask_role
-from finprobe.benchmarks.faith.solver import SolverOptions, solve_from_tables
+from finprobe.benchmarks.faith.solver import SolverOptions, _change_ends, solve_from_tables
 from finprobe.numbers import reference_scorer_match
 
 # -- hand-made tables: one per reading rule ------------------------------------
@@ -85,6 +87,9 @@ def test_from_blank_to_anchor_is_the_older_figure_of_the_anchor_row() -> None:
         ("Net cash decreased by [MASK] to $13.26 billion in 2023.", "change"),
         ("Production increased [MASK] to 152.0 MBOE in 2023.", "change"),
         ("Revenue increased $405.0 million, or [MASK], year over year.", "change"),
+        ("Revenue increased $405.0M, or [MASK], year over year.", "change"),
+        ("Deposits decreased by $(77.0) million, or [MASK], in 2023.", "change"),
+        ("Revenue increased €1.2bn ([MASK]) in 2023.", "change"),
         ("Expenses increased from [MASK] to $168,000 in 2023.", "older"),
         ("Net income was $5 million, compared with [MASK] in 2022.", "older"),
         ("Cash and cash equivalents totaled [MASK] at year end.", "level"),
@@ -524,6 +529,25 @@ def test_a_change_that_ends_at_the_sentences_figure_is_the_blanks() -> None:
     # each end is its own cell: "to" the newer, "from" the older
     both = "Net income decreased [MASK] to $2,700 million from $3,152 million in 2024."
     _assert_answer(_instance([segments], both, "$1 million"), "$452 million")
+    # an end written short ("$2.7bn") is read with its scale, not as $2.70 (the whole's
+    # column named so that no tie-break to a total decides)
+    combined = _table(
+        "3",
+        [[h.replace("Total", "Combined") for h in row] for row in segments["cells"]],
+        "Consumer Banking (in millions)",
+    )
+    short = "Net income for Consumer Banking decreased [MASK] to $2.7bn in 2024."
+    _assert_answer(_instance([combined], short, "$1 million"), "$452 million")
+
+
+def test_change_ends_read_short_scales_negatives_and_other_currencies() -> None:
+    ends = _change_ends("Net loss narrowed [MASK] to $(2.7) million from €3.1bn in 2024.")
+    assert [(word, n.value) for word, n in ends] == [
+        ("to", Decimal("-2700000")),
+        ("from", Decimal("3100000000")),
+    ]
+    # a rate a change moves to is the stated-rates rule's, never an end
+    assert _change_ends("Tax expense increased [MASK], to 24.5% of pretax income.") == []
 
 
 def test_a_tie_between_parts_and_their_total_goes_to_the_total() -> None:

@@ -19,7 +19,13 @@ from finprobe.benchmarks.faith.context import (
     _label,
     older_year,
 )
-from finprobe.benchmarks.faith.sentence import _CHANGE_WORD, _initials, _tokens, stated_direction
+from finprobe.benchmarks.faith.sentence import (
+    _CHANGE_WORD,
+    AMOUNT,
+    _initials,
+    _tokens,
+    stated_direction,
+)
 from finprobe.numbers import find_numbers
 
 _SALES = {"sales", "revenue", "revenues"}  # one base, however a table words it
@@ -172,7 +178,7 @@ _OWN_FIGURE = re.compile(
     re.I,
 )
 _MONEY_OR_BLANK = re.compile(
-    r"\$\s?\d[\d,.]*\s*(?:thousand|million|billion)?,?\s+or\s+(?:approximately\s+|about\s+)?$",
+    rf"(?=[$€£]){AMOUNT},?\s+or\s+(?:approximately\s+|about\s+)?$",
     re.I,
 )
 _SEGMENT_BEFORE = re.compile(r"\b(?:segments?|divisions?)(?:'s?)?\s+$", re.I)

@@ -212,11 +212,13 @@ _CHANGE_BEFORE = re.compile(
     r"more than|over|\$))*\s*$",
     re.I,
 )
+# one amount as filings write it: "$894 million", "$(2.7) million", "€3.1bn", "$11.4M"
+AMOUNT = r"[$€£]?\s?\(?\d[\d,.]*\)?(?:\s*(?:thousand|million|billion)\b|(?:bn|mn|[mbk])\b)?"
 # "increased $894 million, or [MASK]", "an increase of $4 million ([MASK])": the second
 # figure of a change
 _CHANGE_PAIR_BEFORE = re.compile(
-    _CHANGE_WORD + r"\s+(?:(?:by|of)\s+)?(?:approximately\s+)?\$?\s?[\d.,]+\s*(?:%|percent|million|"
-    r"billion|thousand)?(?:,?\s+or|\s*\()\s*$",
+    _CHANGE_WORD + r"\s+(?:(?:by|of)\s+)?(?:approximately\s+)?"
+    rf"(?:{AMOUNT}|[\d.,]+\s*(?:%|percent))(?:,?\s+or|\s*\()\s*$",
     re.I,
 )
 _FROM_BEFORE = re.compile(r"\bfrom\s*(?:approximately\s+|about\s+)?$", re.I)

@@ -107,7 +107,7 @@ from finprobe.benchmarks.faith.rules import (
     per_share_cell,
 )
 from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
-from finprobe.benchmarks.faith.sentence import _YEAR, _tokens, change_pair
+from finprobe.benchmarks.faith.sentence import _YEAR, AMOUNT, _tokens, change_pair
 from finprobe.document import Table
 from finprobe.numbers import released_value_and_resolution
 
@@ -420,7 +420,7 @@ _BESIDE_BEFORE = re.compile(r"([$\d](?:[^,;()]|,(?=\d{3}))*?)\s*,?\s*(?:or|\()\s
 # one end: its word and its amount ("to $2.7 billion", "from approximately 3,152")
 _END = (
     r"(to|from)\s+(?:approximately\s+|about\s+)?"
-    r"(\$?\s*\d[\d.,]*(?:\s*(?:thousand|million|billion|percent)|\s*%)?)"
+    rf"((?:{AMOUNT})(?:\s*percent\b|\s*%)?)"
 )
 _ENDS_AFTER = re.compile(r"\[MASK\]\s*,?\s*((?:" + _END + r"\s*(?:,\s*|and\s+)?){1,2})", re.I)
 _END_WORD = re.compile(r"\b" + _END, re.I)
