@@ -14,6 +14,7 @@ from faith_solver_cases import (
     _table,
 )
 
+from finprobe.benchmarks.faith.cells import names_whole
 from finprobe.benchmarks.faith.context import _solver_role
 from finprobe.benchmarks.faith.ranker import HAND_RANKER
 from finprobe.benchmarks.faith.sentence import mask_role
@@ -513,12 +514,13 @@ def test_a_count_the_sentence_writes_unscaled_is_read_unscaled() -> None:
 
 
 def test_a_change_that_ends_at_the_sentences_figure_is_the_blanks() -> None:
-    # segment columns beside their total tie on every other feature; only the total's
-    # change ends at "$2.7 billion" (BAC, q45r)
+    # segment columns beside their whole tie on every other feature; only the whole's
+    # change ends at "$2.7 billion" (BAC, q45r). The whole's column is not named "Total",
+    # so the tie-break to a total cannot decide in its stead.
     segments = _table(
         "3",
         [
-            ["", "Deposits", "Deposits", "Lending", "Lending", "Total", "Total"],
+            ["", "Deposits", "Deposits", "Lending", "Lending", "Combined", "Combined"],
             ["", "2024", "2023", "2024", "2023", "2024", "2023"],
             ["Net income", "1,500", "1,700", "1,200", "1,452", "2,700", "3,152"],
         ],
@@ -529,15 +531,9 @@ def test_a_change_that_ends_at_the_sentences_figure_is_the_blanks() -> None:
     # each end is its own cell: "to" the newer, "from" the older
     both = "Net income decreased [MASK] to $2,700 million from $3,152 million in 2024."
     _assert_answer(_instance([segments], both, "$1 million"), "$452 million")
-    # an end written short ("$2.7bn") is read with its scale, not as $2.70 (the whole's
-    # column named so that no tie-break to a total decides)
-    combined = _table(
-        "3",
-        [[h.replace("Total", "Combined") for h in row] for row in segments["cells"]],
-        "Consumer Banking (in millions)",
-    )
+    # an end written short ("$2.7bn") is read with its scale, not as $2.70
     short = "Net income for Consumer Banking decreased [MASK] to $2.7bn in 2024."
-    _assert_answer(_instance([combined], short, "$1 million"), "$452 million")
+    _assert_answer(_instance([segments], short, "$1 million"), "$452 million")
 
 
 def test_change_ends_read_short_scales_negatives_and_other_currencies() -> None:
@@ -568,3 +564,44 @@ def test_a_tie_between_parts_and_their_total_goes_to_the_total() -> None:
     )
     masked = "Our new contracts increased [MASK] in 2024 compared to 2023."
     _assert_answer(_instance([regions], masked, "17%"), "17%")
+    # a total of the parts the other headings name (MHO's "Total Homebuilding Regions")
+    named = [
+        ["Total Homebuilding Regions", "", ""] if r[0] == "Total" else r for r in regions["cells"]
+    ]
+    _assert_answer(_instance([_table("3", named, regions["pre_text"])], masked, "17%"), "17%")
+    # wherever the total's section stands
+    rows = regions["cells"]
+    middle = _table("3", [rows[0], *rows[5:7], *rows[1:5]], regions["pre_text"])
+    _assert_answer(_instance([middle], masked, "17%"), "17%")
+    # a region the sentence names wins over the total
+    northern = "Northern Region new contracts increased [MASK] in 2024 compared to 2023."
+    _assert_answer(_instance([regions], northern, "40%"), "40.34%")
+    # a total's column, beside its parts' columns
+    columns = _table(
+        "3",
+        [
+            ["", "Northern", "Northern", "Southern", "Southern", "Total", "Total"],
+            ["", "2024", "2023", "2024", "2023", "2024", "2023"],
+            ["New contracts, net", "1,162", "828", "1,385", "1,343", "2,547", "2,171"],
+        ],
+        regions["pre_text"],
+    )
+    _assert_answer(_instance([columns], masked, "17%"), "17%")
+
+
+@pytest.mark.parametrize("heading", ["Total International", "Sub-total", "Total return swaps"])
+def test_a_heading_that_begins_with_total_is_not_a_whole(heading: str) -> None:
+    # a part ("Total International") or another line: the tie stays in table order
+    rows = [
+        ["", "2024", "2023"],
+        ["United States", "", ""],
+        ["New contracts, net", "1,162", "828"],
+        ["Interest rate swaps", "", ""],
+        ["Notional amount", "900", "800"],
+        [heading, "", ""],
+        ["New contracts, net", "2,547", "2,171"],
+    ]
+    masked = "Our new contracts increased [MASK] in 2024 compared to 2023."
+    _assert_answer(_instance([_table("3", rows, "Contracts:")], masked, "40%"), "40.34%")
+    assert not names_whole(heading)
+    assert names_whole("Total") and names_whole("Consolidated 2024") and names_whole("Totals")

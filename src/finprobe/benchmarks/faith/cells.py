@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal
 from functools import cached_property
@@ -45,6 +46,37 @@ def _level_columns(table: Table) -> list[int]:
     ]  # fmt: skip
 
 
+# a heading or column of a whole, not one of its parts: "Total", "Totals", "Consolidated",
+# "Total Company"; never "Total International", "Sub-total" or "Total return swaps"
+_WHOLE_HEADS = frozenset(["total", "totals", "consolidated"])
+_WHOLE_WORDS = _WHOLE_HEADS | {"company", "segments", "reportable"}
+
+
+def names_whole(label: str) -> bool:
+    """The label, its period words aside, names a whole ("Total", "Consolidated 2024")."""
+    words = {
+        w for w in re.findall(r"[a-z]+|\d+", label.lower())
+        if w in _WHOLE_WORDS or not _PERIOD_HEADER_WORDS.fullmatch(w)
+    }  # fmt: skip
+    return words <= _WHOLE_WORDS and not words.isdisjoint(_WHOLE_HEADS)
+
+
+def whole_headings(headings: Iterable[str]) -> set[str]:
+    """The body headings of a table that name a whole: a bare total ("Total"), or a total
+    of two or more parts that other headings name ("Total Homebuilding Regions" over
+    "Northern Region" and "Southern Region"; "Total Specialty" over "Specialty casualty"
+    and "Specialty financial"). "Total International" beside "United States" is a part,
+    "Total return swaps" beside "Interest rate swaps" another line."""
+    named = {h: set(_tokens(h)) for h in set(headings) if h}
+    wholes = set()
+    for heading, words in named.items():
+        rest = words - {"total"}
+        parts = [h for h, other in named.items() if h != heading and rest & other]
+        if names_whole(heading) or (heading.lower().startswith("total ") and len(parts) >= 2):
+            wholes.add(heading)
+    return wholes
+
+
 @dataclass
 class Cell:
     table: Table
@@ -58,6 +90,7 @@ class Cell:
     heading: str = ""  # the body heading row above ("Total International", "Nutritionals —")
     table_years: frozenset[str] = frozenset()
     negative: bool = False  # written as a negative ("(5,019)"): a change across zero is a sum
+    whole_heading: bool = False  # its heading names the whole of the table's parts
 
     @property
     def signed(self) -> Decimal:
@@ -74,6 +107,12 @@ class Cell:
     @cached_property
     def col_text(self) -> str:
         return self.table.column_label(self.col)
+
+    @cached_property
+    def is_whole(self) -> bool:
+        """The cell sits under a whole's heading (``whole_headings``) or in a whole's
+        column ("Total")."""
+        return self.whole_heading or names_whole(self.col_text)
 
     @cached_property
     def period_months(self) -> int | None:
@@ -370,6 +409,7 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
     cells = []
     local = section_scales(table) if table.scale == 1 else {}
     headings = _headings(table)
+    wholes = whole_headings(headings.values())
     percent_cols = _percent_columns(table)
     # a column of dollar amounts under a header that also names "%" ("Amount%", two
     # header cells run together) holds amounts: its bare cells are not percents. Its
@@ -433,6 +473,7 @@ def numeric_cells(table: Table, index: str, implied_scale: Decimal = Decimal(1))
                     headings.get(r, ""),
                     years,
                     value < 0,
+                    headings.get(r, "") in wholes,
                 )
             )
     return cells

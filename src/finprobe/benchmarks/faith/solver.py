@@ -64,6 +64,7 @@ sentences' money figures fit when the blank's own sentence gives no evidence.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
@@ -165,7 +166,7 @@ def rank_candidates(
     for cell in cells:
         by_row.setdefault((cell.table_index, cell.row), []).append(cell)
     if not (context.wants_money or context.wants_percent):
-        _unscale_written_rows(by_row, context.anchors, set(context.sentence))
+        _unscale_written_rows(by_row, context.anchors, context.sentence)
     row_fit = {
         key: scorer.label_fit(group[0].row_tokens, group[0].heading_tokens)
         + scorer.table_fit(group[0].table)
@@ -329,7 +330,7 @@ def rank_candidates(
 def _unscale_written_rows(
     by_row: dict[tuple[str, int], list[Cell]],
     anchors: list[Any],
-    words: set[str],
+    sentence: Iterable[str],
 ) -> None:
     """A row the sentence names (every word of its label) and quotes as its cells are
     written is read unscaled:
@@ -340,6 +341,7 @@ def _unscale_written_rows(
     plain = {abs(a.value) for a in anchors if a.value and not a.units and a.scale == 1}
     if not plain:
         return
+    words = set(sentence)
     for group in by_row.values():
         if not group[0].row_tokens <= words or any("$" in c.text for c in group):
             continue
@@ -349,21 +351,20 @@ def _unscale_written_rows(
                     cell.value = cell.raw
 
 
-_WHOLE = re.compile(r"\b(?:total|consolidated)\b", re.I)
-
-
 def _rank_key(cand: Candidate) -> tuple[float, float, bool]:
-    """Score, then, for an exact tie, the row the sentence names more than its neighbours do
-    (``sentence_hits`` less ``neighbour_hits``): ``coverage`` counts the neighbours' words
-    too, so a row named next door ("Real estate construction loans decreased 16.6%") can tie
-    the row the sentence names ("Total loans decreased [MASK]"). Then the whole over its
-    parts: one label under the headings "Northern Region", "Southern Region" and "Total"
-    ties on every feature when the sentence names no region ("our new contracts increased
-    [MASK]"), and a part the sentence names already scores higher."""
+    """The candidate's sort key, for an exact tie of scores:
+
+    - the row the sentence names more than its neighbours do (``sentence_hits`` less
+      ``neighbour_hits``): ``coverage`` counts the neighbours' words too, so a row named next
+      door ("Real estate construction loans decreased 16.6%") can tie the row the sentence
+      names ("Total loans decreased [MASK]");
+    - then the whole over its parts (``Cell.is_whole``): one label under the headings
+      "Northern Region", "Southern Region" and "Total" ties on every feature when the
+      sentence names no region ("our new contracts increased [MASK]"); a part the sentence
+      names already scores higher.
+    """
     feats = cand.features
-    whole = bool(cand.cells) and all(
-        _WHOLE.search(cell.heading) or _WHOLE.search(cell.col_text) for cell in cand.cells
-    )
+    whole = bool(cand.cells) and all(cell.is_whole for cell in cand.cells)
     return cand.score, feats.get("sentence_hits", 0.0) - feats.get("neighbour_hits", 0.0), whole
 
 
