@@ -11,6 +11,7 @@ import pytest
 
 from finprobe.benchmarks.faith.blank import item_words
 from finprobe.benchmarks.faith.derivation import find_derivation
+from finprobe.benchmarks.faith.derivation_index import DerivationIndex
 from finprobe.benchmarks.faith.sentence import _tokens
 from finprobe.document import Table
 
@@ -370,6 +371,62 @@ def test_a_multiple_is_never_a_sum_of_money() -> None:
     money = sentence.replace("a ratio of less than or equal to 3.0x", "proceeds of $3")
     at = money.index("$3")
     assert find_derivation("$3", [table], money, mask=(at, at + 2)) is not None
+
+
+def test_a_per_share_figure_as_written_is_a_per_share_cell() -> None:
+    # dev15's AFGC: "special dividends of $12.00 per share" was "found" as the "(12)" of a
+    # "Special A&E charge, net of tax" row in a table in millions, read as written
+    segments = Table(
+        id="t38",
+        cells=[
+            ["(in millions)", "Property and casualty", "Other", "Total"],
+            ["Special A&E charge, net of tax", "—", "(12)", "(12)"],
+            ["Net earnings", "1,120", "(60)", "1,060"],
+        ],
+    )
+    sentence = (
+        "Dividends fell due to special dividends of $5.50 per share in 2023 compared to special"
+        " dividends of $12.00 per share in 2022."
+    )
+    at = sentence.index("$12.00")
+    assert find_derivation("$12.00", [segments], sentence, mask=(at, at + 6)) is None
+    # a per-share row of the same table is read as written
+    per_share = Table(
+        id="t39",
+        cells=[
+            ["(in millions, except per share data)", "2023", "2022"],
+            ["Net earnings", "852", "898"],
+            ["Special dividends per share", "5.50", "12.00"],
+        ],
+    )
+    found = find_derivation("$12.00", [per_share], sentence, mask=(at, at + 6))
+    assert found is not None and found.cells[0]["row_label"] == "Special dividends per share"
+
+
+def test_a_10k_sentence_without_a_period_length_is_not_a_quarters_figure() -> None:
+    # dev15's AFGC: "The $12 million (41%) increase in interest expense ... in 2023" was
+    # "found" as the fourth quarter's "12" of that line
+    table = Table(
+        id="t34",
+        cells=[
+            ["(in millions)", "Three months ended December 31,", "Year ended December 31,"],
+            ["", "2023", "2023"],
+            ["Interest expense on funds withheld", "12", "41"],
+        ],
+    )
+    annual = DerivationIndex([table], annual=True)
+    sentence = "Interest expense on funds withheld was $12 million in 2023."
+    at = sentence.index("$12 million")
+    mask = (at, at + len("$12 million"))
+    assert find_derivation("$12 million", annual, sentence, mask=mask) is None
+    # a 10-Q's "in 2023" may be its quarter's
+    quarterly = DerivationIndex([table], annual=False)
+    assert find_derivation("$12 million", quarterly, sentence, mask=mask) is not None
+    # a 10-K's sentence that names the quarter
+    fourth = sentence.replace("in 2023", "in the fourth quarter of 2023")
+    at = fourth.index("$12 million")
+    found = find_derivation("$12 million", annual, fourth, mask=(at, at + len("$12 million")))
+    assert found is not None and found.cells[0]["column_label"].startswith("Three months")
 
 
 # INOD's 10-K: one table stacks the consolidated figures and each segment's, each block

@@ -332,6 +332,7 @@ def build_instances(
     panel_models: Sequence[Any] = (),
     max_sentences: int | None = None,
     seed: int = 0,
+    annual: bool | None = None,
 ) -> dict[str, Any]:
     """One FAITH report record (metadata, MD&A tables, masked instances).
 
@@ -346,12 +347,14 @@ def build_instances(
     if answerability == "panel" and not panel_models:
         raise InputError(None, "answerability 'panel' needs at least one panel model")
     corpus = mdna_corpus(doc)
+    if annual is None:
+        annual = annual_report(doc.metadata.get("report_type"))
     metadata = {
         "report_id": report_id,
         "cik": doc.metadata.get("cik"),
         "company": doc.metadata.get("company"),
         "filing_date": filing_date or doc.metadata.get("filing_date"),
-        "report_type": doc.metadata.get("report_type"),
+        "report_type": doc.metadata.get("report_type") or ("10-K" if annual else "10-Q"),
         "source": doc.metadata.get("source"),
         "builder": f"finprobe-faith-build/{BUILDER_VERSION}",
         "spans": spans,
@@ -375,7 +378,11 @@ def build_instances(
     if max_sentences is not None and len(found) > max_sentences:
         rng = random.Random(f"{report_id}:{seed}")
         found = sorted(rng.sample(found, max_sentences))
-    index = DerivationIndex(corpus.tables) if answerability != "none" and corpus.tables else None
+    index = (
+        DerivationIndex(corpus.tables, annual=annual)
+        if answerability != "none" and corpus.tables
+        else None
+    )
     sentences = corpus.sentences
     seen: set[str] = set()
     for i, span_list in found:
@@ -539,6 +546,11 @@ def panel_answerability(
 _SUFFIXES = (".json", ".json.gz", ".htm", ".html", ".txt", ".md")
 
 
+def annual_report(report_type: str | None) -> bool:
+    """A 10-K (the default: FAITH's reports are annual), not a 10-Q."""
+    return "10-Q" not in str(report_type or "").upper()
+
+
 def _is_10q(path: Path, doc: FinancialDocument) -> bool:
     kind = str(doc.metadata.get("report_type") or "")
     if kind:
@@ -610,6 +622,7 @@ def build_from_paths(
                 panel_models=panel_models,
                 max_sentences=max_sentences,
                 seed=seed,
+                annual=not _is_10q(path, doc),
             )
             if not record["metadata"]["has_mdna"]:
                 no_mdna.append(path.name)
@@ -651,7 +664,10 @@ def build_card(records: list[dict[str, Any]], sources: list[Path]) -> dict[str, 
     with_tables = [n for n, r in enumerate(records) if r["tables"]]
     if len(with_tables) > 1:
         indexes = {
-            n: DerivationIndex(load_faith_report(records[n], f"card-{n}").tables)
+            n: DerivationIndex(
+                load_faith_report(records[n], f"card-{n}").tables,
+                annual=annual_report(records[n]["metadata"].get("report_type")),
+            )
             for n in with_tables
         }
         for pos, n in enumerate(with_tables):
@@ -830,7 +846,10 @@ def agreement_with_pilot(pilot_path: str | Path, *, swapped_tables: bool = True)
     indexes = []
     for n, record in enumerate(data):
         doc = load_faith_report(record, f"{path.stem}-{n}")
-        indexes.append(DerivationIndex(doc.tables))
+        metadata = record.get("metadata") if isinstance(record.get("metadata"), dict) else {}
+        indexes.append(
+            DerivationIndex(doc.tables, annual=annual_report(metadata.get("report_type")))
+        )
     confusion: Counter[tuple[str, str]] = Counter()
     scenarios: Counter[tuple[str, str]] = Counter()
     value_match = found_total = swapped_found = total = 0

@@ -332,6 +332,15 @@ def per_share_heading(heading: str) -> bool:
     return bool(_PER_SHARE_ROW.search(heading)) and not _SCALE_NOTE.search(heading)
 
 
+def per_share_cell(cell: Cell) -> bool:
+    """The cell is a per-share (per-unit) figure: its row, heading or column says so."""
+    label = cell.table.row_label(cell.row)
+    return bool(
+        _PER_SHARE_ROW.search(label) or per_share_heading(cell.heading)
+        or _PER_SHARE_ROW.search(cell.col_text)
+    )  # fmt: skip
+
+
 def _per_share_values(table: Table, r: int) -> bool:
     """The row's figures read as per-share amounts: each written with decimals and under
     1,000, and the label no share count ("Weighted average shares outstanding")."""

@@ -26,7 +26,7 @@ from finprobe.benchmarks.faith.blank import (
     with_synonyms,
     written_exact,
 )
-from finprobe.benchmarks.faith.cells import Cell, same_period_length
+from finprobe.benchmarks.faith.cells import Cell, per_share_cell, same_period_length
 from finprobe.benchmarks.faith.derivation_index import (
     DerivationIndex,
     rounds_or_truncates,
@@ -422,15 +422,31 @@ def find_derivation(
             return 0.0
         return 0.4 if cell_years & years else -0.4
 
+    # a 10-K's sentence that names no period length ("losses of $162 million in 2023")
+    # speaks of a year: a quarter's or nine months' column is not its figure, however
+    # its value agrees
+    said_months = period_months(sentence_context) or period_months(neighbours)
+
+    def other_length(ids: tuple[int, ...]) -> bool:
+        months = index.cells[ids[0]].period_months
+        return said_months is not None and months is not None and months != said_months
+
+    def shorter_than_said(ids: tuple[int, ...]) -> bool:
+        if not index.annual or said_months is not None:
+            return False
+        return any((index.cells[k].period_months or 12) < 12 for k in ids)
+
     found: list[tuple[float, str, tuple[int, ...], Decimal]] = []
     # A: lookups, searched in the widest window that a coarser cell precision allows
     pools = [(pool, "lookup")]
-    per_share = re.search(
-        re.escape(text) + r"\s+per\s+(?:diluted\s+|basic\s+|common\s+)?share", sentence_context
+    per_share = bool(
+        re.search(
+            re.escape(text) + r"\s+per\s+(?:diluted\s+|basic\s+|common\s+)?share",
+            sentence_context,
+        )
+        or "per_share" in number.units
     )
-    if not percent and (
-        per_share or number.units - {"usd", "per_share"} or "per_share" in number.units
-    ):
+    if not percent and (per_share or number.units - {"usd", "per_share"}):
         pools.append(("raw", "raw_lookup"))  # "$8.96 per share" in a table "in thousands"
     for lookup_pool, kind in pools:
         values, ids = index.lookups[lookup_pool]
@@ -441,6 +457,13 @@ def find_derivation(
         for k in ids[lo:hi]:
             value = index.exact(kind, (k,))
             if not supports(ref, ref_p, value):
+                continue
+            # a per-share figure as written is a per-share cell, never an amount of a table
+            # "in millions" read unscaled ("special dividends of $12.00 per share" is no
+            # "Special A&E charge | (12)")
+            if kind == "raw_lookup" and per_share and not per_share_cell(index.cells[k]):
+                continue
+            if shorter_than_said((k,)):
                 continue
             if not evidence((k,), kind):
                 continue
@@ -454,7 +477,7 @@ def find_derivation(
     )
     if hi - lo <= 5000:  # a one-digit span ("5%") fits thousands of ratios: no evidence
         for comp in comps[lo:hi]:
-            if not evidence(comp.cells, comp.kind):
+            if shorter_than_said(comp.cells) or not evidence(comp.cells, comp.kind):
                 continue
             value = index.exact(comp.kind, comp.cells)
             if supports(ref, ref_p, value):
@@ -470,19 +493,19 @@ def find_derivation(
                 )
     # D: change of a ratio between periods (margins, mix), only for rows the sentence names
     if percent and not any(kind == "lookup" for _, kind, _, _ in found):
-        found.extend(_ratio_changes(index, ref, ref_p, context, relevance, year_fit, evidence))
+
+        def period_evidence(ids: tuple[int, ...], kind: str) -> bool:
+            return not shorter_than_said(ids) and evidence(ids, kind)
+
+        found.extend(
+            _ratio_changes(index, ref, ref_p, context, relevance, year_fit, period_evidence)
+        )
     found = [f for f in found if f[1] in ("lookup", "raw_lookup") or f[0] >= min_score]
     if not found:
         return None
     # Best label and period fit first; among equals the period length the text names (a
     # three-month paragraph's change is the quarter's, though six months' columns round to
     # it too), then the simpler scenario, then fewer cells.
-    said_months = period_months(sentence_context) or period_months(neighbours)
-
-    def other_length(ids: tuple[int, ...]) -> bool:
-        months = index.cells[ids[0]].period_months
-        return said_months is not None and months is not None and months != said_months
-
     found.sort(
         key=lambda t: (
             -t[0],

@@ -78,8 +78,13 @@ class DerivationIndex:
     thousands of entries.
     """
 
-    def __init__(self, tables: Sequence[Table], max_pairs_per_column: int = 60) -> None:
+    def __init__(
+        self, tables: Sequence[Table], max_pairs_per_column: int = 60, *, annual: bool = False
+    ) -> None:
         self.tables = list(tables)
+        # the report is a 10-K: its text that names no period length speaks of a year
+        # (``find_derivation``); the builder says so from the report's form
+        self.annual = annual
         self.cells: list[Cell] = []
         for i, table in enumerate(self.tables):
             index = str(table.id[1:] if re.fullmatch(r"t\d+", table.id) else i)

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable
 from decimal import Decimal
 from functools import lru_cache
 
-from finprobe.benchmarks.faith.cells import _PER_SHARE_ROW, Cell, per_share_heading
+from finprobe.benchmarks.faith.cells import Cell, per_share_cell
 from finprobe.benchmarks.faith.context import _REASON, Candidate, Context
 from finprobe.benchmarks.faith.measures import named_base
 from finprobe.benchmarks.faith.sensitivity import (
@@ -477,15 +477,6 @@ _PER_SHARE_CLAUSE = re.compile(
     r"\bEPS\b",
     re.I,
 )
-
-
-def per_share_cell(cell: Cell) -> bool:
-    """The cell is a per-share (per-unit) figure: its row, heading or column says so."""
-    label = cell.table.row_label(cell.row)
-    return bool(
-        _PER_SHARE_ROW.search(label) or per_share_heading(cell.heading)
-        or _PER_SHARE_ROW.search(cell.col_text)
-    )  # fmt: skip
 
 
 def _part_clause(masked: str) -> tuple[str, str] | None:

@@ -74,6 +74,7 @@ from finprobe.benchmarks.faith.cells import (
     Cell,
     implied_scale,
     numeric_cells,
+    per_share_cell,
     period_length_fits,
 )
 from finprobe.benchmarks.faith.context import (
@@ -105,7 +106,6 @@ from finprobe.benchmarks.faith.rules import (
     admissible,
     blank_clause,
     per_share_blank,
-    per_share_cell,
 )
 from finprobe.benchmarks.faith.sensitivity import _listed_items, names_item, sensitivity_candidates
 from finprobe.benchmarks.faith.sentence import _YEAR, AMOUNT, _tokens, change_pair
