@@ -429,6 +429,25 @@ def test_a_10k_sentence_without_a_period_length_is_not_a_quarters_figure() -> No
     assert found is not None and found.cells[0]["column_label"].startswith("Three months")
 
 
+def test_a_change_column_of_other_years_is_not_the_sentences_change() -> None:
+    # dev15's AFGC: "premiums increased 8% and 9%, respectively, in 2022 compared to 2021"
+    # was "found" in the "% Change 2023 - 2022" column
+    table = Table(
+        id="t41",
+        cells=[
+            ["", "2023", "2022", "2021", "% Change 2023 - 2022", "% Change 2022 - 2021"],
+            ["Net written premiums", "6,692", "6,206", "5,573", "8%", "11%"],
+        ],
+    )
+    sentence = "Net written premiums increased 8% in 2022 compared to 2021."
+    at = sentence.index("8%")
+    assert find_derivation("8%", [table], sentence, mask=(at, at + 2)) is None
+    right = sentence.replace("8%", "11%")
+    at = right.index("11%")
+    found = find_derivation("11%", [table], right, mask=(at, at + 3))
+    assert found is not None and found.cells[0]["column_label"] == "% Change 2022 - 2021"
+
+
 # INOD's 10-K: one table stacks the consolidated figures and each segment's, each block
 # under its own header row; ETD's 10-Q: segment net sales, but only a consolidated margin
 STACKED = Table(

@@ -436,6 +436,15 @@ def find_derivation(
             return False
         return any((index.cells[k].period_months or 12) < 12 for k in ids)
 
+    def other_change_pair(k: int) -> bool:
+        """A change column of two other years ("% Change 2023 - 2022") for a change
+        between the two years the sentence names ("increased 8% in 2022 compared to 2021")."""
+        cell = index.cells[k]
+        if role != "change" or not cell.change_column or len(years) != 2:
+            return False
+        column_years = set(_YEAR.findall(cell.col_text))
+        return len(column_years) == 2 and column_years != years
+
     found: list[tuple[float, str, tuple[int, ...], Decimal]] = []
     # A: lookups, searched in the widest window that a coarser cell precision allows
     pools = [(pool, "lookup")]
@@ -463,7 +472,7 @@ def find_derivation(
             # "Special A&E charge | (12)")
             if kind == "raw_lookup" and per_share and not per_share_cell(index.cells[k]):
                 continue
-            if shorter_than_said((k,)):
+            if shorter_than_said((k,)) or other_change_pair(k):
                 continue
             if not evidence((k,), kind):
                 continue
