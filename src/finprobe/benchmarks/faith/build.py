@@ -339,6 +339,8 @@ def build_instances(
     ``answerability``: "derivation" (deterministic finder), "panel" (the finder
     plus an LLM panel), or "none". ``max_sentences`` samples that many
     sentences with spans (seeded), as the paper does with ten per report.
+    ``annual``: the report is a 10-K (default: unless its report type says 10-Q), so a
+    sentence that names no period length speaks of a year.
     """
     if answerability not in ("derivation", "panel", "none"):
         raise InputError(
@@ -354,7 +356,7 @@ def build_instances(
         "cik": doc.metadata.get("cik"),
         "company": doc.metadata.get("company"),
         "filing_date": filing_date or doc.metadata.get("filing_date"),
-        "report_type": doc.metadata.get("report_type") or ("10-K" if annual else "10-Q"),
+        "report_type": doc.metadata.get("report_type") or (None if annual else "10-Q"),
         "source": doc.metadata.get("source"),
         "builder": f"finprobe-faith-build/{BUILDER_VERSION}",
         "spans": spans,

@@ -422,9 +422,6 @@ def find_derivation(
             return 0.0
         return 0.4 if cell_years & years else -0.4
 
-    # a 10-K's sentence that names no period length ("losses of $162 million in 2023")
-    # speaks of a year: a quarter's or nine months' column is not its figure, however
-    # its value agrees
     said_months = period_months(sentence_context) or period_months(neighbours)
 
     def other_length(ids: tuple[int, ...]) -> bool:
@@ -432,6 +429,9 @@ def find_derivation(
         return said_months is not None and months is not None and months != said_months
 
     def shorter_than_said(ids: tuple[int, ...]) -> bool:
+        """A 10-K's sentence that names no period length ("losses of $162 million in
+        2023") speaks of a year: a quarter's or nine months' column is not its figure,
+        however its value agrees."""
         if not index.annual or said_months is not None:
             return False
         return any((index.cells[k].period_months or 12) < 12 for k in ids)

@@ -352,7 +352,7 @@ def _unscale_written_rows(
 
 
 def _rank_key(cand: Candidate) -> tuple[float, float, bool]:
-    """The candidate's sort key, for an exact tie of scores:
+    """The candidate's sort key: its score, then, for an exact tie of scores:
 
     - the row the sentence names more than its neighbours do (``sentence_hits`` less
       ``neighbour_hits``): ``coverage`` counts the neighbours' words too, so a row named next
@@ -423,6 +423,7 @@ _END = (
     r"(to|from)\s+(?:approximately\s+|about\s+)?"
     rf"((?:{AMOUNT})(?:\s*percent\b|\s*%)?)"
 )
+# (only its first group, both ends, is read: _END's own groups repeat inside it)
 _ENDS_AFTER = re.compile(r"\[MASK\]\s*,?\s*((?:" + _END + r"\s*(?:,\s*|and\s+)?){1,2})", re.I)
 _END_WORD = re.compile(r"\b" + _END, re.I)
 
