@@ -166,10 +166,29 @@ def test_period_words_are_read() -> None:
     assert relative_period("Revenue was ", " in the current year, up 5%.") == 0
     # the prior year belongs to the other figure's clause, not the blank's
     assert relative_period("Revenue was ", " compared to $4 million in the prior year.") is None
+    # ... and after "than" to the compared side (BARK, q45r)
+    higher = ", 200 basis points higher than the same period last year."
+    assert relative_period("Gross margin was ", higher) is None
+    assert relative_period("Revenue was ", ", up 5% over the prior year.") is None
     assert change_pair(["2023", "2022"], "2023") == {"2023", "2022"}
     assert change_pair(["2023"], "2023") == {"2023", "2022"}
     assert change_pair([], "2024") == {"2024", "2023"}
     assert change_pair([], None) is None
+
+
+def test_the_compared_sides_last_year_is_not_the_blanks_period() -> None:
+    margins = _table(
+        "2",
+        [
+            ["", "Three Months Ended December 31, 2023", "Three Months Ended December 31, 2022"],
+            ["Direct to Consumer Gross Margin", "63.8%", "61.8%"],
+        ],
+    )
+    masked = "Direct to Consumer gross margin was [MASK], 200 basis points higher than the same period last year."
+    _assert_answer(_instance([margins], masked, "1%"), "63.8%")
+    # the blank's own clause still names its period
+    prior = "Direct to Consumer gross margin was [MASK] in the same period last year."
+    _assert_answer(_instance([margins], prior, "1%"), "61.8%")
 
 
 def test_a_change_in_one_named_year_is_against_the_year_before() -> None:

@@ -323,6 +323,9 @@ _PRIOR_PERIOD = re.compile(
 _CURRENT_PERIOD = re.compile(r"\b(?:current|this)(?:[- ]fiscal)?[- ](?:year|period)\b", re.I)
 
 
+_THAN = re.compile(r"\bthan\b|\bover\b|\brelative to\b", re.I)
+
+
 def relative_period(before: str, after: str) -> int | None:
     """The blank's own clause names its period against the report's: "[MASK] in the
     prior year" is one year back (-1), "[MASK] this year" the report's own (0).
@@ -334,6 +337,9 @@ def relative_period(before: str, after: str) -> int | None:
     own_before = before[breaks[-1].end() :] if breaks else before
     stop = _CLAUSE_BREAK.search(after)
     own_after = after[: stop.start()] if stop else after
+    # "was [MASK], 200 basis points higher than the same period last year": the period
+    # after "than" is the compared side's
+    own_after = _THAN.split(own_after, maxsplit=1)[0]
     for text in (own_after, own_before):
         prior = _PRIOR_PERIOD.search(text)
         current = _CURRENT_PERIOD.search(text)
