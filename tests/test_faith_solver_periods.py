@@ -191,6 +191,30 @@ def test_the_compared_sides_last_year_is_not_the_blanks_period() -> None:
     _assert_answer(_instance([margins], prior, "1%"), "61.8%")
 
 
+def test_an_interim_sentence_takes_the_period_the_sentence_before_names() -> None:
+    # BARK's 10-Q: the cash-flow paragraph opens "For the nine months ended ..."; the next
+    # sentence names no period, and the quarter's and nine months' net loss tie
+    results = _table(
+        "17",
+        [
+            [
+                "(in thousands)",
+                "Three Months Ended December 31, 2023",
+                "Three Months Ended December 31, 2022",
+                "Nine Months Ended December 31, 2023",
+                "Nine Months Ended December 31, 2022",
+            ],
+            ["Revenue", "$140,000", "$150,000", "$380,000", "$400,000"],
+            ["Net loss", "$(10,108)", "$(5,000)", "$(32,108)", "$(40,000)"],
+        ],
+    )
+    masked = "Net cash provided by operating activities consisted of net loss of [MASK] adjusted for non-cash charges."
+    pre = "For the nine months ended December 31, 2023, net cash provided by operating activities was $7.1 million."
+    _assert_answer(_instance([results], masked, "$1", pre=pre), "$32,108,000")
+    quarter = pre.replace("nine months", "three months")
+    _assert_answer(_instance([results], masked, "$1", pre=quarter), "$10,108,000")
+
+
 def test_a_change_in_one_named_year_is_against_the_year_before() -> None:
     masked = "Net sales increased [MASK] in 2023."
     _assert_answer(_instance([THREE_YEARS], masked, "$1"), "$50.0 million")

@@ -353,11 +353,13 @@ def _interim_report(tables: list[Table]) -> bool:
     return short > annual
 
 
-def settle_period(context: Context, tables: list[Table]) -> None:
+def settle_period(context: Context, tables: list[Table], sentence_before: str = "") -> None:
     """A sentence that names no period speaks of the report's own: a year in an annual
-    report, and no one length in an interim one (the quarter and the year to date alike)."""
+    report; in an interim one, the length the sentence before names ("For the nine months
+    ended December 31, 2023, net cash ... was $7.1 million. The $7.1 million ... consisted
+    of net loss of [MASK]"), else no one length (the quarter and the year to date alike)."""
     if not context.period_stated and _interim_report(tables):
-        context.period_months = None
+        context.period_months = period_months(sentence_before)
 
 
 def expand_context(context: Context, tables: list[Table], masked: str) -> None:

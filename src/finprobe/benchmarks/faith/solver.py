@@ -149,7 +149,7 @@ def rank_candidates(
     masked = metadata["masked_sentence"]
     plain = [t for _, t in tables]
     expand_context(context, plain, masked)
-    settle_period(context, plain)
+    settle_period(context, plain, metadata.get("pre_sentence") or "")
     scorer = Scorer(plain, context)
     cells: list[Cell] = []
     # a table with no stated scale is read at the scale the nearby text's money figures
