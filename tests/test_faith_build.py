@@ -1022,3 +1022,10 @@ def test_self_check_reads_a_basis_point_cell_in_points():
     assert "not its number at a declared scale" in self_check(instance("0.36"), tables)
     assert "not its number at a declared scale" in self_check(instance("36"), tables)
     assert "does not round to the span" in self_check(instance("360"), tables)
+
+
+def test_the_report_form_decides_whether_an_unnamed_period_is_a_year() -> None:
+    from finprobe.benchmarks.faith.build import annual_report
+
+    assert annual_report("10-K") and annual_report(None) and annual_report("10-K405")
+    assert not annual_report("10-Q") and not annual_report("10-q/a")

@@ -422,6 +422,10 @@ def test_a_10k_sentence_without_a_period_length_is_not_a_quarters_figure() -> No
     # a 10-Q's "in 2023" may be its quarter's
     quarterly = DerivationIndex([table], annual=False)
     assert find_derivation("$12 million", quarterly, sentence, mask=mask) is not None
+    # the form is the sentence's report's, whoever's tables are searched (the swapped-tables
+    # negative): a 10-K's sentence in a 10-Q's tables, and the reverse
+    assert find_derivation("$12 million", quarterly, sentence, mask=mask, annual=True) is None
+    assert find_derivation("$12 million", annual, sentence, mask=mask, annual=False) is not None
     # a 10-K's sentence that names the quarter
     fourth = sentence.replace("in 2023", "in the fourth quarter of 2023")
     at = fourth.index("$12 million")
@@ -442,6 +446,12 @@ def test_a_change_column_of_other_years_is_not_the_sentences_change() -> None:
     sentence = "Net written premiums increased 8% in 2022 compared to 2021."
     at = sentence.index("8%")
     assert find_derivation("8%", [table], sentence, mask=(at, at + 2)) is None
+    # a year named outside the comparison does not make a pair
+    aside = (
+        "Net written premiums increased 8% in 2023 compared to 2022, after the 2019 acquisition."
+    )
+    at = aside.index("8%")
+    assert find_derivation("8%", [table], aside, mask=(at, at + 2)) is not None
     right = sentence.replace("8%", "11%")
     at = right.index("11%")
     found = find_derivation("11%", [table], right, mask=(at, at + 3))

@@ -684,6 +684,7 @@ def build_card(records: list[dict[str, Any]], sources: list[Path]) -> dict[str, 
                     inst["sentence"],
                     neighbours=f"{inst['pre_sentence']} {inst['post_sentence']}",
                     mask=(start, end),
+                    annual=indexes[n].annual,  # the sentence's report's form
                 )
                 swapped.append(found is not None)
     return data_card(records, source_cells=readers, swapped=swapped)
@@ -883,7 +884,14 @@ def agreement_with_pilot(pilot_path: str | Path, *, swapped_tables: bool = True)
             if swapped_tables and len(data) > 1:
                 other = indexes[(n + 1) % len(data)]
                 swapped_found += (
-                    find_derivation(span, other, sentence, neighbours=neighbours, mask=(start, end))
+                    find_derivation(
+                        span,
+                        other,
+                        sentence,
+                        neighbours=neighbours,
+                        mask=(start, end),
+                        annual=indexes[n].annual,  # the sentence's report's form
+                    )
                     is not None
                 )
     unanimous_rows = [(k, v) for k, v in confusion.items() if k[0] != "split"]

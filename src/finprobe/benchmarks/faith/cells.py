@@ -66,7 +66,8 @@ def whole_headings(headings: Iterable[str]) -> set[str]:
     of two or more parts that other headings name ("Total Homebuilding Regions" over
     "Northern Region" and "Southern Region"; "Total Specialty" over "Specialty casualty"
     and "Specialty financial"). "Total International" beside "United States" is a part,
-    "Total return swaps" beside "Interest rate swaps" another line."""
+    "Total return swaps" beside one "Interest rate swaps" another line (beside two other
+    kinds of swaps it would pass: a known limit of reading words alone)."""
     named = {h: set(_tokens(h)) for h in set(headings) if h}
     wholes = set()
     for heading, words in named.items():

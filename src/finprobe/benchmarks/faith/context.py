@@ -99,9 +99,9 @@ class Context:
     # "[MASK] in the prior year": the blank's period against the report's (-1, 0)
     relative_year: int | None = None
     # the length of the period the sentence speaks of, in months; a sentence that names
-    # none speaks of the report's own period: 12 in an annual report, and unknown (None) in
-    # an interim one, whose MD&A speaks of the quarter and the year to date alike
-    # (``settle_period``)
+    # none speaks of the report's own period: 12 in an annual report; in an interim one,
+    # the quarter's or year-to-date length the sentence before names, else unknown (None),
+    # as its MD&A speaks of both alike (``settle_period``)
     period_months: int | None = 12
     period_stated: bool = False  # the sentence itself names its period's length
     # label words the sentence names only through a synonym ("sales" for "revenue")
@@ -359,7 +359,10 @@ def settle_period(context: Context, tables: list[Table], sentence_before: str = 
     ended December 31, 2023, net cash ... was $7.1 million. The $7.1 million ... consisted
     of net loss of [MASK]"), else no one length (the quarter and the year to date alike)."""
     if not context.period_stated and _interim_report(tables):
-        context.period_months = period_months(sentence_before)
+        # only an interim length: a 10-Q's passing mention of "the fiscal year ended" (its
+        # annual report) is no period for its own figures
+        before = period_months(sentence_before)
+        context.period_months = before if before in (3, 6, 9) else None
 
 
 def expand_context(context: Context, tables: list[Table], masked: str) -> None:

@@ -152,6 +152,13 @@ def _as_parsed(span: str | NumberSpan | ParsedNumber) -> tuple[str, ParsedNumber
 _BARE_YEAR = re.compile(r"(?:fy\s*|fiscal\s+)?(?:19|20)\d\d")
 
 
+_COMPARED_YEARS = re.compile(
+    r"\b((?:19|20)\d{2})\s*,?\s*(?:as\s+)?(?:compared\s+(?:to|with)|versus|vs\.?)\s+"
+    r"(?:fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b",
+    re.I,
+)
+
+
 def find_derivation(
     span_number: str | NumberSpan | ParsedNumber,
     tables: Sequence[Table] | DerivationIndex,
@@ -162,6 +169,7 @@ def find_derivation(
     min_score: float = MIN_COMPUTED_SCORE,
     twins: bool = True,
     items: bool = True,
+    annual: bool | None = None,
 ) -> Derivation | None:
     """The most plausible way the tables give this span, or None.
 
@@ -177,6 +185,8 @@ def find_derivation(
     one figure's: when another figure of the sentence writes the same value and finds
     the same cells, the figure whose own words name the row better keeps them
     (``twins=False`` skips that check; ``items=False`` the list-item check).
+    ``annual``: the sentence's report is a 10-K (default: as the index says); the
+    swapped-tables negative searches one report's sentence in another's tables.
     """
     text, number = _as_parsed(span_number)
     if number is None:
@@ -432,18 +442,23 @@ def find_derivation(
         """A 10-K's sentence that names no period length ("losses of $162 million in
         2023") speaks of a year: a quarter's or nine months' column is not its figure,
         however its value agrees."""
-        if not index.annual or said_months is not None:
+        if not (index.annual if annual is None else annual) or said_months is not None:
             return False
         return any((index.cells[k].period_months or 12) < 12 for k in ids)
 
+    # the two years the sentence compares, written as such ("in 2022 compared to 2021")
+    compared = _COMPARED_YEARS.search(sentence_context)
+    compared_pair = set(compared.group(1, 2)) if compared else set()
+
     def other_change_pair(k: int) -> bool:
         """A change column of two other years ("% Change 2023 - 2022") for a change
-        between the two years the sentence names ("increased 8% in 2022 compared to 2021")."""
+        between the two years the sentence compares ("increased 8% in 2022 compared to
+        2021")."""
         cell = index.cells[k]
-        if role != "change" or not cell.change_column or len(years) != 2:
+        if role != "change" or not cell.change_column or len(compared_pair) != 2:
             return False
         column_years = set(_YEAR.findall(cell.col_text))
-        return len(column_years) == 2 and column_years != years
+        return len(column_years) == 2 and column_years != compared_pair
 
     found: list[tuple[float, str, tuple[int, ...], Decimal]] = []
     # A: lookups, searched in the widest window that a coarser cell precision allows

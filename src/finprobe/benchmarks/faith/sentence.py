@@ -213,7 +213,9 @@ _CHANGE_BEFORE = re.compile(
     re.I,
 )
 # one amount as filings write it: "$894 million", "$(2.7) million", "€3.1bn", "$11.4M"
-AMOUNT = r"[$€£]?\s?\(?\d[\d,.]*\)?(?:\s*(?:thousand|million|billion)\b|(?:bn|mn|[mbk])\b)?"
+AMOUNT = (
+    r"[$€£¥]?\s?\(?\.?\d[\d,.]*\)?(?:\s*(?:thousand|million|billion)s?\b|\s?(?:bn|mn|[mbk])\b)?"
+)
 # "increased $894 million, or [MASK]", "an increase of $4 million ([MASK])": the second
 # figure of a change
 _CHANGE_PAIR_BEFORE = re.compile(
@@ -323,7 +325,7 @@ _PRIOR_PERIOD = re.compile(
 _CURRENT_PERIOD = re.compile(r"\b(?:current|this)(?:[- ]fiscal)?[- ](?:year|period)\b", re.I)
 
 
-_THAN = re.compile(r"\bthan\b|\bover\b|\brelative to\b", re.I)
+_THAN = re.compile(r"\bthan\b|\brelative to\b", re.I)
 
 
 def relative_period(before: str, after: str) -> int | None:
