@@ -273,6 +273,21 @@ def find_derivation(
             return 0.0
         return max((len(t & words) / len(t) for t in sets if t), default=0.0)
 
+    said_months = period_months(sentence_context) or period_months(neighbours)
+    # a 10-K's sentence that names no period length ("losses of $162 million in 2023")
+    # speaks of a year: a quarter's or nine months' column is not its figure
+    speaks_of_a_year = (index.annual if annual is None else annual) and said_months is None
+    # the two years the sentence compares, written as such ("in 2022 compared to 2021")
+    compared = _COMPARED_YEARS.search(sentence_context)
+    compared_pair = set(compared.group(1, 2)) if compared else set()
+    per_share = bool(
+        re.search(
+            re.escape(text) + r"\s+per\s+(?:diluted\s+|basic\s+|common\s+)?share",
+            sentence_context,
+        )
+        or "per_share" in number.units
+    )
+
     def evidence(ids: tuple[int, ...], kind: str) -> bool:
         """The cells carry the span's metric and period, and the formula fits the blank's role."""
         cells = [index.cells[k] for k in ids]
@@ -319,6 +334,22 @@ def find_derivation(
             return False
         if kind == "sum" and not (all(named) and sum_cue):
             return False  # a sum only where the sentence adds two named items
+        # a per-share figure as written is a per-share cell, never an amount of a table
+        # "in millions" read unscaled ("special dividends of $12.00 per share" is no
+        # "Special A&E charge | (12)")
+        if kind == "raw_lookup" and per_share and not per_share_cell(cells[0]):
+            return False
+        if speaks_of_a_year and any((c.period_months or 12) < 12 for c in cells):
+            return False
+        if (
+            kind in ("lookup", "raw_lookup")
+            and role == "change"
+            and cells[0].change_column
+            and len(compared_pair) == 2
+            and len(column_years := set(_YEAR.findall(cells[0].col_text))) == 2
+            and column_years != compared_pair
+        ):
+            return False  # "8% in 2022 compared to 2021" is no "% Change 2023 - 2022" cell
         # period: the blank's year (else one the sentence names outside the comparison
         # that follows the blank) must be the (newer) column's
         wanted = {period} if period else own_years
@@ -432,44 +463,13 @@ def find_derivation(
             return 0.0
         return 0.4 if cell_years & years else -0.4
 
-    said_months = period_months(sentence_context) or period_months(neighbours)
-
     def other_length(ids: tuple[int, ...]) -> bool:
         months = index.cells[ids[0]].period_months
         return said_months is not None and months is not None and months != said_months
 
-    def shorter_than_said(ids: tuple[int, ...]) -> bool:
-        """A 10-K's sentence that names no period length ("losses of $162 million in
-        2023") speaks of a year: a quarter's or nine months' column is not its figure,
-        however its value agrees."""
-        if not (index.annual if annual is None else annual) or said_months is not None:
-            return False
-        return any((index.cells[k].period_months or 12) < 12 for k in ids)
-
-    # the two years the sentence compares, written as such ("in 2022 compared to 2021")
-    compared = _COMPARED_YEARS.search(sentence_context)
-    compared_pair = set(compared.group(1, 2)) if compared else set()
-
-    def other_change_pair(k: int) -> bool:
-        """A change column of two other years ("% Change 2023 - 2022") for a change
-        between the two years the sentence compares ("increased 8% in 2022 compared to
-        2021")."""
-        cell = index.cells[k]
-        if role != "change" or not cell.change_column or len(compared_pair) != 2:
-            return False
-        column_years = set(_YEAR.findall(cell.col_text))
-        return len(column_years) == 2 and column_years != compared_pair
-
     found: list[tuple[float, str, tuple[int, ...], Decimal]] = []
     # A: lookups, searched in the widest window that a coarser cell precision allows
     pools = [(pool, "lookup")]
-    per_share = bool(
-        re.search(
-            re.escape(text) + r"\s+per\s+(?:diluted\s+|basic\s+|common\s+)?share",
-            sentence_context,
-        )
-        or "per_share" in number.units
-    )
     if not percent and (per_share or number.units - {"usd", "per_share"}):
         pools.append(("raw", "raw_lookup"))  # "$8.96 per share" in a table "in thousands"
     for lookup_pool, kind in pools:
@@ -481,13 +481,6 @@ def find_derivation(
         for k in ids[lo:hi]:
             value = index.exact(kind, (k,))
             if not supports(ref, ref_p, value):
-                continue
-            # a per-share figure as written is a per-share cell, never an amount of a table
-            # "in millions" read unscaled ("special dividends of $12.00 per share" is no
-            # "Special A&E charge | (12)")
-            if kind == "raw_lookup" and per_share and not per_share_cell(index.cells[k]):
-                continue
-            if shorter_than_said((k,)) or other_change_pair(k):
                 continue
             if not evidence((k,), kind):
                 continue
@@ -501,7 +494,7 @@ def find_derivation(
     )
     if hi - lo <= 5000:  # a one-digit span ("5%") fits thousands of ratios: no evidence
         for comp in comps[lo:hi]:
-            if shorter_than_said(comp.cells) or not evidence(comp.cells, comp.kind):
+            if not evidence(comp.cells, comp.kind):
                 continue
             value = index.exact(comp.kind, comp.cells)
             if supports(ref, ref_p, value):
@@ -517,13 +510,7 @@ def find_derivation(
                 )
     # D: change of a ratio between periods (margins, mix), only for rows the sentence names
     if percent and not any(kind == "lookup" for _, kind, _, _ in found):
-
-        def period_evidence(ids: tuple[int, ...], kind: str) -> bool:
-            return not shorter_than_said(ids) and evidence(ids, kind)
-
-        found.extend(
-            _ratio_changes(index, ref, ref_p, context, relevance, year_fit, period_evidence)
-        )
+        found.extend(_ratio_changes(index, ref, ref_p, context, relevance, year_fit, evidence))
     found = [f for f in found if f[1] in ("lookup", "raw_lookup") or f[0] >= min_score]
     if not found:
         return None
